@@ -1,0 +1,66 @@
+/*
+ * sandboxio/caps.h - capabilities a backend declares and isolation tiers.
+ *
+ * A capability is a promise: the contract suite must pass every case that
+ * needs a declared capability. An operation needing an undeclared capability
+ * is refused by the core (SBX_E3xxx) before the backend is asked.
+ */
+#ifndef SANDBOXIO_CAPS_H
+#define SANDBOXIO_CAPS_H
+
+#include <sandboxio/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bit values are part of the plugin ABI: never reuse or renumber them. */
+#define SBX_CAP_EXEC           (UINT64_C(1) << 0)  /* run commands */
+#define SBX_CAP_STREAM         (UINT64_C(1) << 1)  /* deliver output as it comes */
+#define SBX_CAP_STDIN          (UINT64_C(1) << 2)  /* feed standard input */
+#define SBX_CAP_FILES          (UINT64_C(1) << 3)  /* write/read/list/remove files */
+#define SBX_CAP_ENV            (UINT64_C(1) << 4)  /* set environment variables */
+#define SBX_CAP_CWD            (UINT64_C(1) << 5)  /* choose the working directory */
+#define SBX_CAP_TIMEOUT        (UINT64_C(1) << 6)  /* kill the command tree on a deadline */
+#define SBX_CAP_NET_NONE       (UINT64_C(1) << 7)  /* guarantee no network */
+#define SBX_CAP_NET_ALLOWLIST  (UINT64_C(1) << 8)  /* only listed hosts reachable */
+#define SBX_CAP_LIMIT_MEMORY   (UINT64_C(1) << 9)
+#define SBX_CAP_LIMIT_CPU      (UINT64_C(1) << 10)
+#define SBX_CAP_LIMIT_PIDS     (UINT64_C(1) << 11)
+#define SBX_CAP_PERSIST        (UINT64_C(1) << 12) /* files survive between execs */
+#define SBX_CAP_PAUSE          (UINT64_C(1) << 13) /* pause/resume */
+#define SBX_CAP_SNAPSHOT       (UINT64_C(1) << 14)
+#define SBX_CAP_PORTS          (UINT64_C(1) << 15) /* expose ports */
+#define SBX_CAP_NATIVE         (UINT64_C(1) << 16) /* sbx_native() operations */
+#define SBX_CAP_OOM_REPORT     (UINT64_C(1) << 17) /* says when a command was OOM-killed */
+#define SBX_CAP_ALL_KNOWN      ((UINT64_C(1) << 18) - 1)
+
+/**
+ * sbx_cap_name - the lower-case name of one capability bit ("net-none").
+ * Returns a static string, or NULL if cap is not exactly one known bit.
+ */
+SBX_API const char *sbx_cap_name(uint64_t cap);
+
+/** sbx_cap_from_name - the bit for a name, or 0 if the name is unknown. */
+SBX_API uint64_t sbx_cap_from_name(const char *name);
+
+/* Isolation tiers, weakest first: a policy's minimum compares by value. */
+typedef enum sbx_tier {
+    SBX_TIER_UNKNOWN = 0,           /* the backend cannot say; meets only "none" */
+    SBX_TIER_NONE = 1,              /* host processes (fake) */
+    SBX_TIER_NAMESPACE = 2,         /* shared kernel, namespaces + seccomp */
+    SBX_TIER_CONTAINER = 3,         /* runc-style container */
+    SBX_TIER_USERSPACE_KERNEL = 4,  /* gVisor */
+    SBX_TIER_MICROVM = 5            /* Firecracker and kin */
+} sbx_tier;
+
+/** sbx_tier_name - "none", "namespace", ...; static; "invalid" for bad values. */
+SBX_API const char *sbx_tier_name(int tier);
+
+/** sbx_tier_from_name - parse a tier name into *out. SBX_E_INVALID_ARGUMENT if unknown. */
+SBX_API int sbx_tier_from_name(const char *name, int *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,150 @@
+/*
+ * sandboxio/errors.h - stable error codes and the thread-local error object.
+ *
+ * Every function of the library that can fail returns an int: SBX_OK (0) on
+ * success, otherwise one of the codes below (always positive). The details of
+ * the most recent failure on the calling thread are kept in an sbx_error that
+ * sbx_error_last() returns.
+ *
+ * Codes are part of the semver contract: a number is never reused or
+ * renumbered. Each code NNNN has a page docs/errors/SBX_ENNNN.md.
+ * Ranges: 1xxx usage, DSN, configuration; 2xxx plugin loading and ABI;
+ * 3xxx policy and capability refusals; 4xxx backend and provider;
+ * 5xxx execution; 9xxx internal.
+ */
+#ifndef SANDBOXIO_ERRORS_H
+#define SANDBOXIO_ERRORS_H
+
+#include <sandboxio/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum sbx_code {
+    SBX_OK = 0,
+
+    /* 1xxx: usage, DSN, configuration */
+    SBX_E_INVALID_ARGUMENT = 1001,   /* SBX_E1001 a NULL or out-of-range argument */
+    SBX_E_DSN_EMPTY = 1002,          /* SBX_E1002 */
+    SBX_E_DSN_NO_SCHEME = 1003,      /* SBX_E1003 no "scheme://" */
+    SBX_E_DSN_BAD_SCHEME = 1004,     /* SBX_E1004 scheme has a bad character */
+    SBX_E_DSN_BAD_PERCENT = 1005,    /* SBX_E1005 bad %XX escape */
+    SBX_E_DSN_BAD_QUERY = 1006,      /* SBX_E1006 empty key, missing '=' ... */
+    SBX_E_DSN_DUPLICATE_KEY = 1007,  /* SBX_E1007 */
+    SBX_E_DSN_CREDENTIALS = 1008,    /* SBX_E1008 user:password@ in a DSN */
+    SBX_E_DSN_BAD_CHARACTER = 1009,  /* SBX_E1009 control character or space */
+    SBX_E_DSN_TOO_LONG = 1010,       /* SBX_E1010 */
+    SBX_E_DSN_UNKNOWN_OPTION = 1011, /* SBX_E1011 the backend has no such option */
+    SBX_E_DSN_BAD_OPTION_VALUE = 1012, /* SBX_E1012 */
+    SBX_E_DSN_FRAGMENT = 1013,       /* SBX_E1013 '#fragment' is not allowed */
+    SBX_E_DSN_BAD_AUTHORITY = 1014,  /* SBX_E1014 */
+    SBX_E_BAD_SIZE = 1015,           /* SBX_E1015 a size or duration does not parse */
+    SBX_E_BAD_POLICY = 1016,         /* SBX_E1016 a policy value is contradictory */
+    SBX_E_SANDBOX_DESTROYED = 1017,  /* SBX_E1017 use after sbx_sandbox_destroy() */
+    SBX_E_USAGE = 1018,              /* SBX_E1018 command-line usage */
+    SBX_E_BAD_PATH = 1019,           /* SBX_E1019 an empty or malformed sandbox path */
+
+    /* 2xxx: plugin loading and ABI */
+    SBX_E_PLUGIN_NOT_FOUND = 2001,      /* SBX_E2001 */
+    SBX_E_PLUGIN_NOT_LOADABLE = 2002,   /* SBX_E2002 not a shared object, missing deps */
+    SBX_E_PLUGIN_NO_ENTRY = 2003,       /* SBX_E2003 no sandboxio_plugin_v1 symbol */
+    SBX_E_PLUGIN_ABI_MAJOR = 2004,      /* SBX_E2004 */
+    SBX_E_PLUGIN_NULL_DESCRIPTOR = 2005,/* SBX_E2005 */
+    SBX_E_PLUGIN_SHORT_DESCRIPTOR = 2006,/* SBX_E2006 struct_size too small */
+    SBX_E_PLUGIN_INIT_FAILED = 2007,    /* SBX_E2007 */
+    SBX_E_PLUGIN_ABI_MINOR = 2008,      /* SBX_E2008 plugin newer than this library */
+    SBX_E_PLUGIN_NAME_MISMATCH = 2009,  /* SBX_E2009 descriptor name != file name */
+    SBX_E_PLUGIN_INCOMPLETE = 2010,     /* SBX_E2010 a required function is NULL */
+    SBX_E_PLUGIN_BAD_NAME = 2011,       /* SBX_E2011 scheme not usable as a plugin name */
+    SBX_E_PLUGIN_BAD_DESCRIPTOR = 2012, /* SBX_E2012 unknown tier, capability bits... */
+
+    /* 3xxx: policy and capability refusals (nothing was run) */
+    SBX_E_POLICY_TIER = 3001,           /* SBX_E3001 */
+    SBX_E_POLICY_NETWORK_NONE = 3002,   /* SBX_E3002 */
+    SBX_E_POLICY_NETWORK_ALLOWLIST = 3003, /* SBX_E3003 */
+    SBX_E_POLICY_MEMORY = 3004,         /* SBX_E3004 */
+    SBX_E_POLICY_CPU = 3005,            /* SBX_E3005 */
+    SBX_E_POLICY_PIDS = 3006,           /* SBX_E3006 */
+    SBX_E_POLICY_TIMEOUT = 3007,        /* SBX_E3007 */
+    SBX_E_POLICY_ENV = 3008,            /* SBX_E3008 */
+    SBX_E_CAP_EXEC = 3009,              /* SBX_E3009 */
+    SBX_E_CAP_STREAM = 3010,            /* SBX_E3010 */
+    SBX_E_CAP_STDIN = 3011,             /* SBX_E3011 */
+    SBX_E_CAP_CWD = 3012,               /* SBX_E3012 */
+    SBX_E_CAP_FILES = 3013,             /* SBX_E3013 */
+    SBX_E_CAP_NATIVE = 3014,            /* SBX_E3014 */
+    SBX_E_PATH_ESCAPE = 3015,           /* SBX_E3015 path leaves the sandbox root */
+
+    /* 4xxx: backend and provider */
+    SBX_E_BACKEND_UNAVAILABLE = 4001,   /* SBX_E4001 */
+    SBX_E_BACKEND_AUTH = 4002,          /* SBX_E4002 */
+    SBX_E_BACKEND_QUOTA = 4003,         /* SBX_E4003 */
+    SBX_E_NOT_FOUND = 4004,             /* SBX_E4004 file or object does not exist */
+    SBX_E_BACKEND_TRANSPORT = 4005,     /* SBX_E4005 */
+    SBX_E_BACKEND_PROTOCOL = 4006,      /* SBX_E4006 provider API changed */
+    SBX_E_BACKEND_PERMISSION = 4007,    /* SBX_E4007 */
+    SBX_E_KERNEL_FEATURE = 4008,        /* SBX_E4008 */
+    SBX_E_BACKEND_FAILED = 4009,        /* SBX_E4009 the backend reported a failure */
+    SBX_E_IS_DIRECTORY = 4010,          /* SBX_E4010 */
+    SBX_E_NOT_DIRECTORY = 4011,         /* SBX_E4011 */
+    SBX_E_EXISTS = 4012,                /* SBX_E4012 */
+
+    /* 5xxx: execution */
+    SBX_E_EXEC_TIMEOUT = 5001,          /* SBX_E5001 */
+    SBX_E_EXEC_OOM = 5002,              /* SBX_E5002 */
+    SBX_E_EXEC_TRUNCATED = 5003,        /* SBX_E5003 */
+    SBX_E_EXEC_START = 5004,            /* SBX_E5004 command not found, not executable */
+    SBX_E_EXEC_ABORTED = 5005,          /* SBX_E5005 an output callback asked to stop */
+
+    /* 9xxx: internal */
+    SBX_E_NOMEM = 9001,                 /* SBX_E9001 */
+    SBX_E_INTERNAL = 9002,              /* SBX_E9002 */
+    SBX_E_SYSTEM = 9003                 /* SBX_E9003 a system call failed */
+} sbx_code;
+
+/** Details of a failure. Valid until the next library call on the same thread. */
+typedef struct sbx_error {
+    int code;               /* an sbx_code */
+    const char *id;         /* "SBX_E1003" */
+    const char *message;    /* human-readable detail, never contains a secret */
+    const char *docs_url;   /* page explaining the code */
+    long position;          /* byte offset in the DSN for DSN errors, else -1 */
+    int sys_errno;          /* errno behind SBX_E_SYSTEM and kin, else 0 */
+} sbx_error;
+
+/**
+ * sbx_error_last - details of the last failure on the calling thread.
+ *
+ * Returns NULL if no call on this thread has failed since the last
+ * sbx_error_clear(). The object is thread-local and owned by the library.
+ */
+SBX_API const sbx_error *sbx_error_last(void);
+
+/** sbx_error_clear - forget the calling thread's last error. */
+SBX_API void sbx_error_clear(void);
+
+/**
+ * sbx_strerror - the catalog's one-line summary of a code.
+ *
+ * Returns a static string for any input, "unknown error code" for numbers
+ * that are not codes. Thread-safe.
+ */
+SBX_API const char *sbx_strerror(int code);
+
+/** sbx_error_id - "SBX_Ennnn" for a code, "SBX_E????" for a non-code. Static. */
+SBX_API const char *sbx_error_id(int code);
+
+/** sbx_error_docs_url - the docs page of a code (static string, NULL for non-codes). */
+SBX_API const char *sbx_error_docs_url(int code);
+
+/**
+ * sbx_error_catalog - iterate the catalog: the code at index i, or 0 past the end.
+ * Used by the CLI and the tests that tie codes to docs pages.
+ */
+SBX_API int sbx_error_catalog(size_t i);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,95 @@
+/*
+ * sandboxio/exec.h - run a command in a sandbox.
+ *
+ * The command is an argv vector, run directly (no shell unless argv names
+ * one). It inherits nothing of the caller's environment: it gets the policy's
+ * variables and those set on the command. A command's stdout and stderr are
+ * captured up to the output cap (the smaller of the command's and the
+ * policy's); past it the bytes are dropped, the stream is still drained, and
+ * the result says truncated.
+ */
+#ifndef SANDBOXIO_EXEC_H
+#define SANDBOXIO_EXEC_H
+
+#include <sandboxio/common.h>
+#include <sandboxio/sandbox.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sbx_cmd sbx_cmd;
+typedef struct sbx_result sbx_result;
+
+/* Streams, as passed to an sbx_output_cb. */
+#define SBX_STDOUT 1
+#define SBX_STDERR 2
+
+/**
+ * sbx_cmd_new - a command from a NULL-terminated argv (copied; argv[0] must
+ * be non-empty). Free with sbx_cmd_free(). Not thread-safe while being built;
+ * may be shared read-only afterwards.
+ */
+SBX_API int sbx_cmd_new(sbx_cmd **out, const char *const *argv);
+SBX_API void sbx_cmd_free(sbx_cmd *cmd);
+/** Set NAME=VALUE for this command (copied); needs SBX_CAP_ENV. */
+SBX_API int sbx_cmd_set_env(sbx_cmd *cmd, const char *name, const char *value);
+/** Working directory inside the sandbox (copied); needs SBX_CAP_CWD. */
+SBX_API int sbx_cmd_set_cwd(sbx_cmd *cmd, const char *cwd);
+/** Bytes fed to standard input, then EOF (copied); needs SBX_CAP_STDIN. */
+SBX_API int sbx_cmd_set_stdin(sbx_cmd *cmd, const void *data, size_t len);
+/** Timeout in ms (0 = the policy's); the smaller of the two applies. Needs SBX_CAP_TIMEOUT. */
+SBX_API int sbx_cmd_set_timeout(sbx_cmd *cmd, uint64_t ms);
+/** Per-stream capture cap in bytes; the smaller of this and the policy's applies. */
+SBX_API int sbx_cmd_set_output_cap(sbx_cmd *cmd, size_t bytes);
+
+/**
+ * sbx_exec - run cmd in sandbox, wait, and capture its output.
+ *
+ * Returns SBX_OK when the command ran, whatever its exit status: a timeout, a
+ * signal or an OOM kill are in the result, not the return code. *out is
+ * freed with sbx_result_free().
+ * Errors: SBX_E_SANDBOX_DESTROYED, SBX_E_CAP_* / SBX_E_POLICY_* when the
+ * command needs a capability the backend lacks, SBX_E_EXEC_START, 4xxx.
+ */
+SBX_API int sbx_exec(sbx_result **out, sbx_sandbox *sandbox, const sbx_cmd *cmd);
+
+/**
+ * Output callback of sbx_exec_stream(): stream is SBX_STDOUT or SBX_STDERR.
+ * Return 0 to go on; non-zero kills the command, and sbx_exec_stream()
+ * returns SBX_E_EXEC_ABORTED. Called from the thread that called
+ * sbx_exec_stream(), never concurrently for one exec.
+ */
+typedef int (*sbx_output_cb)(void *userdata, int stream, const void *data, size_t len);
+
+/**
+ * sbx_exec_stream - like sbx_exec() but output goes to cb as it comes and is
+ * not captured (no cap applies; the result's buffers are empty). Needs
+ * SBX_CAP_STREAM.
+ */
+SBX_API int sbx_exec_stream(sbx_result **out, sbx_sandbox *sandbox, const sbx_cmd *cmd,
+                            sbx_output_cb cb, void *userdata);
+
+SBX_API void sbx_result_free(sbx_result *result);
+/** 1 if the command exited normally (see sbx_result_exit_code()), 0 if killed by a signal. */
+SBX_API int sbx_result_exited(const sbx_result *result);
+/** Exit status 0..255 when exited, else -1. */
+SBX_API int sbx_result_exit_code(const sbx_result *result);
+/** Signal number that killed it, else 0. */
+SBX_API int sbx_result_signal(const sbx_result *result);
+/** 1 if the timeout killed it. */
+SBX_API int sbx_result_timed_out(const sbx_result *result);
+/** 1 if the backend reports it was killed for exceeding the memory limit. */
+SBX_API int sbx_result_oom_killed(const sbx_result *result);
+/** Captured stdout; *len gets its length. Not NUL-terminated safe: binary. Valid while result lives. */
+SBX_API const void *sbx_result_stdout(const sbx_result *result, size_t *len);
+SBX_API const void *sbx_result_stderr(const sbx_result *result, size_t *len);
+/** 1 if stream (SBX_STDOUT / SBX_STDERR) lost bytes to the output cap. */
+SBX_API int sbx_result_truncated(const sbx_result *result, int stream);
+/** Wall-clock duration of the exec in nanoseconds. */
+SBX_API uint64_t sbx_result_duration_ns(const sbx_result *result);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

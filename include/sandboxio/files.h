@@ -1,0 +1,85 @@
+/*
+ * sandboxio/files.h - files inside a sandbox.
+ *
+ * Paths are relative to the sandbox's work directory ("src/main.py"). An
+ * absolute path, or one with a ".." component, is refused by the core with
+ * SBX_E_PATH_ESCAPE; a path that would leave the work directory through a
+ * symlink planted inside is refused by the backend with the same code. All
+ * need SBX_CAP_FILES. Thread-safety: as sandbox.h says.
+ */
+#ifndef SANDBOXIO_FILES_H
+#define SANDBOXIO_FILES_H
+
+#include <sandboxio/common.h>
+#include <sandboxio/sandbox.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * sbx_file_write - create or replace path with len bytes of data and mode
+ * (e.g. 0644); missing parent directories are created.
+ */
+SBX_API int sbx_file_write(sbx_sandbox *sandbox, const char *path, const void *data,
+                           size_t len, uint32_t mode);
+
+/**
+ * Source callback for sbx_file_write_from(): fill up to len bytes of buf,
+ * return the count, 0 at the end, or -1 to abort (SBX_E_EXEC_ABORTED).
+ */
+typedef long (*sbx_read_cb)(void *userdata, void *buf, size_t len);
+
+/** sbx_file_write_from - write exactly size bytes pulled from cb (streamed). */
+SBX_API int sbx_file_write_from(sbx_sandbox *sandbox, const char *path, uint64_t size,
+                                uint32_t mode, sbx_read_cb cb, void *userdata);
+
+/**
+ * sbx_file_read - read the whole file into *data (free with sbx_free()); a
+ * NUL byte is added after the *len bytes for convenience.
+ * Errors: SBX_E_NOT_FOUND, SBX_E_IS_DIRECTORY, SBX_E_PATH_ESCAPE, ...
+ */
+SBX_API int sbx_file_read(sbx_sandbox *sandbox, const char *path, void **data, size_t *len);
+
+/** Sink callback for sbx_file_read_to(): return 0 to go on, non-zero to stop. */
+typedef int (*sbx_write_cb)(void *userdata, const void *data, size_t len);
+
+/** sbx_file_read_to - stream the file to cb in chunks. */
+SBX_API int sbx_file_read_to(sbx_sandbox *sandbox, const char *path, sbx_write_cb cb,
+                             void *userdata);
+
+/** sbx_file_mkdir - create a directory and its missing parents (mode 0755). */
+SBX_API int sbx_file_mkdir(sbx_sandbox *sandbox, const char *path);
+
+/**
+ * sbx_file_remove - remove a file, or a directory; a non-empty directory only
+ * when recursive is non-zero. SBX_E_NOT_FOUND if path does not exist.
+ */
+SBX_API int sbx_file_remove(sbx_sandbox *sandbox, const char *path, int recursive);
+
+typedef enum sbx_file_type {
+    SBX_FILE_REGULAR = 1,
+    SBX_FILE_DIRECTORY = 2,
+    SBX_FILE_SYMLINK = 3,
+    SBX_FILE_OTHER = 4
+} sbx_file_type;
+
+typedef struct sbx_dirent {
+    const char *name;   /* entry name, no '/' */
+    int type;           /* sbx_file_type */
+    uint64_t size;
+    uint32_t mode;      /* permission bits */
+} sbx_dirent;
+
+typedef struct sbx_dirlist sbx_dirlist;
+
+/** sbx_file_list - entries of directory path ("" for the work dir), sorted by name. */
+SBX_API int sbx_file_list(sbx_sandbox *sandbox, const char *path, sbx_dirlist **out);
+SBX_API size_t sbx_dirlist_count(const sbx_dirlist *list);
+SBX_API const sbx_dirent *sbx_dirlist_get(const sbx_dirlist *list, size_t i);
+SBX_API void sbx_dirlist_free(sbx_dirlist *list);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,213 @@
+/*
+ * sandboxio/plugin.h - the plugin ABI, version 1.
+ *
+ * A backend is a shared object "sandboxio-<scheme>.so" exporting one symbol:
+ *
+ *     const sbx_plugin *sandboxio_plugin_v1(void);
+ *
+ * The ABI major version is in the symbol's name, so a plugin built for
+ * another major is never called through the wrong signature. The function
+ * returns a descriptor with static storage duration; it must run no code with
+ * side effects (the core calls it to list plugins). Work starts in init().
+ *
+ * Rules (the SQLite VFS pattern):
+ *  - Every struct crossing the boundary starts with uint32_t struct_size and
+ *    only ever grows at the end; a new member bumps SBX_PLUGIN_ABI_MINOR.
+ *    Whoever reads a struct checks struct_size covers a member before using
+ *    it, and treats a NULL function pointer as "not supported".
+ *  - The core refuses a plugin whose abi_minor is newer than its own.
+ *  - A plugin never calls a host function newer than host->abi_minor.
+ *  - Functions return SBX_OK (0) or an SBX_E code (sandboxio/errors.h), with
+ *    the detail given through host->set_error(). A plugin never prints,
+ *    never exits, never raises a signal in the host.
+ *  - Memory handed across (native JSON answers) is allocated with
+ *    host->alloc(); the core frees it with its own free.
+ *  - The plugin never parses the DSN text: it gets the core's parse.
+ *  - The core has already refused any policy the plugin's capabilities
+ *    cannot meet; the plugin applies the limits it receives.
+ *
+ * Build out of tree with `pkg-config --cflags sandboxio-plugin` and install
+ * into `pkg-config --variable=plugindir sandboxio-plugin`.
+ */
+#ifndef SANDBOXIO_PLUGIN_H
+#define SANDBOXIO_PLUGIN_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sandboxio/errors.h>
+#include <sandboxio/caps.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SBX_PLUGIN_ABI_MAJOR 1
+#define SBX_PLUGIN_ABI_MINOR 0
+#define SBX_PLUGIN_ENTRY "sandboxio_plugin_v1"
+
+#if defined(__GNUC__)
+#define SBX_PLUGIN_EXPORT __attribute__((visibility("default")))
+#else
+#define SBX_PLUGIN_EXPORT
+#endif
+
+/** What the core offers every plugin. Valid from init() until fini() returns. */
+typedef struct sbx_host {
+    uint32_t struct_size;
+    uint32_t abi_minor;     /* highest minor whose host members exist */
+    /* --- minor 0 --- */
+    /** Log a line (no trailing newline needed). Never pass secrets. */
+    void (*log)(int level, const char *plugin, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+    /** Record the detail of a failure; returns code so a plugin can `return host->set_error(...)`. */
+    int (*set_error)(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+    void *(*alloc)(size_t size);
+    void *(*realloc)(void *ptr, size_t size);
+    void (*free)(void *ptr);
+} sbx_host;
+
+/** One decoded DSN query parameter. */
+typedef struct sbx_plugin_kv {
+    const char *key;
+    const char *value;
+} sbx_plugin_kv;
+
+/** The core's parse of the DSN. */
+typedef struct sbx_plugin_dsn {
+    uint32_t struct_size;
+    const char *scheme;      /* == the plugin's name */
+    const char *authority;   /* decoded, "" if none */
+    const char *path;        /* decoded, "" if none */
+    size_t query_count;
+    const sbx_plugin_kv *query;
+} sbx_plugin_dsn;
+
+/** The policy's limits, already checked against the plugin's capabilities. */
+typedef struct sbx_plugin_limits {
+    uint32_t struct_size;
+    int network;                  /* sbx_network */
+    const char *const *net_allow; /* NULL-terminated; for SBX_NET_ALLOWLIST */
+    uint64_t memory_bytes;        /* 0 = none */
+    uint32_t cpu_millis;          /* 0 = none */
+    uint32_t pids;                /* 0 = none */
+} sbx_plugin_limits;
+
+/** A command to run. */
+typedef struct sbx_plugin_cmd {
+    uint32_t struct_size;
+    const char *const *argv;  /* NULL-terminated, argv[0] non-empty; no shell */
+    const char *const *envp;  /* NULL-terminated "K=V": the WHOLE environment */
+    const char *cwd;          /* NULL = the sandbox's work dir */
+    uint64_t timeout_ms;      /* 0 = none; else kill the whole tree then */
+} sbx_plugin_cmd;
+
+/** The core's side of an exec's I/O. */
+typedef struct sbx_plugin_io {
+    uint32_t struct_size;
+    void *userdata;
+    /**
+     * Output as it comes; stream is SBX_STDOUT (1) or SBX_STDERR (2). A
+     * non-zero return means: kill the command, finish, and return
+     * SBX_E_EXEC_ABORTED. Never called concurrently for one exec.
+     */
+    int (*output)(void *userdata, int stream, const void *data, size_t len);
+    /**
+     * Standard input: NULL means none (the command sees EOF at once); else
+     * fills up to len bytes of buf, returns the count, 0 at EOF.
+     */
+    long (*input)(void *userdata, void *buf, size_t len);
+} sbx_plugin_io;
+
+/** How a command ended; the plugin fills it in when exec returns SBX_OK. */
+typedef struct sbx_plugin_exit {
+    uint32_t struct_size;
+    int exited;       /* 1 = normal exit, 0 = killed by a signal */
+    int exit_code;    /* when exited */
+    int signal;       /* when killed */
+    int timed_out;    /* the timeout killed it */
+    int oom_killed;   /* the memory limit killed it */
+} sbx_plugin_exit;
+
+/** One directory entry, as given to a list callback. */
+typedef struct sbx_plugin_dirent {
+    uint32_t struct_size;
+    const char *name;
+    int type;          /* sbx_file_type, from sandboxio/files.h values: 1 reg, 2 dir, 3 link, 4 other */
+    uint64_t size;
+    uint32_t mode;
+} sbx_plugin_dirent;
+
+/**
+ * The descriptor. Members up to and including `gc` form minor 0 and
+ * must be present (struct_size >= SBX_PLUGIN_V1_0_SIZE); of the functions,
+ * init, open, destroy are required, the rest may be NULL when the
+ * corresponding capability is not declared.
+ */
+typedef struct sbx_plugin {
+    uint32_t struct_size;   /* sizeof(sbx_plugin) the plugin was built with */
+    uint32_t abi_major;     /* SBX_PLUGIN_ABI_MAJOR */
+    uint32_t abi_minor;     /* SBX_PLUGIN_ABI_MINOR */
+    const char *name;       /* == scheme == the file's "sandboxio-<name>.so" */
+    const char *version;    /* the plugin's own version */
+    const char *description;
+    uint64_t caps;          /* SBX_CAP_* it can honour at most */
+    int tier;               /* sbx_tier */
+
+    /** Set up plugin-wide state in *state. Must open no network socket. */
+    int (*init)(const sbx_host *host, void **state);
+    /** Release plugin-wide state. Called once, after every sandbox is destroyed. */
+    void (*fini)(void *state);
+    /**
+     * Optional: the capabilities really available for this DSN on this
+     * machine (e.g. limits only where cgroups are delegated). The core
+     * uses caps & *caps_out. NULL = the declared caps. Opens no socket.
+     */
+    int (*probe)(void *state, const sbx_plugin_dsn *dsn, uint64_t *caps_out);
+    /** Create a sandbox; *sandbox is the plugin's handle for it. */
+    int (*open)(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
+                void **sandbox);
+    /** Destroy it and free the handle: nothing of it may remain, here or in the backend. */
+    int (*destroy)(void *sandbox);
+    /** Run a command; may be called concurrently on one sandbox. */
+    int (*exec)(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
+                sbx_plugin_exit *exit_out);
+    /**
+     * Files. Paths are relative to the work dir, already free of "..",
+     * absolute form and empty components; the plugin must still refuse a
+     * symlink that leads out (SBX_E_PATH_ESCAPE).
+     */
+    int (*file_write)(void *sandbox, const char *path, uint64_t size, uint32_t mode,
+                      long (*read)(void *userdata, void *buf, size_t len), void *userdata);
+    int (*file_read)(void *sandbox, const char *path,
+                     int (*sink)(void *userdata, const void *data, size_t len), void *userdata);
+    int (*file_list)(void *sandbox, const char *path,
+                     int (*entry)(void *userdata, const sbx_plugin_dirent *ent), void *userdata);
+    int (*file_remove)(void *sandbox, const char *path, int recursive);
+    int (*file_mkdir)(void *sandbox, const char *path);
+    /** Escape hatch; *json_out allocated with host->alloc. */
+    int (*native)(void *sandbox, const char *op, const char *json_in, char **json_out);
+    /** Optional: a short id naming the sandbox in the backend (container id...). */
+    const char *(*sandbox_id)(void *sandbox);
+    /**
+     * Optional: remove sandboxes of this backend left by clients that died
+     * (owner gone) or whose TTL passed. report() is called once for each one
+     * removed, with its id and the reason; a non-zero return stops the sweep.
+     * *removed gets the count. May contact the backend.
+     */
+    int (*gc)(void *state, const sbx_plugin_dsn *dsn,
+              int (*report)(void *userdata, const char *id, const char *reason), void *userdata,
+              size_t *removed);
+    /* --- end of minor 0: append new members below, bump the minor --- */
+} sbx_plugin;
+
+#define SBX_PLUGIN_V1_0_SIZE \
+    ((uint32_t)(offsetof(sbx_plugin, gc) + sizeof(((sbx_plugin *)0)->gc)))
+
+/** The entry point each plugin defines. */
+typedef const sbx_plugin *(*sbx_plugin_entry_fn)(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

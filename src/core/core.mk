@@ -1,0 +1,21 @@
+## libsandboxio: the core. Links no libcurl; exports only sbx_* symbols.
+lib_LTLIBRARIES += src/libsandboxio.la
+src_libsandboxio_la_SOURCES = \
+	src/core/alloc.c \
+	src/core/caps.c \
+	src/core/client.c \
+	src/core/dsn.c \
+	src/core/error.c \
+	src/core/error_catalog.c \
+	src/core/exec.c \
+	src/core/files.c \
+	src/core/internal.h \
+	src/core/loader.c \
+	src/core/path.c \
+	src/core/policy.c \
+	src/core/sandbox.c \
+	src/core/strvec.c
+src_libsandboxio_la_CPPFLAGS = $(AM_CPPFLAGS) -DSBX_BUILDING_LIBRARY
+src_libsandboxio_la_LIBADD = $(LIBLTDL) -lpthread
+src_libsandboxio_la_LDFLAGS = $(AM_LDFLAGS) -no-undefined \
+	-version-info $(SBX_LT_VERSION) -export-symbols-regex '^sbx_'

@@ -1,0 +1,146 @@
+/*
+ * Internal declarations shared by the core's files. Nothing here is exported.
+ */
+#ifndef SBX_INTERNAL_H
+#define SBX_INTERNAL_H
+
+#include "config.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <sandboxio/sandboxio.h>
+#include <sandboxio/plugin.h>
+
+#define SBX_HIDDEN __attribute__((visibility("hidden")))
+
+/* --- errors (error.c) --------------------------------------------------- */
+
+/* Record code with a printf message on this thread; returns code. */
+SBX_HIDDEN int sbx__error_set(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+SBX_HIDDEN int sbx__error_setv(int code, const char *fmt, va_list ap);
+/* Same, with a DSN byte offset. */
+SBX_HIDDEN int sbx__error_set_pos(int code, long position, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Same, with errno's text appended and kept. */
+SBX_HIDDEN int sbx__error_set_errno(int code, int err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* If the last error on this thread is not for code, set a generic message. */
+SBX_HIDDEN int sbx__error_ensure(int code, const char *context);
+
+/* The catalog entry of a code (error_catalog.c); NULL for non-codes. */
+typedef struct sbx_catalog_entry {
+    int code;
+    const char *id;       /* "SBX_E1001" */
+    const char *summary;  /* one line */
+} sbx_catalog_entry;
+SBX_HIDDEN const sbx_catalog_entry *sbx__catalog_find(int code);
+SBX_HIDDEN const sbx_catalog_entry *sbx__catalog_at(size_t i);
+
+/* --- memory and strings (alloc.c, strvec.c) ----------------------------- */
+
+SBX_HIDDEN void *sbx__calloc(size_t n, size_t size);
+SBX_HIDDEN char *sbx__strdup(const char *s);
+
+/* A growable NULL-terminated vector of owned strings. */
+typedef struct sbx_strvec {
+    char **v;
+    size_t n;
+    size_t cap;
+} sbx_strvec;
+SBX_HIDDEN int sbx__strvec_push(sbx_strvec *sv, const char *s);
+SBX_HIDDEN int sbx__strvec_push_kv(sbx_strvec *sv, const char *name, const char *value);
+SBX_HIDDEN int sbx__strvec_copy(sbx_strvec *dst, const sbx_strvec *src);
+SBX_HIDDEN void sbx__strvec_clear(sbx_strvec *sv);
+
+/* A growable byte buffer. */
+typedef struct sbx_buf {
+    char *data;
+    size_t len;
+    size_t cap;
+} sbx_buf;
+SBX_HIDDEN int sbx__buf_append(sbx_buf *b, const void *data, size_t len);
+SBX_HIDDEN void sbx__buf_clear(sbx_buf *b);
+
+/* --- DSN (dsn.c) --------------------------------------------------------- */
+
+/* The parsed DSN, laid out so the plugin view needs no copy. */
+struct sbx_dsn {
+    char *text;                /* the original */
+    char *scheme;
+    char *authority;
+    char *path;
+    size_t query_count;
+    sbx_plugin_kv *query;      /* owned keys/values */
+    sbx_plugin_dsn view;       /* what plugins receive; points into the above */
+};
+
+/* --- policy (policy.c) --------------------------------------------------- */
+
+struct sbx_policy {
+    int min_tier;
+    int network;
+    sbx_strvec allow;
+    uint64_t memory;
+    uint32_t cpu_millis;
+    uint32_t pids;
+    uint64_t timeout_ms;
+    size_t output_cap;
+    sbx_strvec env;            /* "K=V" */
+};
+SBX_HIDDEN int sbx__policy_copy(sbx_policy *dst, const sbx_policy *src);
+SBX_HIDDEN void sbx__policy_clear(sbx_policy *p);
+SBX_HIDDEN void sbx__policy_defaults(sbx_policy *p);
+/* Refuse (SBX_E3xxx) what caps/tier cannot guarantee. No side effects. */
+SBX_HIDDEN int sbx__policy_check(const sbx_policy *p, uint64_t caps, int tier, const char *backend);
+
+/* --- loader (loader.c) --------------------------------------------------- */
+
+typedef struct sbx_loaded_plugin {
+    char *scheme;
+    char *path;
+    void *handle;               /* lt_dlhandle */
+    const sbx_plugin *desc;
+    void *state;                /* from desc->init */
+    struct sbx_loaded_plugin *next;
+} sbx_loaded_plugin;
+
+/* Find, load, check and init the plugin for scheme (cached on the client). */
+SBX_HIDDEN int sbx__loader_get(sbx_client *c, const char *scheme, sbx_loaded_plugin **out);
+SBX_HIDDEN const sbx_host *sbx__host_table(void);
+
+/* Does desc have member m (struct_size covers it and it is non-NULL)? */
+#define SBX_PLUGIN_HAS(desc, m) \
+    ((desc)->struct_size >= offsetof(sbx_plugin, m) + sizeof((desc)->m) && (desc)->m != NULL)
+
+/* --- client (client.c) --------------------------------------------------- */
+
+struct sbx_client {
+    pthread_mutex_t lock;
+    sbx_strvec dirs;
+    sbx_loaded_plugin *plugins;
+};
+
+/* --- sandbox (sandbox.c) ------------------------------------------------- */
+
+struct sbx_sandbox {
+    sbx_client *client;
+    sbx_loaded_plugin *plugin;
+    void *handle;              /* the plugin's */
+    bool destroyed;
+    uint64_t caps;
+    int tier;
+    sbx_policy policy;
+    char *dsn_redacted;
+};
+/* SBX_E_SANDBOX_DESTROYED etc. for a handle about to be used. */
+SBX_HIDDEN int sbx__sandbox_usable(const sbx_sandbox *sb);
+/* SBX_E3xxx naming cap if sb lacks it. */
+SBX_HIDDEN int sbx__sandbox_need(const sbx_sandbox *sb, uint64_t cap);
+
+/* --- paths (path.c) ------------------------------------------------------ */
+
+/* Normalise a user path ("a//b/./c") into *out; refuse absolute and "..". */
+SBX_HIDDEN int sbx__path_clean(const char *path, bool allow_empty, char **out);
+
+#endif
