@@ -1,0 +1,151 @@
+/*
+ * The error catalog: the one table of every code in sandboxio/errors.h with
+ * its stable id, one-line summary and docs page.
+ *
+ * Rows are kept in ascending code order so sbx_error_catalog() iterates in
+ * the order the docs index lists them. Every row must have a page
+ * docs/errors/SBX_Ennnn.md; tests/test_error_catalog.c checks the table
+ * against the header and the pages in both directions.
+ */
+#include "internal.h"
+
+#include <stddef.h>
+
+typedef struct catalog_row {
+    sbx_catalog_entry entry;
+    const char *docs_url;
+} catalog_row;
+
+/* The id and the page URL are spelled from the same literal so they cannot
+ * drift apart; SBX_DOCS_URL comes from configure (--with-docs-url). */
+#define ROW(code, num, summary) \
+    { { (code), "SBX_E" #num, (summary) }, SBX_DOCS_URL "SBX_E" #num ".md" }
+
+static const catalog_row catalog[] = {
+    /* 1xxx: usage, DSN, configuration */
+    ROW(SBX_E_INVALID_ARGUMENT, 1001, "invalid argument: NULL or out of range"),
+    ROW(SBX_E_DSN_EMPTY, 1002, "the DSN is empty"),
+    ROW(SBX_E_DSN_NO_SCHEME, 1003, "the DSN has no \"scheme://\" prefix"),
+    ROW(SBX_E_DSN_BAD_SCHEME, 1004, "the DSN scheme has a character that is not allowed"),
+    ROW(SBX_E_DSN_BAD_PERCENT, 1005, "the DSN has a malformed %XX escape"),
+    ROW(SBX_E_DSN_BAD_QUERY, 1006, "the DSN query is malformed (empty key or missing '=')"),
+    ROW(SBX_E_DSN_DUPLICATE_KEY, 1007, "the DSN query repeats a key"),
+    ROW(SBX_E_DSN_CREDENTIALS, 1008, "the DSN carries credentials (user:password@)"),
+    ROW(SBX_E_DSN_BAD_CHARACTER, 1009, "the DSN holds a space or control character"),
+    ROW(SBX_E_DSN_TOO_LONG, 1010, "the DSN is longer than SBX_DSN_MAX bytes"),
+    ROW(SBX_E_DSN_UNKNOWN_OPTION, 1011, "the backend has no such DSN option"),
+    ROW(SBX_E_DSN_BAD_OPTION_VALUE, 1012, "a DSN option has a value the backend does not accept"),
+    ROW(SBX_E_DSN_FRAGMENT, 1013, "the DSN has a '#fragment', which is not allowed"),
+    ROW(SBX_E_DSN_BAD_AUTHORITY, 1014, "the DSN authority is malformed"),
+    ROW(SBX_E_BAD_SIZE, 1015, "a size or duration does not parse"),
+    ROW(SBX_E_BAD_POLICY, 1016, "the policy is contradictory"),
+    ROW(SBX_E_SANDBOX_DESTROYED, 1017, "the sandbox was already destroyed"),
+    ROW(SBX_E_USAGE, 1018, "command-line usage error"),
+    ROW(SBX_E_BAD_PATH, 1019, "the sandbox path is empty or malformed"),
+
+    /* 2xxx: plugin loading and ABI */
+    ROW(SBX_E_PLUGIN_NOT_FOUND, 2001, "no plugin for this scheme on the search path"),
+    ROW(SBX_E_PLUGIN_NOT_LOADABLE, 2002, "the plugin file cannot be loaded"),
+    ROW(SBX_E_PLUGIN_NO_ENTRY, 2003, "the plugin exports no sandboxio_plugin_v1 entry point"),
+    ROW(SBX_E_PLUGIN_ABI_MAJOR, 2004, "the plugin was built for another ABI major version"),
+    ROW(SBX_E_PLUGIN_NULL_DESCRIPTOR, 2005, "the plugin entry point returned no descriptor"),
+    ROW(SBX_E_PLUGIN_SHORT_DESCRIPTOR, 2006, "the plugin descriptor is too small (struct_size)"),
+    ROW(SBX_E_PLUGIN_INIT_FAILED, 2007, "the plugin failed to initialise"),
+    ROW(SBX_E_PLUGIN_ABI_MINOR, 2008, "the plugin needs a newer ABI minor than this library"),
+    ROW(SBX_E_PLUGIN_NAME_MISMATCH, 2009, "the plugin's name does not match its file name"),
+    ROW(SBX_E_PLUGIN_INCOMPLETE, 2010, "the plugin lacks a required function"),
+    ROW(SBX_E_PLUGIN_BAD_NAME, 2011, "the scheme is not usable as a plugin name"),
+    ROW(SBX_E_PLUGIN_BAD_DESCRIPTOR, 2012, "the plugin descriptor holds invalid values"),
+
+    /* 3xxx: policy and capability refusals (nothing was run) */
+    ROW(SBX_E_POLICY_TIER, 3001, "policy refused: the backend's isolation tier is too weak"),
+    ROW(SBX_E_POLICY_NETWORK_NONE, 3002, "policy refused: the backend cannot guarantee no network"),
+    ROW(SBX_E_POLICY_NETWORK_ALLOWLIST, 3003,
+        "policy refused: the backend cannot enforce a network allowlist"),
+    ROW(SBX_E_POLICY_MEMORY, 3004, "policy refused: the backend cannot limit memory"),
+    ROW(SBX_E_POLICY_CPU, 3005, "policy refused: the backend cannot limit CPU"),
+    ROW(SBX_E_POLICY_PIDS, 3006, "policy refused: the backend cannot limit the number of processes"),
+    ROW(SBX_E_POLICY_TIMEOUT, 3007, "policy refused: the backend cannot enforce a timeout"),
+    ROW(SBX_E_POLICY_ENV, 3008, "policy refused: the backend cannot set environment variables"),
+    ROW(SBX_E_CAP_EXEC, 3009, "the backend cannot run commands"),
+    ROW(SBX_E_CAP_STREAM, 3010, "the backend cannot stream output"),
+    ROW(SBX_E_CAP_STDIN, 3011, "the backend cannot feed standard input"),
+    ROW(SBX_E_CAP_CWD, 3012, "the backend cannot choose the working directory"),
+    ROW(SBX_E_CAP_FILES, 3013, "the backend has no file operations"),
+    ROW(SBX_E_CAP_NATIVE, 3014, "the backend has no native operations"),
+    ROW(SBX_E_PATH_ESCAPE, 3015, "the path leaves the sandbox's work directory"),
+
+    /* 4xxx: backend and provider */
+    ROW(SBX_E_BACKEND_UNAVAILABLE, 4001, "the backend is not available"),
+    ROW(SBX_E_BACKEND_AUTH, 4002, "the backend refused the credentials"),
+    ROW(SBX_E_BACKEND_QUOTA, 4003, "a backend quota or rate limit was reached"),
+    ROW(SBX_E_NOT_FOUND, 4004, "no such file or object"),
+    ROW(SBX_E_BACKEND_TRANSPORT, 4005, "the connection to the backend failed"),
+    ROW(SBX_E_BACKEND_PROTOCOL, 4006, "the backend answered in an unexpected form (its API changed?)"),
+    ROW(SBX_E_BACKEND_PERMISSION, 4007, "the backend denied permission"),
+    ROW(SBX_E_KERNEL_FEATURE, 4008, "a kernel feature the backend needs is missing or disabled"),
+    ROW(SBX_E_BACKEND_FAILED, 4009, "the backend reported a failure"),
+    ROW(SBX_E_IS_DIRECTORY, 4010, "the path is a directory"),
+    ROW(SBX_E_NOT_DIRECTORY, 4011, "a path component is not a directory"),
+    ROW(SBX_E_EXISTS, 4012, "the path already exists"),
+
+    /* 5xxx: execution */
+    ROW(SBX_E_EXEC_TIMEOUT, 5001, "the command ran past its timeout"),
+    ROW(SBX_E_EXEC_OOM, 5002, "the command was killed for exceeding the memory limit"),
+    ROW(SBX_E_EXEC_TRUNCATED, 5003, "the command's output exceeded the output cap"),
+    ROW(SBX_E_EXEC_START, 5004, "the command could not be started"),
+    ROW(SBX_E_EXEC_ABORTED, 5005, "the operation was stopped by a callback"),
+
+    /* 9xxx: internal */
+    ROW(SBX_E_NOMEM, 9001, "out of memory"),
+    ROW(SBX_E_INTERNAL, 9002, "internal error in sandboxio"),
+    ROW(SBX_E_SYSTEM, 9003, "a system call failed"),
+};
+
+#define CATALOG_SIZE (sizeof(catalog) / sizeof(catalog[0]))
+
+static const catalog_row *find_row(int code)
+{
+    /* ~70 rows: a linear scan is cheaper to trust than a search. */
+    for (size_t i = 0; i < CATALOG_SIZE; i++) {
+        if (catalog[i].entry.code == code)
+            return &catalog[i];
+    }
+    return NULL;
+}
+
+const sbx_catalog_entry *sbx__catalog_find(int code)
+{
+    const catalog_row *row = find_row(code);
+    return row ? &row->entry : NULL;
+}
+
+const sbx_catalog_entry *sbx__catalog_at(size_t i)
+{
+    return i < CATALOG_SIZE ? &catalog[i].entry : NULL;
+}
+
+const char *sbx_strerror(int code)
+{
+    if (code == SBX_OK)
+        return "success";
+    const catalog_row *row = find_row(code);
+    return row ? row->entry.summary : "unknown error code";
+}
+
+const char *sbx_error_id(int code)
+{
+    const catalog_row *row = find_row(code);
+    return row ? row->entry.id : "SBX_E????";
+}
+
+const char *sbx_error_docs_url(int code)
+{
+    const catalog_row *row = find_row(code);
+    return row ? row->docs_url : NULL;
+}
+
+int sbx_error_catalog(size_t i)
+{
+    return i < CATALOG_SIZE ? catalog[i].entry.code : 0;
+}
