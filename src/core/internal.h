@@ -28,6 +28,9 @@ SBX_HIDDEN int sbx__error_set_errno(int code, int err, const char *fmt, ...)
 /* If the last error on this thread is not for code, set a generic message. */
 SBX_HIDDEN int sbx__error_ensure(int code, const char *context);
 
+/* Send a message to the log handler (sbx_log_set_handler). */
+SBX_HIDDEN void sbx__logv(int level, const char *origin, const char *fmt, va_list ap);
+
 /* The catalog entry of a code (error_catalog.c); NULL for non-codes. */
 typedef struct sbx_catalog_entry {
     int code;
@@ -88,6 +91,8 @@ struct sbx_policy {
     size_t output_cap;
     sbx_strvec env;            /* "K=V" */
 };
+/* Is name usable as an environment variable name? */
+SBX_HIDDEN int sbx__env_name_ok(const char *name);
 SBX_HIDDEN int sbx__policy_copy(sbx_policy *dst, const sbx_policy *src);
 SBX_HIDDEN void sbx__policy_clear(sbx_policy *p);
 SBX_HIDDEN void sbx__policy_defaults(sbx_policy *p);
@@ -108,6 +113,13 @@ typedef struct sbx_loaded_plugin {
 /* Find, load, check and init the plugin for scheme (cached on the client). */
 SBX_HIDDEN int sbx__loader_get(sbx_client *c, const char *scheme, sbx_loaded_plugin **out);
 SBX_HIDDEN const sbx_host *sbx__host_table(void);
+/* libltdl reference per client: init in sbx_client_new, exit in sbx_client_free. */
+SBX_HIDDEN int sbx__loader_init(void);
+SBX_HIDDEN void sbx__loader_exit(void);
+/* fini the plugin and drop the module reference. */
+SBX_HIDDEN void sbx__loader_unload(sbx_loaded_plugin *lp);
+/* Is scheme a name a plugin file may carry? */
+SBX_HIDDEN int sbx__scheme_ok(const char *scheme);
 
 /* Does desc have member m (struct_size covers it and it is non-NULL)? */
 #define SBX_PLUGIN_HAS(desc, m) \
@@ -117,7 +129,8 @@ SBX_HIDDEN const sbx_host *sbx__host_table(void);
 
 struct sbx_client {
     pthread_mutex_t lock;
-    sbx_strvec dirs;
+    sbx_strvec dirs;           /* SANDBOXIO_PLUGIN_PATH's, then added ones */
+    size_t env_dirs;
     sbx_loaded_plugin *plugins;
 };
 
@@ -131,6 +144,7 @@ struct sbx_sandbox {
     uint64_t caps;
     int tier;
     sbx_policy policy;
+    sbx_dsn *dsn;              /* kept: plugins may hold on to its strings */
     char *dsn_redacted;
 };
 /* SBX_E_SANDBOX_DESTROYED etc. for a handle about to be used. */

@@ -1,0 +1,332 @@
+/*
+ * Commands and their results. The core owns what is the same on every
+ * backend: the capability checks, the environment actually passed (nothing
+ * inherited), the effective timeout, and the output cap with its truncated
+ * flag; the plugin only runs the command and streams its output.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct sbx_cmd {
+    sbx_strvec argv;
+    sbx_strvec env;
+    char *cwd;
+    sbx_buf stdin_data;
+    bool has_stdin;
+    uint64_t timeout_ms;
+    size_t output_cap;
+    bool has_output_cap;
+};
+
+struct sbx_result {
+    sbx_plugin_exit exit;
+    sbx_buf out[2];        /* stdout, stderr */
+    bool truncated[2];
+    uint64_t duration_ns;
+};
+
+int sbx_cmd_new(sbx_cmd **out, const char *const *argv)
+{
+    if (!out || !argv || !argv[0] || !argv[0][0])
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT,
+                              "sbx_cmd_new: argv must hold a non-empty program name");
+    sbx_cmd *cmd = sbx__calloc(1, sizeof(*cmd));
+    if (!cmd)
+        return SBX_E_NOMEM;
+    for (size_t i = 0; argv[i]; i++) {
+        int rc = sbx__strvec_push(&cmd->argv, argv[i]);
+        if (rc) {
+            sbx_cmd_free(cmd);
+            return rc;
+        }
+    }
+    *out = cmd;
+    return SBX_OK;
+}
+
+void sbx_cmd_free(sbx_cmd *cmd)
+{
+    if (!cmd)
+        return;
+    sbx__strvec_clear(&cmd->argv);
+    sbx__strvec_clear(&cmd->env);
+    free(cmd->cwd);
+    sbx__buf_clear(&cmd->stdin_data);
+    free(cmd);
+}
+
+int sbx_cmd_set_env(sbx_cmd *cmd, const char *name, const char *value)
+{
+    if (!cmd || !sbx__env_name_ok(name) || !value)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT,
+                              "environment name must be non-empty without '=', value non-NULL");
+    return sbx__strvec_push_kv(&cmd->env, name, value);
+}
+
+int sbx_cmd_set_cwd(sbx_cmd *cmd, const char *cwd)
+{
+    if (!cmd || !cwd)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_cmd_set_cwd: NULL argument");
+    char *clean = NULL;
+    int rc = sbx__path_clean(cwd, true, &clean);
+    if (rc)
+        return rc;
+    free(cmd->cwd);
+    cmd->cwd = clean;
+    return SBX_OK;
+}
+
+int sbx_cmd_set_stdin(sbx_cmd *cmd, const void *data, size_t len)
+{
+    if (!cmd || (!data && len))
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_cmd_set_stdin: bad argument");
+    sbx__buf_clear(&cmd->stdin_data);
+    cmd->has_stdin = true;
+    return sbx__buf_append(&cmd->stdin_data, data, len);
+}
+
+int sbx_cmd_set_timeout(sbx_cmd *cmd, uint64_t ms)
+{
+    if (!cmd)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_cmd_set_timeout: cmd is NULL");
+    cmd->timeout_ms = ms;
+    return SBX_OK;
+}
+
+int sbx_cmd_set_output_cap(sbx_cmd *cmd, size_t bytes)
+{
+    if (!cmd)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_cmd_set_output_cap: cmd is NULL");
+    cmd->output_cap = bytes;
+    cmd->has_output_cap = true;
+    return SBX_OK;
+}
+
+/* The smaller of two limits where 0 means "none". */
+static uint64_t min_limit(uint64_t a, uint64_t b)
+{
+    if (!a)
+        return b;
+    if (!b)
+        return a;
+    return a < b ? a : b;
+}
+
+/* Everything an exec needs once the checks have passed. */
+typedef struct exec_plan {
+    sbx_strvec envp;
+    sbx_plugin_cmd pcmd;
+    size_t cap;
+} exec_plan;
+
+static int plan_exec(const sbx_sandbox *sb, const sbx_cmd *cmd, bool stream, exec_plan *plan)
+{
+    memset(plan, 0, sizeof(*plan));
+    int rc = sbx__sandbox_usable(sb);
+    if (rc)
+        return rc;
+    if (!cmd)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "command is NULL");
+    uint64_t timeout = min_limit(sb->policy.timeout_ms, cmd->timeout_ms);
+    /* Refuse before anything runs when a needed capability is missing. */
+    if ((rc = sbx__sandbox_need(sb, SBX_CAP_EXEC)) ||
+        (stream && (rc = sbx__sandbox_need(sb, SBX_CAP_STREAM))) ||
+        ((cmd->env.n || sb->policy.env.n) && (rc = sbx__sandbox_need(sb, SBX_CAP_ENV))) ||
+        (cmd->cwd && (rc = sbx__sandbox_need(sb, SBX_CAP_CWD))) ||
+        (cmd->has_stdin && (rc = sbx__sandbox_need(sb, SBX_CAP_STDIN))) ||
+        (timeout && (rc = sbx__sandbox_need(sb, SBX_CAP_TIMEOUT))))
+        return rc;
+    if ((rc = sbx__strvec_copy(&plan->envp, &sb->policy.env)) != SBX_OK)
+        return rc;
+    for (size_t i = 0; i < cmd->env.n; i++) {
+        char *eq = strchr(cmd->env.v[i], '=');
+        *eq = '\0';
+        rc = sbx__strvec_push_kv(&plan->envp, cmd->env.v[i], eq + 1);
+        *eq = '=';
+        if (rc) {
+            sbx__strvec_clear(&plan->envp);
+            return rc;
+        }
+    }
+    static const char *const empty_env[] = {NULL};
+    plan->pcmd = (sbx_plugin_cmd){
+        .struct_size = sizeof(sbx_plugin_cmd),
+        .argv = (const char *const *)cmd->argv.v,
+        .envp = plan->envp.v ? (const char *const *)plan->envp.v : empty_env,
+        .cwd = cmd->cwd,
+        .timeout_ms = timeout,
+    };
+    plan->cap = sb->policy.output_cap;
+    if (cmd->has_output_cap)
+        plan->cap = min_limit(plan->cap, cmd->output_cap ? cmd->output_cap : 0);
+    return SBX_OK;
+}
+
+typedef struct exec_io {
+    const sbx_cmd *cmd;
+    size_t stdin_off;
+    sbx_result *result;
+    size_t cap;               /* 0 = unlimited */
+    sbx_output_cb user_cb;    /* streaming */
+    void *user_ud;
+    int failure;              /* an allocation failed while capturing */
+} exec_io;
+
+static long io_input(void *userdata, void *buf, size_t len)
+{
+    exec_io *io = userdata;
+    size_t left = io->cmd->stdin_data.len - io->stdin_off;
+    size_t n = left < len ? left : len;
+    if (n)
+        memcpy(buf, io->cmd->stdin_data.data + io->stdin_off, n);
+    io->stdin_off += n;
+    return (long)n;
+}
+
+static int io_capture(void *userdata, int stream, const void *data, size_t len)
+{
+    exec_io *io = userdata;
+    if (stream != SBX_STDOUT && stream != SBX_STDERR)
+        return 0;
+    sbx_buf *b = &io->result->out[stream - 1];
+    size_t take = len;
+    if (io->cap && b->len + len > io->cap) {
+        take = io->cap - b->len;
+        io->result->truncated[stream - 1] = true;
+    }
+    if (sbx__buf_append(b, data, take)) {
+        io->failure = SBX_E_NOMEM;
+        return 1;
+    }
+    return 0;
+}
+
+static int io_stream(void *userdata, int stream, const void *data, size_t len)
+{
+    exec_io *io = userdata;
+    return io->user_cb(io->user_ud, stream, data, len);
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int run(sbx_result **out, sbx_sandbox *sb, const sbx_cmd *cmd, sbx_output_cb cb, void *ud)
+{
+    if (!out)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "result out-pointer is NULL");
+    *out = NULL;
+    exec_plan plan;
+    int rc = plan_exec(sb, cmd, cb != NULL, &plan);
+    if (rc)
+        return rc;
+    sbx_result *r = sbx__calloc(1, sizeof(*r));
+    if (!r) {
+        sbx__strvec_clear(&plan.envp);
+        return SBX_E_NOMEM;
+    }
+    exec_io eio = {.cmd = cmd, .result = r, .cap = plan.cap, .user_cb = cb, .user_ud = ud};
+    sbx_plugin_io io = {
+        .struct_size = sizeof(io),
+        .userdata = &eio,
+        .output = cb ? io_stream : io_capture,
+        .input = cmd->has_stdin ? io_input : NULL,
+    };
+    r->exit.struct_size = sizeof(r->exit);
+    uint64_t start = now_ns();
+    sbx_error_clear();
+    rc = sb->plugin->desc->exec(sb->handle, &plan.pcmd, &io, &r->exit);
+    r->duration_ns = now_ns() - start;
+    sbx__strvec_clear(&plan.envp);
+    if (eio.failure)
+        rc = sbx__error_set(eio.failure, "out of memory capturing the command's output");
+    if (rc) {
+        sbx__error_ensure(rc, "running the command");
+        sbx_result_free(r);
+        return rc;
+    }
+    *out = r;
+    return SBX_OK;
+}
+
+int sbx_exec(sbx_result **out, sbx_sandbox *sandbox, const sbx_cmd *cmd)
+{
+    return run(out, sandbox, cmd, NULL, NULL);
+}
+
+int sbx_exec_stream(sbx_result **out, sbx_sandbox *sandbox, const sbx_cmd *cmd,
+                    sbx_output_cb cb, void *userdata)
+{
+    if (!cb)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_exec_stream: callback is NULL");
+    return run(out, sandbox, cmd, cb, userdata);
+}
+
+void sbx_result_free(sbx_result *result)
+{
+    if (!result)
+        return;
+    sbx__buf_clear(&result->out[0]);
+    sbx__buf_clear(&result->out[1]);
+    free(result);
+}
+
+int sbx_result_exited(const sbx_result *r)
+{
+    return r ? r->exit.exited : 0;
+}
+
+int sbx_result_exit_code(const sbx_result *r)
+{
+    return r && r->exit.exited ? r->exit.exit_code : -1;
+}
+
+int sbx_result_signal(const sbx_result *r)
+{
+    return r && !r->exit.exited ? r->exit.signal : 0;
+}
+
+int sbx_result_timed_out(const sbx_result *r)
+{
+    return r ? r->exit.timed_out : 0;
+}
+
+int sbx_result_oom_killed(const sbx_result *r)
+{
+    return r ? r->exit.oom_killed : 0;
+}
+
+static const void *stream_data(const sbx_result *r, int i, size_t *len)
+{
+    if (len)
+        *len = r ? r->out[i].len : 0;
+    return r && r->out[i].data ? r->out[i].data : "";
+}
+
+const void *sbx_result_stdout(const sbx_result *r, size_t *len)
+{
+    return stream_data(r, 0, len);
+}
+
+const void *sbx_result_stderr(const sbx_result *r, size_t *len)
+{
+    return stream_data(r, 1, len);
+}
+
+int sbx_result_truncated(const sbx_result *r, int stream)
+{
+    if (!r || (stream != SBX_STDOUT && stream != SBX_STDERR))
+        return 0;
+    return r->truncated[stream - 1];
+}
+
+uint64_t sbx_result_duration_ns(const sbx_result *r)
+{
+    return r ? r->duration_ns : 0;
+}

@@ -1,0 +1,199 @@
+/*
+ * Files in a sandbox. The core cleans every path lexically (relative, no
+ * "..") and checks the capability; the plugin refuses symlink escapes.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Common preamble: usable sandbox, files capability, clean path. */
+static int prepare(sbx_sandbox *sb, const char *path, bool allow_empty, char **clean)
+{
+    int rc = sbx__sandbox_usable(sb);
+    if (rc == SBX_OK)
+        rc = sbx__sandbox_need(sb, SBX_CAP_FILES);
+    if (rc == SBX_OK)
+        rc = sbx__path_clean(path, allow_empty, clean);
+    if (rc == SBX_OK)
+        sbx_error_clear();
+    return rc;
+}
+
+typedef struct mem_reader {
+    const char *data;
+    size_t len;
+    size_t off;
+} mem_reader;
+
+static long mem_read(void *userdata, void *buf, size_t len)
+{
+    mem_reader *m = userdata;
+    size_t n = m->len - m->off < len ? m->len - m->off : len;
+    memcpy(buf, m->data + m->off, n);
+    m->off += n;
+    return (long)n;
+}
+
+int sbx_file_write_from(sbx_sandbox *sandbox, const char *path, uint64_t size, uint32_t mode,
+                        sbx_read_cb cb, void *userdata)
+{
+    if (!cb)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_file_write_from: callback is NULL");
+    if (mode & ~07777u)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "file mode 0%o has bits beyond 07777", mode);
+    char *clean = NULL;
+    int rc = prepare(sandbox, path, false, &clean);
+    if (rc)
+        return rc;
+    rc = sandbox->plugin->desc->file_write(sandbox->handle, clean, size, mode, cb, userdata);
+    free(clean);
+    return sbx__error_ensure(rc, "writing the file");
+}
+
+int sbx_file_write(sbx_sandbox *sandbox, const char *path, const void *data, size_t len,
+                   uint32_t mode)
+{
+    if (!data && len)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_file_write: data is NULL");
+    mem_reader m = {data, len, 0};
+    return sbx_file_write_from(sandbox, path, len, mode, mem_read, &m);
+}
+
+int sbx_file_read_to(sbx_sandbox *sandbox, const char *path, sbx_write_cb cb, void *userdata)
+{
+    if (!cb)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_file_read_to: callback is NULL");
+    char *clean = NULL;
+    int rc = prepare(sandbox, path, false, &clean);
+    if (rc)
+        return rc;
+    rc = sandbox->plugin->desc->file_read(sandbox->handle, clean, cb, userdata);
+    free(clean);
+    return sbx__error_ensure(rc, "reading the file");
+}
+
+static int buf_sink(void *userdata, const void *data, size_t len)
+{
+    return sbx__buf_append(userdata, data, len) ? 1 : 0;
+}
+
+int sbx_file_read(sbx_sandbox *sandbox, const char *path, void **data, size_t *len)
+{
+    if (!data || !len)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_file_read: data and len are required");
+    *data = NULL;
+    *len = 0;
+    sbx_buf b = {0};
+    int rc = sbx_file_read_to(sandbox, path, buf_sink, &b);
+    if (rc == SBX_OK && !b.data) { /* empty file: still a NUL-terminated buffer */
+        b.data = sbx__calloc(1, 1);
+        rc = b.data ? SBX_OK : SBX_E_NOMEM;
+    }
+    if (rc) {
+        sbx__buf_clear(&b);
+        return rc;
+    }
+    *data = b.data;
+    *len = b.len;
+    return SBX_OK;
+}
+
+int sbx_file_mkdir(sbx_sandbox *sandbox, const char *path)
+{
+    char *clean = NULL;
+    int rc = prepare(sandbox, path, false, &clean);
+    if (rc)
+        return rc;
+    rc = sandbox->plugin->desc->file_mkdir(sandbox->handle, clean);
+    free(clean);
+    return sbx__error_ensure(rc, "creating the directory");
+}
+
+int sbx_file_remove(sbx_sandbox *sandbox, const char *path, int recursive)
+{
+    char *clean = NULL;
+    int rc = prepare(sandbox, path, false, &clean);
+    if (rc)
+        return rc;
+    rc = sandbox->plugin->desc->file_remove(sandbox->handle, clean, recursive != 0);
+    free(clean);
+    return sbx__error_ensure(rc, "removing the file");
+}
+
+struct sbx_dirlist {
+    size_t n;
+    size_t cap;
+    sbx_dirent *items;
+};
+
+static int list_entry(void *userdata, const sbx_plugin_dirent *ent)
+{
+    sbx_dirlist *l = userdata;
+    if (!ent || !ent->name)
+        return 0;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 16;
+        sbx_dirent *items = realloc(l->items, cap * sizeof(*items));
+        if (!items)
+            return 1;
+        l->items = items;
+        l->cap = cap;
+    }
+    char *name = strdup(ent->name);
+    if (!name)
+        return 1;
+    l->items[l->n++] = (sbx_dirent){name, ent->type, ent->size, ent->mode};
+    return 0;
+}
+
+static int cmp_dirent(const void *a, const void *b)
+{
+    return strcmp(((const sbx_dirent *)a)->name, ((const sbx_dirent *)b)->name);
+}
+
+int sbx_file_list(sbx_sandbox *sandbox, const char *path, sbx_dirlist **out)
+{
+    if (!out)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_file_list: out is NULL");
+    *out = NULL;
+    char *clean = NULL;
+    int rc = prepare(sandbox, path, true, &clean);
+    if (rc)
+        return rc;
+    sbx_dirlist *l = sbx__calloc(1, sizeof(*l));
+    if (!l) {
+        free(clean);
+        return SBX_E_NOMEM;
+    }
+    rc = sandbox->plugin->desc->file_list(sandbox->handle, clean, list_entry, l);
+    free(clean);
+    if (rc) {
+        sbx_dirlist_free(l);
+        return sbx__error_ensure(rc, "listing the directory");
+    }
+    if (l->n)
+        qsort(l->items, l->n, sizeof(*l->items), cmp_dirent);
+    *out = l;
+    return SBX_OK;
+}
+
+size_t sbx_dirlist_count(const sbx_dirlist *list)
+{
+    return list ? list->n : 0;
+}
+
+const sbx_dirent *sbx_dirlist_get(const sbx_dirlist *list, size_t i)
+{
+    return list && i < list->n ? &list->items[i] : NULL;
+}
+
+void sbx_dirlist_free(sbx_dirlist *list)
+{
+    if (!list)
+        return;
+    for (size_t i = 0; i < list->n; i++)
+        free((char *)list->items[i].name);
+    free(list->items);
+    free(list);
+}

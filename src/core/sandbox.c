@@ -1,0 +1,183 @@
+/*
+ * Opening and destroying sandboxes. The open path is where the core enforces
+ * a policy fail-closed: DSN parsed, plugin loaded, effective capabilities
+ * known, policy checked, and only then is the plugin asked to create
+ * anything.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int effective_caps(sbx_loaded_plugin *lp, const sbx_dsn *dsn, uint64_t *caps)
+{
+    *caps = lp->desc->caps;
+    if (!SBX_PLUGIN_HAS(lp->desc, probe))
+        return SBX_OK;
+    uint64_t probed = 0;
+    sbx_error_clear();
+    int rc = lp->desc->probe(lp->state, &dsn->view, &probed);
+    if (rc)
+        return sbx__error_ensure(rc, "probing the backend");
+    /* A probe may only narrow what the descriptor promises. */
+    *caps &= probed;
+    return SBX_OK;
+}
+
+int sbx_sandbox_open(sbx_sandbox **out, sbx_client *client, const char *dsn,
+                     const sbx_policy *policy)
+{
+    if (!out || !client || !dsn)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_sandbox_open: NULL argument");
+    *out = NULL;
+    sbx_sandbox *sb = sbx__calloc(1, sizeof(*sb));
+    if (!sb)
+        return SBX_E_NOMEM;
+    sb->client = client;
+    sb->destroyed = true; /* until the plugin has created it */
+    int rc;
+    if (policy)
+        rc = sbx__policy_copy(&sb->policy, policy);
+    else {
+        sbx__policy_defaults(&sb->policy);
+        rc = SBX_OK;
+    }
+    if (rc == SBX_OK)
+        rc = sbx_dsn_parse(&sb->dsn, dsn);
+    if (rc == SBX_OK)
+        rc = sbx_dsn_to_string(sb->dsn, &sb->dsn_redacted);
+    if (rc == SBX_OK)
+        rc = sbx__loader_get(client, sbx_dsn_scheme(sb->dsn), &sb->plugin);
+    if (rc == SBX_OK)
+        rc = effective_caps(sb->plugin, sb->dsn, &sb->caps);
+    if (rc == SBX_OK) {
+        sb->tier = sb->plugin->desc->tier;
+        rc = sbx__policy_check(&sb->policy, sb->caps, sb->tier, sb->plugin->scheme);
+    }
+    if (rc == SBX_OK) {
+        sbx_plugin_limits limits = {
+            .struct_size = sizeof(limits),
+            .network = sb->policy.network,
+            .net_allow = (const char *const *)sb->policy.allow.v,
+            .memory_bytes = sb->policy.memory,
+            .cpu_millis = sb->policy.cpu_millis,
+            .pids = sb->policy.pids,
+        };
+        static const char *const no_hosts[] = {NULL};
+        if (!limits.net_allow)
+            limits.net_allow = no_hosts;
+        sbx_error_clear();
+        rc = sb->plugin->desc->open(sb->plugin->state, &sb->dsn->view, &limits, &sb->handle);
+        sbx__error_ensure(rc, "creating the sandbox");
+        if (rc == SBX_OK && !sb->handle)
+            rc = sbx__error_set(SBX_E_INTERNAL, "plugin '%s' returned no sandbox handle",
+                                sb->plugin->scheme);
+    }
+    if (rc) {
+        sbx_sandbox_free(sb);
+        return rc;
+    }
+    sb->destroyed = false;
+    *out = sb;
+    return SBX_OK;
+}
+
+int sbx_sandbox_destroy(sbx_sandbox *sandbox)
+{
+    if (!sandbox)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_sandbox_destroy: sandbox is NULL");
+    if (sandbox->destroyed)
+        return SBX_OK;
+    /* The plugin frees its handle whatever the outcome: never call it twice. */
+    sandbox->destroyed = true;
+    sbx_error_clear();
+    int rc = sandbox->plugin->desc->destroy(sandbox->handle);
+    sandbox->handle = NULL;
+    return sbx__error_ensure(rc, "destroying the sandbox");
+}
+
+void sbx_sandbox_free(sbx_sandbox *sandbox)
+{
+    if (!sandbox)
+        return;
+    if (!sandbox->destroyed)
+        sbx_sandbox_destroy(sandbox);
+    sbx__policy_clear(&sandbox->policy);
+    sbx_dsn_free(sandbox->dsn);
+    free(sandbox->dsn_redacted);
+    free(sandbox);
+}
+
+int sbx__sandbox_usable(const sbx_sandbox *sb)
+{
+    if (!sb)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sandbox is NULL");
+    if (sb->destroyed)
+        return sbx__error_set(SBX_E_SANDBOX_DESTROYED, "the sandbox was destroyed");
+    return SBX_OK;
+}
+
+static const struct {
+    uint64_t cap;
+    int code;
+} cap_codes[] = {
+    {SBX_CAP_EXEC, SBX_E_CAP_EXEC},     {SBX_CAP_STREAM, SBX_E_CAP_STREAM},
+    {SBX_CAP_STDIN, SBX_E_CAP_STDIN},   {SBX_CAP_CWD, SBX_E_CAP_CWD},
+    {SBX_CAP_FILES, SBX_E_CAP_FILES},   {SBX_CAP_NATIVE, SBX_E_CAP_NATIVE},
+    {SBX_CAP_ENV, SBX_E_POLICY_ENV},    {SBX_CAP_TIMEOUT, SBX_E_POLICY_TIMEOUT},
+};
+
+int sbx__sandbox_need(const sbx_sandbox *sb, uint64_t cap)
+{
+    if (sb->caps & cap)
+        return SBX_OK;
+    int code = SBX_E_INTERNAL;
+    for (size_t i = 0; i < sizeof(cap_codes) / sizeof(cap_codes[0]); i++)
+        if (cap_codes[i].cap == cap)
+            code = cap_codes[i].code;
+    return sbx__error_set(code, "backend '%s' does not declare the '%s' capability",
+                          sb->plugin->scheme, sbx_cap_name(cap));
+}
+
+uint64_t sbx_sandbox_caps(const sbx_sandbox *sandbox)
+{
+    return sandbox ? sandbox->caps : 0;
+}
+
+int sbx_sandbox_tier(const sbx_sandbox *sandbox)
+{
+    return sandbox ? sandbox->tier : SBX_TIER_UNKNOWN;
+}
+
+const char *sbx_sandbox_backend(const sbx_sandbox *sandbox)
+{
+    return sandbox && sandbox->plugin ? sandbox->plugin->scheme : "";
+}
+
+const char *sbx_sandbox_id(const sbx_sandbox *sandbox)
+{
+    if (!sandbox || sandbox->destroyed || !SBX_PLUGIN_HAS(sandbox->plugin->desc, sandbox_id))
+        return "";
+    const char *id = sandbox->plugin->desc->sandbox_id(sandbox->handle);
+    return id ? id : "";
+}
+
+const char *sbx_sandbox_dsn(const sbx_sandbox *sandbox)
+{
+    return sandbox && sandbox->dsn_redacted ? sandbox->dsn_redacted : "";
+}
+
+int sbx_native(sbx_sandbox *sandbox, const char *op, const char *json_in, char **json_out)
+{
+    int rc = sbx__sandbox_usable(sandbox);
+    if (rc)
+        return rc;
+    if (!op || !*op || !json_out)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_native: op and json_out are required");
+    *json_out = NULL;
+    if ((rc = sbx__sandbox_need(sandbox, SBX_CAP_NATIVE)) != SBX_OK)
+        return rc;
+    sbx_error_clear();
+    rc = sandbox->plugin->desc->native(sandbox->handle, op, json_in, json_out);
+    return sbx__error_ensure(rc, "native operation");
+}
