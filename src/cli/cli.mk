@@ -1,1 +1,40 @@
 ## (fragment: see Makefile.am)
+## sandboxio: the command-line tool.
+bin_PROGRAMS += src/sandboxio
+src_sandboxio_SOURCES = \
+	src/cli/main.c \
+	src/cli/commands.h \
+	src/cli/cmd_doctor.c \
+	src/cli/cmd_plugins.c \
+	src/cli/cmd_run.c \
+	src/cli/cmd_version.c \
+	src/cli/doctor_probe.c \
+	src/cli/doctor_probe.h \
+	src/cli/encode.c \
+	src/cli/encode.h \
+	src/cli/plugin_report.c \
+	src/cli/plugin_report.h \
+	src/cli/run.h \
+	src/cli/run_options.c \
+	src/cli/run_output.c \
+	src/cli/util.c \
+	src/cli/util.h
+src_sandboxio_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
+src_sandboxio_LDADD = src/libsandboxio.la $(JSONC_LIBS)
+
+dist_man_MANS += docs/man/sandboxio.1
+dist_doc_DATA += docs/cli.md
+
+## Shell tests of the CLI against the fake backend.
+SBX_CLI_TESTS = \
+	tests/cli/run-network-open-prints-output.sh \
+	tests/cli/run-default-network-refused-on-fake.sh \
+	tests/cli/run-exit-status-passthrough.sh \
+	tests/cli/run-timeout-exits-124.sh \
+	tests/cli/run-json-output.sh \
+	tests/cli/run-bad-input-exit-codes.sh \
+	tests/cli/plugins-json-lists-fake.sh \
+	tests/cli/doctor-json-no-secrets.sh \
+	tests/cli/help-and-usage-errors.sh
+TESTS += $(SBX_CLI_TESTS)
+EXTRA_DIST += $(SBX_CLI_TESTS) tests/cli/lib.sh

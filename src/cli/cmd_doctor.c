@@ -1,0 +1,282 @@
+/*
+ * cmd_doctor.c - `sandboxio doctor`: an environment report to paste into an
+ * issue. It names the credential variables that are set but never prints
+ * their values, and opens no socket.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sandboxio/sandboxio.h>
+#include <sandboxio/plugin.h>
+
+#include "commands.h"
+#include "doctor_probe.h"
+#include "plugin_report.h"
+#include "util.h"
+
+/* Variables that hold (or point at) credentials: only whether each is set is shown. */
+static const char *const credential_vars[] = {
+    "E2B_API_KEY", "DAYTONA_API_KEY", "MODAL_TOKEN_ID", "MODAL_TOKEN_SECRET", "DOCKER_HOST",
+};
+#define N_CREDENTIAL_VARS (sizeof(credential_vars) / sizeof(credential_vars[0]))
+
+struct doctor {
+    sbx_client *client;
+    sbx_plugin_list *plugins;   /* NULL if listing failed */
+    int plugins_code;           /* why it failed */
+    char *dsn_redacted;         /* SANDBOXIO_DSN redacted, NULL if unset */
+    struct sbx_cli_kernel_facts kernel;
+};
+
+static void usage(FILE *out)
+{
+    fputs("Usage: sandboxio doctor [--json]\n"
+          "\n"
+          "Print a report of this environment to paste into an issue: versions,\n"
+          "plugin directories, each plugin's load result, the kernel and its\n"
+          "sandboxing features, and which credential variables are set (their\n"
+          "names only, never their values). Opens no network socket.\n"
+          "\n"
+          "Options:\n"
+          "  --json      print one JSON object instead of text\n"
+          "  -h, --help  show this help\n",
+          out);
+}
+
+static int dir_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Gather everything; a part that cannot be had is reported inside the report. */
+static int doctor_gather(struct doctor *d)
+{
+    const char *dsn = getenv("SANDBOXIO_DSN");
+    int rc;
+
+    sbx_cli_kernel_probe(&d->kernel);
+    if (dsn) {
+        /* On a parse error the library still gives "<invalid DSN>": the text never shows. */
+        rc = sbx_dsn_redact(dsn, &d->dsn_redacted);
+        if (!d->dsn_redacted)
+            return sbx_cli_error_lib(rc, "redacting SANDBOXIO_DSN");
+    }
+    rc = sbx_client_new(&d->client);
+    if (rc != SBX_OK)
+        return sbx_cli_error_lib(rc, "creating the client");
+    d->plugins_code = sbx_client_plugins(d->client, &d->plugins);
+    if (d->plugins_code != SBX_OK)
+        d->plugins = NULL;
+    return 0;
+}
+
+static void doctor_release(struct doctor *d)
+{
+    sbx_plugin_list_free(d->plugins);
+    sbx_client_free(d->client);
+    sbx_free(d->dsn_redacted);
+}
+
+static json_object *long_or_null(long v)
+{
+    return v < 0 ? NULL : json_object_new_int64(v);
+}
+
+static int add_long(json_object *obj, const char *key, long v)
+{
+    return v < 0 ? sbx_cli_json_add_null(obj, key) : sbx_cli_json_add(obj, key, long_or_null(v));
+}
+
+static json_object *kernel_json(const struct sbx_cli_kernel_facts *k)
+{
+    json_object *obj = json_object_new_object();
+    int rc;
+
+    if (!obj)
+        return NULL;
+    if (k->uname_ok) {
+        rc = sbx_cli_json_add(obj, "sysname", json_object_new_string(k->uts.sysname));
+        if (!rc) rc = sbx_cli_json_add(obj, "release", json_object_new_string(k->uts.release));
+        if (!rc) rc = sbx_cli_json_add(obj, "version", json_object_new_string(k->uts.version));
+        if (!rc) rc = sbx_cli_json_add(obj, "machine", json_object_new_string(k->uts.machine));
+    } else {
+        rc = sbx_cli_json_add_null(obj, "sysname");
+    }
+    if (!rc) rc = add_long(obj, "unprivileged_userns_clone", k->userns_clone);
+    if (!rc) rc = add_long(obj, "max_user_namespaces", k->max_user_namespaces);
+    if (!rc) rc = add_long(obj, "apparmor_restrict_unprivileged_userns", k->apparmor_restrict_userns);
+    if (!rc) rc = sbx_cli_json_add(obj, "cgroup2", json_object_new_boolean(k->cgroup2));
+    if (!rc) rc = sbx_cli_json_add(obj, "cgroup_controllers", json_object_new_string(k->cgroup_controllers));
+    if (!rc) rc = sbx_cli_json_add(obj, "seccomp", json_object_new_boolean(k->seccomp_available));
+    if (!rc) rc = add_long(obj, "seccomp_mode", k->seccomp_mode);
+    if (!rc) rc = add_long(obj, "no_new_privs", k->no_new_privs);
+    if (!rc) rc = add_long(obj, "euid", k->euid);
+    if (rc) {
+        json_object_put(obj);
+        return NULL;
+    }
+    return obj;
+}
+
+static json_object *dirs_json(const sbx_client *client)
+{
+    json_object *array = json_object_new_array();
+    size_t n = sbx_client_plugin_dir_count(client);
+
+    for (size_t i = 0; array && i < n; i++) {
+        const char *dir = sbx_client_plugin_dir_at(client, i);
+        json_object *obj = json_object_new_object();
+
+        if (!obj || sbx_cli_json_add(obj, "path", json_object_new_string(dir)) ||
+            sbx_cli_json_add(obj, "exists", json_object_new_boolean(dir_exists(dir)))) {
+            json_object_put(obj);
+            json_object_put(array);
+            return NULL;
+        }
+        if (sbx_cli_json_push(array, obj)) {
+            json_object_put(array);
+            return NULL;
+        }
+    }
+    return array;
+}
+
+static json_object *credentials_json(void)
+{
+    json_object *obj = json_object_new_object();
+
+    for (size_t i = 0; obj && i < N_CREDENTIAL_VARS; i++) {
+        int set = getenv(credential_vars[i]) != NULL;
+        if (sbx_cli_json_add(obj, credential_vars[i], json_object_new_boolean(set))) {
+            json_object_put(obj);
+            return NULL;
+        }
+    }
+    return obj;
+}
+
+static int print_report_json(const struct doctor *d)
+{
+    json_object *obj = json_object_new_object();
+    char abi[24];
+    int rc;
+
+    if (!obj)
+        return sbx_cli_error(SBX_E_NOMEM, "out of memory building the report");
+    snprintf(abi, sizeof(abi), "%d.%d", SBX_PLUGIN_ABI_MAJOR, SBX_PLUGIN_ABI_MINOR);
+    rc = sbx_cli_json_add(obj, "sandboxio_version", json_object_new_string(PACKAGE_VERSION));
+    if (!rc) rc = sbx_cli_json_add(obj, "libsandboxio_version", json_object_new_string(sbx_version()));
+    if (!rc) rc = sbx_cli_json_add(obj, "plugin_abi", json_object_new_string(abi));
+    if (!rc) rc = sbx_cli_json_add(obj, "plugin_dirs", dirs_json(d->client));
+    if (!rc && d->plugins) {
+        rc = sbx_cli_json_add(obj, "plugins", sbx_cli_plugins_json(d->plugins));
+        if (!rc) rc = sbx_cli_json_add_null(obj, "plugins_error");
+    } else if (!rc) {
+        rc = sbx_cli_json_add(obj, "plugins", json_object_new_array());
+        if (!rc) rc = sbx_cli_json_add(obj, "plugins_error",
+                                       json_object_new_string(sbx_error_id(d->plugins_code)));
+    }
+    if (!rc) rc = sbx_cli_json_add(obj, "kernel", kernel_json(&d->kernel));
+    if (!rc) rc = sbx_cli_json_add(obj, "credentials_set", credentials_json());
+    if (!rc) rc = d->dsn_redacted
+                 ? sbx_cli_json_add(obj, "sandboxio_dsn", json_object_new_string(d->dsn_redacted))
+                 : sbx_cli_json_add_null(obj, "sandboxio_dsn");
+    if (rc) {
+        json_object_put(obj);
+        return sbx_cli_error(SBX_E_NOMEM, "out of memory building the report");
+    }
+    return sbx_cli_exit_code(sbx_cli_print_json(obj, 1));
+}
+
+static const char *known(long v, char *buf, size_t size)
+{
+    if (v < 0)
+        return "unknown";
+    snprintf(buf, size, "%ld", v);
+    return buf;
+}
+
+static void print_kernel_text(const struct sbx_cli_kernel_facts *k)
+{
+    char a[32], b[32], c[32];
+
+    if (k->uname_ok)
+        printf("Kernel: %s %s %s %s\n", k->uts.sysname, k->uts.release, k->uts.version,
+               k->uts.machine);
+    else
+        printf("Kernel: unknown (uname failed)\n");
+    printf("Kernel features:\n");
+    printf("  user namespaces: unprivileged_userns_clone=%s max_user_namespaces=%s"
+           " apparmor_restrict_unprivileged_userns=%s\n",
+           k->userns_clone < 0 ? "absent" : known(k->userns_clone, a, sizeof(a)),
+           known(k->max_user_namespaces, b, sizeof(b)),
+           k->apparmor_restrict_userns < 0 ? "absent" : known(k->apparmor_restrict_userns, c, sizeof(c)));
+    printf("  cgroup v2: %s (controllers: %s)\n", k->cgroup2 ? "mounted at /sys/fs/cgroup" : "not mounted",
+           k->cgroup_controllers[0] ? k->cgroup_controllers : "none");
+    printf("  seccomp: %s (this process: mode %s, no_new_privs %s)\n",
+           k->seccomp_available ? "available" : "not available", known(k->seccomp_mode, a, sizeof(a)),
+           known(k->no_new_privs, b, sizeof(b)));
+    printf("  effective uid: %ld\n", k->euid);
+}
+
+static int print_report_text(const struct doctor *d)
+{
+    size_t n = sbx_client_plugin_dir_count(d->client);
+
+    printf("sandboxio %s (libsandboxio %s, plugin ABI %d.%d)\n", PACKAGE_VERSION, sbx_version(),
+           SBX_PLUGIN_ABI_MAJOR, SBX_PLUGIN_ABI_MINOR);
+    print_kernel_text(&d->kernel);
+    printf("Plugin directories (searched in this order):\n");
+    for (size_t i = 0; i < n; i++) {
+        const char *dir = sbx_client_plugin_dir_at(d->client, i);
+        printf("  %s%s\n", dir, dir_exists(dir) ? "" : " (missing)");
+    }
+    printf("Plugins:\n");
+    if (d->plugins)
+        sbx_cli_plugins_table(stdout, d->plugins);
+    else
+        printf("  listing failed: %s: %s\n", sbx_error_id(d->plugins_code),
+               sbx_strerror(d->plugins_code));
+    printf("Credentials (names only, values never shown):\n");
+    for (size_t i = 0; i < N_CREDENTIAL_VARS; i++)
+        printf("  %-20s %s\n", credential_vars[i], getenv(credential_vars[i]) ? "set" : "not set");
+    printf("  %-20s %s\n", "SANDBOXIO_DSN", d->dsn_redacted ? d->dsn_redacted : "not set");
+    return 0;
+}
+
+int cmd_doctor(int argc, char **argv)
+{
+    static const struct option options[] = {
+        { "json", no_argument, NULL, 'j' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    struct doctor d = { 0 };
+    int opt, json = 0, status;
+
+    sbx_cli_getopt_reset();
+    while ((opt = getopt_long(argc, argv, "+:h", options, NULL)) != -1) {
+        switch (opt) {
+        case 'j':
+            json = 1;
+            break;
+        case 'h':
+            usage(stdout);
+            return 0;
+        default:
+            return sbx_cli_option_error("doctor", argv, opt);
+        }
+    }
+    if (optind < argc)
+        return sbx_cli_usage_error("doctor", "unexpected argument '%s'", argv[optind]);
+
+    status = doctor_gather(&d);
+    if (status == 0)
+        status = json ? print_report_json(&d) : print_report_text(&d);
+    doctor_release(&d);
+    return status;
+}

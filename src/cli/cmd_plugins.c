@@ -1,0 +1,72 @@
+/*
+ * cmd_plugins.c - `sandboxio plugins`: what backends are installed, whether
+ * each loads, and what it declares (ABI, capabilities, isolation tier).
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+
+#include "commands.h"
+#include "plugin_report.h"
+#include "util.h"
+
+static void usage(FILE *out)
+{
+    fputs("Usage: sandboxio plugins [--json]\n"
+          "\n"
+          "Load every plugin on the search path and show, for each: its scheme,\n"
+          "the load result (ok or an SBX_E2xxx code and why), its version, plugin\n"
+          "ABI, isolation tier, declared capabilities and file. A plugin that\n"
+          "fails to load does not make this command fail. Opens no network socket.\n"
+          "\n"
+          "Options:\n"
+          "  --json      print a JSON array instead of a table\n"
+          "  -h, --help  show this help\n",
+          out);
+}
+
+int cmd_plugins(int argc, char **argv)
+{
+    static const struct option options[] = {
+        { "json", no_argument, NULL, 'j' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    sbx_client *client = NULL;
+    sbx_plugin_list *list = NULL;
+    int opt, json = 0, status;
+
+    sbx_cli_getopt_reset();
+    while ((opt = getopt_long(argc, argv, "+:h", options, NULL)) != -1) {
+        switch (opt) {
+        case 'j':
+            json = 1;
+            break;
+        case 'h':
+            usage(stdout);
+            return 0;
+        default:
+            return sbx_cli_option_error("plugins", argv, opt);
+        }
+    }
+    if (optind < argc)
+        return sbx_cli_usage_error("plugins", "unexpected argument '%s'", argv[optind]);
+
+    status = sbx_cli_plugins_load(&client, &list);
+    if (status != 0)
+        return status;
+    if (json) {
+        json_object *array = sbx_cli_plugins_json(list);
+
+        if (!array)
+            status = sbx_cli_error(SBX_E_NOMEM, "out of memory building the plugin list");
+        else
+            status = sbx_cli_exit_code(sbx_cli_print_json(array, 1));
+    } else {
+        sbx_cli_plugins_table(stdout, list);
+    }
+    sbx_plugin_list_free(list);
+    sbx_client_free(client);
+    return status;
+}

@@ -1,0 +1,23 @@
+/*
+ * commands.h - the sandboxio subcommands, one file each.
+ *
+ * A command gets argv with argv[0] set to its own name, parses its options
+ * with getopt_long and returns the process exit status (see util.h for the
+ * codes sandboxio uses for its own failures). To add a command, declare it
+ * here and add one row to the table in main.c.
+ */
+#ifndef SBX_CLI_COMMANDS_H
+#define SBX_CLI_COMMANDS_H
+
+struct sbx_cli_command {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *summary;     /* one line for `sandboxio --help` */
+};
+
+int cmd_run(int argc, char **argv);
+int cmd_plugins(int argc, char **argv);
+int cmd_doctor(int argc, char **argv);
+int cmd_version(int argc, char **argv);
+
+#endif

@@ -1,0 +1,73 @@
+/*
+ * encode.c - UTF-8 validation and base64, for binary command output in JSON.
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "encode.h"
+
+int sbx_cli_utf8_valid(const void *data, size_t len)
+{
+    const unsigned char *s = data;
+    size_t i = 0;
+
+    while (i < len) {
+        unsigned char c = s[i];
+        size_t n;
+        uint32_t cp, min;
+
+        if (c < 0x80) {
+            i++;
+            continue;
+        } else if ((c & 0xe0) == 0xc0) {
+            n = 1, cp = c & 0x1f, min = 0x80;
+        } else if ((c & 0xf0) == 0xe0) {
+            n = 2, cp = c & 0x0f, min = 0x800;
+        } else if ((c & 0xf8) == 0xf0) {
+            n = 3, cp = c & 0x07, min = 0x10000;
+        } else {
+            return 0;
+        }
+        if (len - i <= n)
+            return 0;
+        for (size_t k = 1; k <= n; k++) {
+            if ((s[i + k] & 0xc0) != 0x80)
+                return 0;
+            cp = (cp << 6) | (s[i + k] & 0x3f);
+        }
+        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+            return 0;
+        i += n + 1;
+    }
+    return 1;
+}
+
+char *sbx_cli_base64(const void *data, size_t len)
+{
+    static const char alphabet[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const unsigned char *s = data;
+    char *out, *p;
+
+    if (len > (SIZE_MAX - 1) / 4 * 3 - 3)
+        return NULL;
+    out = malloc((len + 2) / 3 * 4 + 1);
+    if (!out)
+        return NULL;
+    p = out;
+    for (size_t i = 0; i < len; i += 3) {
+        uint32_t v = (uint32_t)s[i] << 16;
+        if (i + 1 < len)
+            v |= (uint32_t)s[i + 1] << 8;
+        if (i + 2 < len)
+            v |= s[i + 2];
+        *p++ = alphabet[(v >> 18) & 63];
+        *p++ = alphabet[(v >> 12) & 63];
+        *p++ = i + 1 < len ? alphabet[(v >> 6) & 63] : '=';
+        *p++ = i + 2 < len ? alphabet[v & 63] : '=';
+    }
+    *p = '\0';
+    return out;
+}

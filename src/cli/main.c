@@ -1,0 +1,130 @@
+/*
+ * main.c - the sandboxio command line: global options and command dispatch.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sandboxio/sandboxio.h>
+
+#include "commands.h"
+#include "util.h"
+
+static int cmd_help(int argc, char **argv);
+
+static const struct sbx_cli_command commands[] = {
+    { "run", cmd_run, "one-shot: create, exec, destroy" },
+    { "plugins", cmd_plugins, "list installed backends, their ABI, capabilities and tier" },
+    { "doctor", cmd_doctor, "environment report to paste into an issue (no secrets)" },
+    { "version", cmd_version, "print the versions of sandboxio and its library" },
+    { "help", cmd_help, "show the help of a command" },
+};
+
+#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static const struct sbx_cli_command *find_command(const char *name)
+{
+    for (size_t i = 0; i < N_COMMANDS; i++) {
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    }
+    return NULL;
+}
+
+static void usage(FILE *out)
+{
+    fputs("Usage: sandboxio [--help] [--version] COMMAND [ARGS...]\n"
+          "\n"
+          "Run untrusted code in a sandbox, on any backend.\n"
+          "\n"
+          "Commands:\n",
+          out);
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fputs("\n"
+          "'sandboxio COMMAND --help' shows a command's options.\n"
+          "Exit status of sandboxio's own failures: 120 usage/DSN/configuration,\n"
+          "121 plugin loading, 122 policy refused, 123 backend, 124 timeout,\n"
+          "125 other. See sandboxio(1).\n",
+          out);
+}
+
+/* `sandboxio help [COMMAND]`: the same text as --help. */
+static int cmd_help(int argc, char **argv)
+{
+    char help_opt[] = "--help";
+    char *sub_argv[3];
+    const struct sbx_cli_command *cmd;
+
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (argc > 2)
+        return sbx_cli_usage_error("help", "takes at most one COMMAND");
+    cmd = find_command(argv[1]);
+    if (!cmd)
+        return sbx_cli_usage_error(NULL, "unknown command '%s'", argv[1]);
+    sub_argv[0] = argv[1];
+    sub_argv[1] = help_opt;
+    sub_argv[2] = NULL;
+    return cmd->fn(2, sub_argv);
+}
+
+/* Ignore nothing across exec: a handler (unlike SIG_IGN) is reset to the
+ * default in the commands a local backend starts, yet lets sandboxio see
+ * EPIPE on a closed stdout instead of dying with its sandbox still up. */
+static void on_sigpipe(int sig)
+{
+    (void)sig;
+}
+
+static int install_sigpipe_handler(void)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_sigpipe;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    return sigaction(SIGPIPE, &sa, NULL);
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option options[] = {
+        { "help", no_argument, NULL, 'h' },
+        { "version", no_argument, NULL, 'V' },
+        { NULL, 0, NULL, 0 },
+    };
+    const struct sbx_cli_command *cmd;
+    int opt, status;
+
+    if (install_sigpipe_handler() != 0)
+        return sbx_cli_error(SBX_E_SYSTEM, "sigaction(SIGPIPE): %m");
+
+    sbx_cli_getopt_reset();
+    while ((opt = getopt_long(argc, argv, "+:hV", options, NULL)) != -1) {
+        switch (opt) {
+        case 'h':
+            usage(stdout);
+            return sbx_cli_finish_output(0);
+        case 'V':
+            return sbx_cli_finish_output(cmd_version(1, (char *[]){ "version", NULL }));
+        default:
+            return sbx_cli_option_error(NULL, argv, opt);
+        }
+    }
+    if (optind >= argc) {
+        usage(stderr);
+        return sbx_cli_usage_error(NULL, "no command given");
+    }
+    cmd = find_command(argv[optind]);
+    if (!cmd)
+        return sbx_cli_usage_error(NULL, "unknown command '%s'", argv[optind]);
+
+    status = cmd->fn(argc - optind, argv + optind);
+    return sbx_cli_finish_output(status);
+}

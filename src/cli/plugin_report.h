@@ -1,0 +1,27 @@
+/*
+ * plugin_report.h - describe the plugins a client finds, as a table or as
+ * JSON; shared by `plugins` and `doctor`.
+ */
+#ifndef SBX_CLI_PLUGIN_REPORT_H
+#define SBX_CLI_PLUGIN_REPORT_H
+
+#include <stdio.h>
+#include <json-c/json.h>
+#include <sandboxio/sandboxio.h>
+
+/*
+ * A new client and the result of loading every plugin it finds. On failure
+ * the error is reported and its exit status returned; nothing is left to free.
+ */
+int sbx_cli_plugins_load(sbx_client **client, sbx_plugin_list **list);
+
+/* The JSON array of every entry of list (see docs/cli.md), or NULL if out of memory. */
+json_object *sbx_cli_plugins_json(const sbx_plugin_list *list);
+
+/* The table of every entry of list, one row each, with a second line for failures. */
+void sbx_cli_plugins_table(FILE *out, const sbx_plugin_list *list);
+
+/* JSON array of the names of the bits of caps, or NULL if out of memory. */
+json_object *sbx_cli_caps_json(uint64_t caps);
+
+#endif

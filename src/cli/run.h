@@ -1,0 +1,39 @@
+/*
+ * run.h - the parts of `sandboxio run`: options, execution and output.
+ */
+#ifndef SBX_CLI_RUN_H
+#define SBX_CLI_RUN_H
+
+#include <sandboxio/sandboxio.h>
+
+/* What the command line asked for, built into library objects. */
+struct run_opts {
+    const char *dsn;        /* NULL: SANDBOXIO_DSN, then SBX_CLI_DEFAULT_DSN */
+    int json;
+    sbx_policy *policy;
+    sbx_cmd *cmd;
+};
+
+/*
+ * Parse run's options and build the policy and the command. Returns 0 when
+ * opts is ready, else an exit status (the error is reported); -1 means
+ * --help was shown and run should exit 0. opts needs run_opts_release()
+ * either way.
+ */
+int run_opts_parse(struct run_opts *opts, int argc, char **argv);
+void run_opts_release(struct run_opts *opts);
+
+/*
+ * Run the command in sandbox, its output going live to our stdout/stderr
+ * (streamed when the backend can, else captured and printed after). Returns
+ * the SBX code of the exec; *result is set when it is SBX_OK.
+ */
+int run_exec_live(sbx_sandbox *sandbox, const sbx_cmd *cmd, sbx_result **result);
+
+/* Print the result as one JSON object (see docs/cli.md). Returns an SBX code. */
+int run_print_json(const sbx_result *result, const sbx_sandbox *sandbox);
+
+/* Print {"error": {...}} for a failed run in --json mode. Returns an SBX code. */
+int run_print_json_error(int code, const char *message);
+
+#endif

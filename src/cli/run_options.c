@@ -1,0 +1,285 @@
+/*
+ * run_options.c - `sandboxio run` options, turned into a policy and a command.
+ *
+ * Everything the backend must guarantee (network, limits, timeout,
+ * environment) goes into the policy, so that the core refuses an impossible
+ * request before anything is created.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "run.h"
+#include "util.h"
+
+enum {
+    OPT_DSN = 256, OPT_TIMEOUT, OPT_MEMORY, OPT_CPUS, OPT_PIDS, OPT_NETWORK, OPT_ALLOW_HOST,
+    OPT_MIN_TIER, OPT_ENV, OPT_ENV_PASS, OPT_CWD, OPT_STDIN, OPT_OUTPUT_CAP, OPT_JSON,
+};
+
+static const struct option options[] = {
+    { "dsn", required_argument, NULL, OPT_DSN },
+    { "timeout", required_argument, NULL, OPT_TIMEOUT },
+    { "memory", required_argument, NULL, OPT_MEMORY },
+    { "cpus", required_argument, NULL, OPT_CPUS },
+    { "pids", required_argument, NULL, OPT_PIDS },
+    { "network", required_argument, NULL, OPT_NETWORK },
+    { "allow-host", required_argument, NULL, OPT_ALLOW_HOST },
+    { "min-tier", required_argument, NULL, OPT_MIN_TIER },
+    { "env", required_argument, NULL, OPT_ENV },
+    { "env-pass", required_argument, NULL, OPT_ENV_PASS },
+    { "cwd", required_argument, NULL, OPT_CWD },
+    { "stdin", no_argument, NULL, OPT_STDIN },
+    { "output-cap", required_argument, NULL, OPT_OUTPUT_CAP },
+    { "json", no_argument, NULL, OPT_JSON },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 },
+};
+
+static void usage(FILE *out)
+{
+    fputs("Usage: sandboxio run [OPTIONS] [--] CMD [ARGS...]\n"
+          "\n"
+          "Create a sandbox, run CMD in it, destroy it. CMD runs directly (no\n"
+          "shell) and inherits none of this environment. Exits with CMD's status,\n"
+          "128+N if signal N killed it, or 120-125 if sandboxio itself failed.\n"
+          "\n"
+          "Options:\n"
+          "  --dsn DSN          backend (default: $SANDBOXIO_DSN, else " SBX_CLI_DEFAULT_DSN ")\n"
+          "  --timeout S        kill CMD after S: 30, 1.5, 500ms, 2m, 1h (exit 124)\n"
+          "  --memory SIZE      memory limit: 123, 64k, 512M, 2G (powers of 1024)\n"
+          "  --cpus N           CPU limit, may be fractional (1.5)\n"
+          "  --pids N           process limit\n"
+          "  --network MODE     none (default), open, or allowlist\n"
+          "  --allow-host H     allow host H[:PORT] (repeatable; implies allowlist)\n"
+          "  --min-tier TIER    refuse a backend weaker than TIER: none, namespace,\n"
+          "                     container, userspace-kernel, microvm\n"
+          "  --env K=V          set K in CMD's environment (repeatable)\n"
+          "  --env-pass NAME    pass NAME from this environment if set (repeatable)\n"
+          "  --cwd DIR          working directory inside the sandbox\n"
+          "  --stdin            feed all of this standard input to CMD (else EOF)\n"
+          "  --output-cap SIZE  with --json: cap on each captured stream (default 16M)\n"
+          "  --json             capture the output and print one JSON object\n"
+          "  -h, --help         show this help\n"
+          "\n"
+          "A policy the backend cannot guarantee is refused before anything runs\n"
+          "(exit 122): e.g. the default --network none on a backend that cannot\n"
+          "cut the network.\n",
+          out);
+}
+
+/* Report a bad size/duration value of option name. */
+static int bad_value(const char *name, const char *value, const char *expected)
+{
+    return sbx_cli_error(SBX_E_BAD_SIZE, "--%s: '%s' is not %s", name, value, expected);
+}
+
+static int lib_failed(int rc, const char *what)
+{
+    return rc == SBX_OK ? 0 : sbx_cli_error_lib(rc, what);
+}
+
+static int set_env_pair(sbx_policy *policy, const char *pair)
+{
+    const char *eq = strchr(pair, '=');
+    char *name;
+    int rc;
+
+    if (!eq || eq == pair)
+        return sbx_cli_usage_error("run", "--env: '%s' is not NAME=VALUE", pair);
+    name = strndup(pair, (size_t)(eq - pair));
+    if (!name)
+        return sbx_cli_error(SBX_E_NOMEM, "out of memory");
+    rc = sbx_policy_set_env(policy, name, eq + 1);
+    free(name);
+    return lib_failed(rc, "--env");
+}
+
+static int pass_env(sbx_policy *policy, const char *name)
+{
+    const char *value;
+
+    if (!*name || strchr(name, '='))
+        return sbx_cli_usage_error("run", "--env-pass: '%s' is not a variable name", name);
+    value = getenv(name);
+    /* Like `docker run -e NAME`: an unset variable is simply not passed. */
+    return value ? lib_failed(sbx_policy_set_env(policy, name, value), "--env-pass") : 0;
+}
+
+static int set_network(const char *mode, int *network)
+{
+    if (strcmp(mode, "none") == 0)
+        *network = SBX_NET_NONE;
+    else if (strcmp(mode, "open") == 0)
+        *network = SBX_NET_OPEN;
+    else if (strcmp(mode, "allowlist") == 0)
+        *network = SBX_NET_ALLOWLIST;
+    else
+        return sbx_cli_usage_error("run", "--network: '%s' is not none, open or allowlist", mode);
+    return 0;
+}
+
+/* The network mode follows from --network and --allow-host; contradictions are refused. */
+static int apply_network(sbx_policy *policy, int network, int given, size_t hosts)
+{
+    if (!given)
+        network = hosts ? SBX_NET_ALLOWLIST : SBX_NET_NONE;
+    if (network != SBX_NET_ALLOWLIST && hosts)
+        return sbx_cli_error(SBX_E_BAD_POLICY, "--allow-host needs --network allowlist, not %s",
+                             network == SBX_NET_OPEN ? "open" : "none");
+    if (network == SBX_NET_ALLOWLIST && !hosts)
+        return sbx_cli_error(SBX_E_BAD_POLICY, "--network allowlist needs at least one --allow-host");
+    return lib_failed(sbx_policy_set_network(policy, network), "--network");
+}
+
+/* Read all of standard input: --stdin gives CMD everything, then EOF. */
+static int read_stdin(void **data, size_t *len)
+{
+    size_t cap = 0, n = 0;
+    char *buf = NULL;
+
+    for (;;) {
+        if (n == cap) {
+            size_t ncap = cap ? cap * 2 : 65536;
+            char *nbuf = ncap > cap ? realloc(buf, ncap) : NULL;
+            if (!nbuf) {
+                free(buf);
+                return sbx_cli_error(SBX_E_NOMEM, "--stdin: out of memory reading standard input");
+            }
+            buf = nbuf, cap = ncap;
+        }
+        ssize_t got = read(STDIN_FILENO, buf + n, cap - n);
+        if (got == 0)
+            break;
+        if (got < 0) {
+            if (errno == EINTR)
+                continue;
+            int err = errno;
+            free(buf);
+            return sbx_cli_error(SBX_E_SYSTEM, "--stdin: reading standard input: %s", strerror(err));
+        }
+        n += (size_t)got;
+    }
+    *data = buf, *len = n;
+    return 0;
+}
+
+static int set_stdin(sbx_cmd *cmd)
+{
+    void *data = NULL;
+    size_t len = 0;
+    int status = read_stdin(&data, &len);
+
+    if (status)
+        return status;
+    status = lib_failed(sbx_cmd_set_stdin(cmd, data, len), "--stdin");
+    free(data);
+    return status;
+}
+
+int run_opts_parse(struct run_opts *opts, int argc, char **argv)
+{
+    int opt, status = 0, network = SBX_NET_NONE, network_given = 0, use_stdin = 0, tier;
+    const char *cwd = NULL;
+    size_t hosts = 0;
+    uint64_t v;
+
+    memset(opts, 0, sizeof(*opts));
+    if ((status = lib_failed(sbx_policy_new(&opts->policy), "creating the policy")))
+        return status;
+
+    sbx_cli_getopt_reset();
+    while (status == 0 && (opt = getopt_long(argc, argv, "+:h", options, NULL)) != -1) {
+        switch (opt) {
+        case 'h':
+            usage(stdout);
+            return -1;
+        case OPT_DSN:
+            opts->dsn = optarg;
+            break;
+        case OPT_TIMEOUT:
+            if (sbx_cli_parse_duration_ms(optarg, &v))
+                return bad_value("timeout", optarg, "a duration (30, 1.5, 500ms, 2m, 1h)");
+            status = lib_failed(sbx_policy_set_timeout(opts->policy, v), "--timeout");
+            break;
+        case OPT_MEMORY:
+            if (sbx_cli_parse_size(optarg, &v))
+                return bad_value("memory", optarg, "a size (123, 64k, 512M, 2G)");
+            status = lib_failed(sbx_policy_set_memory(opts->policy, v), "--memory");
+            break;
+        case OPT_OUTPUT_CAP:
+            if (sbx_cli_parse_size(optarg, &v) || v > SIZE_MAX)
+                return bad_value("output-cap", optarg, "a size (123, 64k, 512M, 2G)");
+            status = lib_failed(sbx_policy_set_output_cap(opts->policy, (size_t)v), "--output-cap");
+            break;
+        case OPT_CPUS:
+            if (sbx_cli_parse_millis(optarg, &v) || v > UINT32_MAX)
+                return bad_value("cpus", optarg, "a number of CPUs (1, 0.5, 2.25)");
+            status = lib_failed(sbx_policy_set_cpu(opts->policy, (uint32_t)v), "--cpus");
+            break;
+        case OPT_PIDS:
+            if (sbx_cli_parse_uint(optarg, UINT32_MAX, &v))
+                return bad_value("pids", optarg, "a number of processes");
+            status = lib_failed(sbx_policy_set_pids(opts->policy, (uint32_t)v), "--pids");
+            break;
+        case OPT_NETWORK:
+            status = set_network(optarg, &network);
+            network_given = 1;
+            break;
+        case OPT_ALLOW_HOST:
+            status = lib_failed(sbx_policy_allow_host(opts->policy, optarg), "--allow-host");
+            hosts++;
+            break;
+        case OPT_MIN_TIER:
+            if (sbx_tier_from_name(optarg, &tier) != SBX_OK)
+                return sbx_cli_usage_error("run", "--min-tier: unknown tier '%s'", optarg);
+            status = lib_failed(sbx_policy_set_min_tier(opts->policy, tier), "--min-tier");
+            break;
+        case OPT_ENV:
+            status = set_env_pair(opts->policy, optarg);
+            break;
+        case OPT_ENV_PASS:
+            status = pass_env(opts->policy, optarg);
+            break;
+        case OPT_CWD:
+            cwd = optarg;
+            break;
+        case OPT_STDIN:
+            use_stdin = 1;
+            break;
+        case OPT_JSON:
+            opts->json = 1;
+            break;
+        default:
+            return sbx_cli_option_error("run", argv, opt);
+        }
+    }
+    if (status)
+        return status;
+    if (optind >= argc)
+        return sbx_cli_usage_error("run", "no command given");
+    if ((status = apply_network(opts->policy, network, network_given, hosts)))
+        return status;
+
+    if ((status = lib_failed(sbx_cmd_new(&opts->cmd, (const char *const *)(argv + optind)),
+                             "the command")))
+        return status;
+    if (cwd && (status = lib_failed(sbx_cmd_set_cwd(opts->cmd, cwd), "--cwd")))
+        return status;
+    if (use_stdin)
+        status = set_stdin(opts->cmd);
+    return status;
+}
+
+void run_opts_release(struct run_opts *opts)
+{
+    sbx_cmd_free(opts->cmd);
+    sbx_policy_free(opts->policy);
+    opts->cmd = NULL;
+    opts->policy = NULL;
+}

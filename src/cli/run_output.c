@@ -1,0 +1,185 @@
+/*
+ * run_output.c - where `sandboxio run` sends the command's output: live to
+ * our own stdout/stderr, or captured into one JSON object.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <json-c/json.h>
+
+#include "encode.h"
+#include "run.h"
+#include "util.h"
+
+struct live_sink {
+    int failed_errno;       /* why a write failed; 0 if none did */
+    int failed_stream;
+};
+
+static int write_all(int fd, const void *data, size_t len)
+{
+    const char *p = data;
+
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+/* Unbuffered, so output interleaves as the command wrote it. */
+static int live_output(void *userdata, int stream, const void *data, size_t len)
+{
+    struct live_sink *sink = userdata;
+
+    if (write_all(stream == SBX_STDERR ? STDERR_FILENO : STDOUT_FILENO, data, len) == 0)
+        return 0;
+    sink->failed_errno = errno;
+    sink->failed_stream = stream;
+    return 1;   /* nobody reads the output any more: stop the command */
+}
+
+static void warn_truncated(const sbx_result *result, int stream)
+{
+    if (sbx_result_truncated(result, stream))
+        sbx_cli_error(SBX_E_EXEC_TRUNCATED, "%s was cut at the output cap (see --output-cap)",
+                      stream == SBX_STDOUT ? "stdout" : "stderr");
+}
+
+int run_exec_live(sbx_sandbox *sandbox, const sbx_cmd *cmd, sbx_result **result)
+{
+    struct live_sink sink = { 0 };
+    const void *data;
+    size_t len;
+    int rc;
+
+    fflush(stdout);
+    if (sbx_sandbox_caps(sandbox) & SBX_CAP_STREAM) {
+        rc = sbx_exec_stream(result, sandbox, cmd, live_output, &sink);
+        if (rc == SBX_E_EXEC_ABORTED && sink.failed_errno) {
+            sbx_cli_error(SBX_E_EXEC_ABORTED, "cannot write the command's %s: %s; it was stopped",
+                          sink.failed_stream == SBX_STDERR ? "stderr" : "stdout",
+                          strerror(sink.failed_errno));
+            return SBX_E_EXEC_ABORTED;
+        }
+        if (rc != SBX_OK)
+            return sbx_cli_error_lib(rc, "running the command"), rc;
+        return SBX_OK;
+    }
+
+    /* No streaming on this backend: capture, then replay. */
+    rc = sbx_exec(result, sandbox, cmd);
+    if (rc != SBX_OK)
+        return sbx_cli_error_lib(rc, "running the command"), rc;
+    data = sbx_result_stdout(*result, &len);
+    if (len && write_all(STDOUT_FILENO, data, len) != 0)
+        sbx_cli_error(SBX_E_SYSTEM, "cannot write the command's stdout: %s", strerror(errno));
+    data = sbx_result_stderr(*result, &len);
+    if (len && write_all(STDERR_FILENO, data, len) != 0)
+        sbx_cli_error(SBX_E_SYSTEM, "cannot write the command's stderr: %s", strerror(errno));
+    warn_truncated(*result, SBX_STDOUT);
+    warn_truncated(*result, SBX_STDERR);
+    return SBX_OK;
+}
+
+/* Add "<name>" and "<name>_encoding": text when it is UTF-8, else base64. */
+static int add_output(json_object *obj, const char *name, const char *encoding_key,
+                      const void *data, size_t len)
+{
+    char *b64;
+    int rc;
+
+    if (!data)
+        data = "", len = 0;
+    if (sbx_cli_utf8_valid(data, len)) {
+        rc = sbx_cli_json_add(obj, name, json_object_new_string_len(data, (int)len));
+        return rc ? rc : sbx_cli_json_add(obj, encoding_key, json_object_new_string("utf-8"));
+    }
+    b64 = sbx_cli_base64(data, len);
+    if (!b64)
+        return SBX_E_NOMEM;
+    rc = sbx_cli_json_add(obj, name, json_object_new_string(b64));
+    free(b64);
+    return rc ? rc : sbx_cli_json_add(obj, encoding_key, json_object_new_string("base64"));
+}
+
+static int add_int_or_null(json_object *obj, const char *key, int present, int value)
+{
+    return present ? sbx_cli_json_add(obj, key, json_object_new_int(value))
+                   : sbx_cli_json_add_null(obj, key);
+}
+
+int run_print_json(const sbx_result *result, const sbx_sandbox *sandbox)
+{
+    json_object *obj = json_object_new_object();
+    const void *out, *err;
+    size_t out_len, err_len;
+    char ms[32];
+    int exited = sbx_result_exited(result), rc;
+
+    if (!obj)
+        return sbx_cli_error(SBX_E_NOMEM, "out of memory building the result"), SBX_E_NOMEM;
+    out = sbx_result_stdout(result, &out_len);
+    err = sbx_result_stderr(result, &err_len);
+    /* json-c counts string lengths in int: a larger capture cannot be put in. */
+    if (out_len > INT32_MAX / 2 || err_len > INT32_MAX / 2) {
+        json_object_put(obj);
+        sbx_cli_error(SBX_E_EXEC_TRUNCATED, "output too large for --json; lower --output-cap");
+        return SBX_E_EXEC_TRUNCATED;
+    }
+    snprintf(ms, sizeof(ms), "%.3f", (double)sbx_result_duration_ns(result) / 1e6);
+
+    rc = add_int_or_null(obj, "exit_code", exited, sbx_result_exit_code(result));
+    if (!rc) rc = add_int_or_null(obj, "signal", !exited, sbx_result_signal(result));
+    if (!rc) rc = sbx_cli_json_add(obj, "timed_out", json_object_new_boolean(sbx_result_timed_out(result)));
+    if (!rc) rc = sbx_cli_json_add(obj, "oom_killed", json_object_new_boolean(sbx_result_oom_killed(result)));
+    if (!rc) rc = add_output(obj, "stdout", "stdout_encoding", out, out_len);
+    if (!rc) rc = add_output(obj, "stderr", "stderr_encoding", err, err_len);
+    if (!rc) rc = sbx_cli_json_add(obj, "stdout_truncated",
+                                   json_object_new_boolean(sbx_result_truncated(result, SBX_STDOUT)));
+    if (!rc) rc = sbx_cli_json_add(obj, "stderr_truncated",
+                                   json_object_new_boolean(sbx_result_truncated(result, SBX_STDERR)));
+    if (!rc) rc = sbx_cli_json_add(obj, "duration_ms", json_object_new_double_s(atof(ms), ms));
+    if (!rc) rc = sbx_cli_json_add(obj, "backend", json_object_new_string(sbx_sandbox_backend(sandbox)));
+    if (!rc) rc = sbx_cli_json_add(obj, "tier", json_object_new_string(sbx_tier_name(sbx_sandbox_tier(sandbox))));
+    if (!rc) rc = sbx_cli_json_add(obj, "dsn", json_object_new_string(sbx_sandbox_dsn(sandbox)));
+    if (rc) {
+        json_object_put(obj);
+        sbx_cli_error(rc, "out of memory building the result");
+        return rc;
+    }
+    return sbx_cli_print_json(obj, 0);
+}
+
+int run_print_json_error(int code, const char *message)
+{
+    json_object *obj = json_object_new_object(), *error = json_object_new_object();
+    const char *url = sbx_error_docs_url(code);
+    int rc = obj && error ? SBX_OK : SBX_E_NOMEM;
+
+    if (!rc) rc = sbx_cli_json_add(error, "code", json_object_new_int(code));
+    if (!rc) rc = sbx_cli_json_add(error, "id", json_object_new_string(sbx_error_id(code)));
+    if (!rc) rc = sbx_cli_json_add(error, "message", json_object_new_string(message));
+    if (!rc) rc = url ? sbx_cli_json_add(error, "docs_url", json_object_new_string(url))
+                      : sbx_cli_json_add_null(error, "docs_url");
+    if (!rc) {
+        rc = sbx_cli_json_add(obj, "error", error);
+        error = NULL;
+    }
+    json_object_put(error);
+    if (rc) {
+        json_object_put(obj);
+        return rc;
+    }
+    return sbx_cli_print_json(obj, 0);
+}

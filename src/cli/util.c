@@ -1,0 +1,260 @@
+/*
+ * util.c - error reporting, exit codes and value parsing shared by commands.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sandboxio/sandboxio.h>
+
+#include "util.h"
+
+int sbx_cli_exit_code(int code)
+{
+    if (code == SBX_OK)
+        return 0;
+    if (code == SBX_E_EXEC_TIMEOUT)
+        return SBX_CLI_EXIT_TIMEOUT;
+    switch (code / 1000) {
+    case 1: return SBX_CLI_EXIT_USAGE;
+    case 2: return SBX_CLI_EXIT_PLUGIN;
+    case 3: return SBX_CLI_EXIT_POLICY;
+    case 4: return SBX_CLI_EXIT_BACKEND;
+    default: return SBX_CLI_EXIT_OTHER;
+    }
+}
+
+static void print_error(int code, const char *context, const char *message, const char *url)
+{
+    fflush(stdout);
+    fprintf(stderr, "sandboxio: %s: %s%s%s\n", sbx_error_id(code), context ? context : "",
+            context ? ": " : "", message);
+    if (url)
+        fprintf(stderr, "  see: %s\n", url);
+}
+
+int sbx_cli_error(int code, const char *fmt, ...)
+{
+    char message[1024];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof(message), fmt, ap);
+    va_end(ap);
+    print_error(code, NULL, message, sbx_error_docs_url(code));
+    return sbx_cli_exit_code(code);
+}
+
+const char *sbx_cli_error_message(int code)
+{
+    const sbx_error *e = sbx_error_last();
+
+    /* Only trust the thread's detail if it is about this very failure. */
+    if (e && e->code == code && e->message && e->message[0])
+        return e->message;
+    return sbx_strerror(code);
+}
+
+int sbx_cli_error_lib(int code, const char *context)
+{
+    const sbx_error *e = sbx_error_last();
+    const char *url = e && e->code == code && e->docs_url ? e->docs_url : sbx_error_docs_url(code);
+
+    print_error(code, context, sbx_cli_error_message(code), url);
+    return sbx_cli_exit_code(code);
+}
+
+int sbx_cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    char message[1024];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof(message), fmt, ap);
+    va_end(ap);
+    print_error(SBX_E_USAGE, cmd, message, sbx_error_docs_url(SBX_E_USAGE));
+    fprintf(stderr, "Try 'sandboxio%s%s --help'.\n", cmd ? " " : "", cmd ? cmd : "");
+    return SBX_CLI_EXIT_USAGE;
+}
+
+int sbx_cli_option_error(const char *cmd, char **argv, int opt)
+{
+    const char *arg = optind > 0 ? argv[optind - 1] : "";
+
+    if (opt == ':')
+        return sbx_cli_usage_error(cmd, "option '%s' needs a value", arg);
+    /* A short option unknown inside a cluster ("-vx") is only in optopt. */
+    if (optopt > 0 && optopt < 128 && strncmp(arg, "--", 2) != 0)
+        return sbx_cli_usage_error(cmd, "unknown option '-%c'", optopt);
+    return sbx_cli_usage_error(cmd, "unknown or malformed option '%s'", arg);
+}
+
+void sbx_cli_getopt_reset(void)
+{
+    /* glibc: optind = 0 re-initialises its internal state as well. */
+    optind = 0;
+    opterr = 0;
+}
+
+/*
+ * Parse "D+[.D+]" at s times scale, rounding a non-zero fraction up; *end is
+ * left on the first byte after the number.
+ */
+static int parse_scaled(const char *s, uint64_t scale, const char **end, uint64_t *out)
+{
+    unsigned __int128 whole = 0, frac = 0, den = 1, v;
+    const char *p = s;
+
+    if (*p < '0' || *p > '9')
+        return SBX_E_BAD_SIZE;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        whole = whole * 10 + (unsigned)(*p - '0');
+        if (whole > UINT64_MAX)
+            return SBX_E_BAD_SIZE;
+    }
+    if (*p == '.') {
+        p++;
+        if (*p < '0' || *p > '9')
+            return SBX_E_BAD_SIZE;
+        /* Digits past the 18th cannot change a 64-bit result's rounding much. */
+        for (; *p >= '0' && *p <= '9'; p++) {
+            if (den < (unsigned __int128)1000000000000000000ULL) {
+                frac = frac * 10 + (unsigned)(*p - '0');
+                den *= 10;
+            } else if (*p != '0' && frac == 0) {
+                frac = 1;
+            }
+        }
+    }
+    v = whole * scale + (frac * scale + den - 1) / den;
+    if (v > UINT64_MAX)
+        return SBX_E_BAD_SIZE;
+    *end = p;
+    *out = (uint64_t)v;
+    return SBX_OK;
+}
+
+int sbx_cli_parse_size(const char *text, uint64_t *out)
+{
+    static const char units[] = "kmgt";
+    const char *end, *u;
+    uint64_t scale = 1;
+
+    if (!text || !*text)
+        return SBX_E_BAD_SIZE;
+    end = text + strlen(text);
+    u = end[-1] >= 'A' ? strchr(units, end[-1] | 0x20) : NULL;
+    if (u) {
+        for (const char *k = units; k <= u; k++)
+            scale *= 1024;
+        end--;
+    }
+    const char *stop;
+    if (parse_scaled(text, scale, &stop, out) != SBX_OK || stop != end)
+        return SBX_E_BAD_SIZE;
+    return SBX_OK;
+}
+
+int sbx_cli_parse_duration_ms(const char *text, uint64_t *out)
+{
+    static const struct {
+        const char *suffix;
+        uint64_t ms;
+    } units[] = { { "", 1000 }, { "ms", 1 }, { "s", 1000 }, { "m", 60000 }, { "h", 3600000 } };
+    const char *stop;
+    uint64_t v;
+
+    /* Find where the number ends first: the unit decides the scale. */
+    if (!text || parse_scaled(text, 1, &stop, &v) != SBX_OK)
+        return SBX_E_BAD_SIZE;
+    for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+        if (strcmp(stop, units[i].suffix) == 0)
+            return parse_scaled(text, units[i].ms, &stop, out);
+    }
+    return SBX_E_BAD_SIZE;
+}
+
+int sbx_cli_parse_millis(const char *text, uint64_t *out)
+{
+    const char *stop;
+
+    if (!text || parse_scaled(text, 1000, &stop, out) != SBX_OK || *stop)
+        return SBX_E_BAD_SIZE;
+    return SBX_OK;
+}
+
+int sbx_cli_parse_uint(const char *text, uint64_t max, uint64_t *out)
+{
+    const char *stop;
+    uint64_t v;
+
+    if (!text || parse_scaled(text, 1, &stop, &v) != SBX_OK || *stop || strchr(text, '.') ||
+        v > max)
+        return SBX_E_BAD_SIZE;
+    *out = v;
+    return SBX_OK;
+}
+
+int sbx_cli_json_add(json_object *obj, const char *key, json_object *value)
+{
+    if (!value)
+        return SBX_E_NOMEM;
+    if (json_object_object_add(obj, key, value) != 0) {
+        json_object_put(value);
+        return SBX_E_NOMEM;
+    }
+    return SBX_OK;
+}
+
+int sbx_cli_json_add_null(json_object *obj, const char *key)
+{
+    return json_object_object_add(obj, key, NULL) != 0 ? SBX_E_NOMEM : SBX_OK;
+}
+
+int sbx_cli_json_push(json_object *array, json_object *value)
+{
+    if (!value)
+        return SBX_E_NOMEM;
+    if (json_object_array_add(array, value) != 0) {
+        json_object_put(value);
+        return SBX_E_NOMEM;
+    }
+    return SBX_OK;
+}
+
+/* Set once a failed write to stdout has been reported, so it is reported once. */
+static int stdout_error_reported;
+
+int sbx_cli_print_json(json_object *obj, int pretty)
+{
+    int flags = JSON_C_TO_STRING_NOSLASHESCAPE |
+                (pretty ? JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED : JSON_C_TO_STRING_PLAIN);
+    const char *text = json_object_to_json_string_ext(obj, flags);
+    int rc = SBX_OK;
+
+    if (!text) {
+        rc = SBX_E_NOMEM;
+        sbx_cli_error(rc, "cannot serialise the JSON output");
+    } else if (fputs(text, stdout) == EOF || fputc('\n', stdout) == EOF) {
+        rc = SBX_E_SYSTEM;
+        sbx_cli_error(rc, "cannot write to standard output: %s", strerror(errno));
+        stdout_error_reported = 1;
+    }
+    json_object_put(obj);
+    return rc;
+}
+
+int sbx_cli_finish_output(int status)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        int err = errno;
+
+        if (stdout_error_reported)
+            return status;
+        stdout_error_reported = 1;
+        return sbx_cli_error(SBX_E_SYSTEM, "cannot write to standard output: %s", strerror(err));
+    }
+    return status;
+}

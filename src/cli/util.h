@@ -1,0 +1,104 @@
+/*
+ * util.h - helpers shared by the sandboxio commands: error reporting, exit
+ * codes, option errors, size/duration parsing and JSON printing.
+ */
+#ifndef SBX_CLI_UTIL_H
+#define SBX_CLI_UTIL_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <json-c/json.h>
+
+/* The backend `run` uses when neither --dsn nor SANDBOXIO_DSN names one. */
+#define SBX_CLI_DEFAULT_DSN "fake://"
+
+/*
+ * Exit statuses of sandboxio's own failures. `run` otherwise exits with the
+ * command's status (128+N when signal N killed it), so these sit just below
+ * the 126/127/128+N range shells use.
+ */
+#define SBX_CLI_EXIT_USAGE 120    /* 1xxx: usage, DSN, configuration */
+#define SBX_CLI_EXIT_PLUGIN 121   /* 2xxx: plugin loading and ABI */
+#define SBX_CLI_EXIT_POLICY 122   /* 3xxx: policy or capability refused */
+#define SBX_CLI_EXIT_BACKEND 123  /* 4xxx: backend and provider */
+#define SBX_CLI_EXIT_TIMEOUT 124  /* the command timed out */
+#define SBX_CLI_EXIT_OTHER 125    /* other 5xxx, 9xxx */
+
+/* The exit status for an sbx_code (SBX_OK gives 0). */
+int sbx_cli_exit_code(int code);
+
+/*
+ * Print "sandboxio: SBX_Ennnn: <message>" and "  see: <docs url>" to stderr
+ * and return the exit status for code.
+ */
+int sbx_cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * Same, for a code a library call returned: the message is the library's
+ * detail (sbx_error_last()) when it is about this code, else the catalog's
+ * summary; context, if not NULL, is prefixed ("opening fake://: ...").
+ */
+int sbx_cli_error_lib(int code, const char *context);
+
+/* The detail of the library's last failure if it is about code, else the catalog summary. */
+const char *sbx_cli_error_message(int code);
+
+/*
+ * Report a usage error of command cmd (NULL for the global options) with
+ * SBX_E_USAGE and a hint to --help; returns SBX_CLI_EXIT_USAGE.
+ */
+int sbx_cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * Turn a getopt_long '?' or ':' result into a usage error. Call with opterr
+ * set to 0, right after getopt_long returned opt.
+ */
+int sbx_cli_option_error(const char *cmd, char **argv, int opt);
+
+/* Reset getopt so a command can parse its own argv. */
+void sbx_cli_getopt_reset(void);
+
+/*
+ * Sizes: an integer or decimal with an optional k, M, G or T suffix (either
+ * case, powers of 1024), e.g. 123, 64k, 512M, 1.5G. Fractions of a byte round
+ * up. SBX_E_BAD_SIZE when text does not parse or overflows.
+ */
+int sbx_cli_parse_size(const char *text, uint64_t *out);
+
+/*
+ * Durations in milliseconds: a number of seconds (30, 1.5) or a number with
+ * a unit ms, s, m or h (500ms, 2m). Fractions of a millisecond round up.
+ * SBX_E_BAD_SIZE when text does not parse or overflows.
+ */
+int sbx_cli_parse_duration_ms(const char *text, uint64_t *out);
+
+/* A decimal count scaled by 1000: "1.5" -> 1500. SBX_E_BAD_SIZE on error. */
+int sbx_cli_parse_millis(const char *text, uint64_t *out);
+
+/* A plain unsigned integer no larger than max. SBX_E_BAD_SIZE on error. */
+int sbx_cli_parse_uint(const char *text, uint64_t max, uint64_t *out);
+
+/*
+ * Print obj and a newline to stdout (pretty or on one line) and drop the
+ * reference. Returns 0, or SBX_E_NOMEM / SBX_E_SYSTEM (already reported).
+ */
+int sbx_cli_print_json(json_object *obj, int pretty);
+
+/*
+ * Add key: value to obj, taking value's reference. A NULL value is a failed
+ * json-c constructor: returns SBX_E_NOMEM then, as when the add fails. Use
+ * sbx_cli_json_add_null() for a JSON null.
+ */
+int sbx_cli_json_add(json_object *obj, const char *key, json_object *value);
+int sbx_cli_json_add_null(json_object *obj, const char *key);
+/* Append value to array, taking its reference; NULL value gives SBX_E_NOMEM. */
+int sbx_cli_json_push(json_object *array, json_object *value);
+
+/*
+ * Flush stdout and report a write error (a closed pipe, a full disk) as
+ * SBX_E_SYSTEM. Returns status unchanged when all went out, else the exit
+ * status for the failure.
+ */
+int sbx_cli_finish_output(int status);
+
+#endif
