@@ -1,1 +1,17 @@
-## (fragment: see Makefile.am)
+## The core's own tests, and the test plugin they drive.
+check_LTLIBRARIES += tests/plugins/sandboxio-testcaps.la
+tests_plugins_sandboxio_testcaps_la_SOURCES = tests/plugins/testcaps.c
+## -rpath makes libtool build a shared module that is never installed.
+tests_plugins_sandboxio_testcaps_la_LDFLAGS = $(SBX_PLUGIN_LINK) -rpath /nowhere
+
+SBX_CHECK_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+SBX_CHECK_LDADD = src/libsandboxio.la $(CHECK_LIBS)
+
+check_PROGRAMS += tests/test_policy tests/test_sandbox_api
+TESTS += tests/test_policy tests/test_sandbox_api
+tests_test_policy_SOURCES = tests/test_policy.c tests/testutil.h
+tests_test_policy_CFLAGS = $(SBX_CHECK_CFLAGS)
+tests_test_policy_LDADD = $(SBX_CHECK_LDADD)
+tests_test_sandbox_api_SOURCES = tests/test_sandbox_api.c tests/testutil.h
+tests_test_sandbox_api_CFLAGS = $(SBX_CHECK_CFLAGS)
+tests_test_sandbox_api_LDADD = $(SBX_CHECK_LDADD)

@@ -1,0 +1,176 @@
+/*
+ * A test backend whose capabilities and tier come from the environment, and
+ * which records every call it receives in a log file, so the core's tests can
+ * prove what reached the plugin and what never did.
+ *
+ *   SBX_TESTCAPS_CAPS   hex capability mask (default: exec only)
+ *   SBX_TESTCAPS_TIER   tier number (default: unknown)
+ *   SBX_TESTCAPS_PROBE  hex mask probe() returns (unset: no narrowing)
+ *   SBX_TESTCAPS_LOG    file each call appends a line to
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sandboxio/plugin.h>
+
+static sbx_plugin desc;
+static const sbx_host *host;
+
+static void record(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void record(const char *fmt, ...)
+{
+    const char *path = getenv("SBX_TESTCAPS_LOG");
+    if (!path)
+        return;
+    FILE *f = fopen(path, "a");
+    if (!f)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(f, fmt, ap);
+    va_end(ap);
+    fputc('\n', f);
+    fclose(f);
+}
+
+static int tc_init(const sbx_host *h, void **state)
+{
+    host = h;
+    *state = &desc;
+    return SBX_OK;
+}
+
+static int tc_probe(void *state, const sbx_plugin_dsn *dsn, uint64_t *caps_out)
+{
+    const char *p = getenv("SBX_TESTCAPS_PROBE");
+    *caps_out = p ? strtoull(p, NULL, 16) : desc.caps;
+    return SBX_OK;
+}
+
+static int tc_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *l,
+                   void **sandbox)
+{
+    if (dsn->query_count && strcmp(dsn->query[0].key, "fail") == 0)
+        return host->set_error(SBX_E_BACKEND_FAILED, "asked to fail: %s", dsn->query[0].value);
+    record("open network=%d memory=%llu cpu=%u pids=%u", l->network,
+           (unsigned long long)l->memory_bytes, l->cpu_millis, l->pids);
+    *sandbox = host->alloc(1);
+    return *sandbox ? SBX_OK : SBX_E_NOMEM;
+}
+
+static int tc_destroy(void *sandbox)
+{
+    record("destroy");
+    host->free(sandbox);
+    return SBX_OK;
+}
+
+static int tc_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
+                   sbx_plugin_exit *exit_out)
+{
+    char env[512] = "";
+    for (size_t i = 0; cmd->envp[i]; i++) {
+        strncat(env, cmd->envp[i], sizeof(env) - strlen(env) - 2);
+        strcat(env, ";");
+    }
+    record("exec %s timeout=%llu cwd=%s env=%s", cmd->argv[0],
+           (unsigned long long)cmd->timeout_ms, cmd->cwd ? cmd->cwd : "-", env);
+    /* Output the argument count of bytes on stdout, to test the cap. */
+    size_t n = cmd->argv[1] ? strtoul(cmd->argv[1], NULL, 10) : 0;
+    char chunk[1000];
+    memset(chunk, 'x', sizeof(chunk));
+    while (n) {
+        size_t k = n < sizeof(chunk) ? n : sizeof(chunk);
+        if (io->output(io->userdata, 1, chunk, k))
+            return host->set_error(SBX_E_EXEC_ABORTED, "output callback stopped the command");
+        n -= k;
+    }
+    if (io->input) {
+        char buf[256];
+        long got, total = 0;
+        while ((got = io->input(io->userdata, buf, sizeof(buf))) > 0)
+            total += got;
+        record("stdin %ld", total);
+    }
+    exit_out->exited = 1;
+    exit_out->exit_code = 0;
+    return SBX_OK;
+}
+
+static int tc_native(void *sandbox, const char *op, const char *json_in, char **json_out)
+{
+    record("native %s", op);
+    *json_out = host->alloc(3);
+    if (!*json_out)
+        return SBX_E_NOMEM;
+    memcpy(*json_out, "{}", 3);
+    return SBX_OK;
+}
+
+static int tc_file_write(void *sb, const char *path, uint64_t size, uint32_t mode,
+                         long (*rd)(void *, void *, size_t), void *ud)
+{
+    record("file_write %s", path);
+    return SBX_OK;
+}
+
+static int tc_file_read(void *sb, const char *path, int (*sink)(void *, const void *, size_t),
+                        void *ud)
+{
+    record("file_read %s", path);
+    return host->set_error(SBX_E_NOT_FOUND, "no file '%s'", path);
+}
+
+static int tc_file_list(void *sb, const char *path,
+                        int (*entry)(void *, const sbx_plugin_dirent *), void *ud)
+{
+    static const char *const names[] = {"zeta", "alpha", "mid"};
+    record("file_list %s", path);
+    for (size_t i = 0; i < 3; i++) {
+        sbx_plugin_dirent e = {sizeof(e), names[i], 1, 0, 0644};
+        if (entry(ud, &e))
+            return SBX_E_NOMEM;
+    }
+    return SBX_OK;
+}
+
+static int tc_file_remove(void *sb, const char *path, int recursive)
+{
+    record("file_remove %s %d", path, recursive);
+    return SBX_OK;
+}
+
+static int tc_file_mkdir(void *sb, const char *path)
+{
+    record("file_mkdir %s", path);
+    return SBX_OK;
+}
+
+SBX_PLUGIN_EXPORT const sbx_plugin *sandboxio_plugin_v1(void);
+const sbx_plugin *sandboxio_plugin_v1(void)
+{
+    const char *caps = getenv("SBX_TESTCAPS_CAPS");
+    const char *tier = getenv("SBX_TESTCAPS_TIER");
+    desc = (sbx_plugin){
+        .struct_size = sizeof(sbx_plugin),
+        .abi_major = SBX_PLUGIN_ABI_MAJOR,
+        .abi_minor = SBX_PLUGIN_ABI_MINOR,
+        .name = "testcaps",
+        .version = "0",
+        .description = "test backend with capabilities from the environment",
+        .caps = caps ? strtoull(caps, NULL, 16) : SBX_CAP_EXEC,
+        .tier = tier ? atoi(tier) : SBX_TIER_UNKNOWN,
+        .init = tc_init,
+        .probe = getenv("SBX_TESTCAPS_PROBE") ? tc_probe : NULL,
+        .open = tc_open,
+        .destroy = tc_destroy,
+        .exec = tc_exec,
+        .file_write = tc_file_write,
+        .file_read = tc_file_read,
+        .file_list = tc_file_list,
+        .file_remove = tc_file_remove,
+        .file_mkdir = tc_file_mkdir,
+        .native = tc_native,
+    };
+    return &desc;
+}
