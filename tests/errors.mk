@@ -1,1 +1,7 @@
-## (fragment: see Makefile.am)
+## The error catalog against errors.h and docs/errors, and the man pages
+## against the public headers.
+check_PROGRAMS += tests/test_error_catalog
+TESTS += tests/test_error_catalog
+tests_test_error_catalog_SOURCES = tests/test_error_catalog.c
+tests_test_error_catalog_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_test_error_catalog_LDADD = src/libsandboxio.la $(CHECK_LIBS)
