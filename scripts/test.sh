@@ -54,6 +54,20 @@ tally normal
 run_check sanitizers --enable-sanitizers --enable-werror || status=1
 tally sanitizers
 
+# valgrind over the core's unit tests, in-process (CK_FORK=no) so every leak
+# and invalid access of the library is seen.
+echo "=== valgrind"
+for t in tests/test_policy tests/test_sandbox_api tests/test_dsn tests/test_error_catalog; do
+  if (cd "$top/build-normal" && CK_FORK=no SBX_TEST_BUILDDIR="$top/build-normal" \
+        SBX_TEST_SRCDIR="$top" ./libtool --mode=execute valgrind -q --error-exitcode=99 \
+        --leak-check=full --errors-for-leak-kinds=definite,indirect "./$t" >"$t.valgrind" 2>&1); then
+    echo "PASS: valgrind $t"; passed=$(( ${passed:-0} + 1 ))
+  else
+    echo "FAIL: valgrind $t"; tail -n 40 "$top/build-normal/$t.valgrind"
+    status=1; failed=$(( ${failed:-0} + 1 ))
+  fi
+done
+
 echo "=== distcheck"
 make -C "$top/build-normal" -s distcheck >"$top/build-normal/distcheck.out" 2>&1 || {
   tail -n 80 "$top/build-normal/distcheck.out"; status=1; failed=$(( ${failed:-0} + 1 ))

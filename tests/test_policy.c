@@ -16,7 +16,9 @@ static void setup(void)
 static void teardown(void)
 {
     sbx_policy_free(policy);
+    policy = NULL;
     sbx_client_free(client);
+    client = NULL;
 }
 
 /* Open must fail with code, and the plugin must never have been asked to open. */

@@ -22,7 +22,9 @@ static void teardown(void)
     sbx_sandbox_free(sb);
     sb = NULL;
     sbx_policy_free(policy);
+    policy = NULL;
     sbx_client_free(client);
+    client = NULL;
 }
 
 static sbx_cmd *cmd_of(const char *a0, const char *a1)

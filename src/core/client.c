@@ -63,7 +63,6 @@ void sbx_client_free(sbx_client *client)
     sbx__strvec_clear(&client->dirs);
     pthread_mutex_destroy(&client->lock);
     free(client);
-    sbx__loader_exit();
 }
 
 int sbx_client_add_plugin_dir(sbx_client *client, const char *dir)

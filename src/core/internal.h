@@ -104,7 +104,6 @@ SBX_HIDDEN int sbx__policy_check(const sbx_policy *p, uint64_t caps, int tier, c
 typedef struct sbx_loaded_plugin {
     char *scheme;
     char *path;
-    void *handle;               /* lt_dlhandle */
     const sbx_plugin *desc;
     void *state;                /* from desc->init */
     struct sbx_loaded_plugin *next;
@@ -113,10 +112,9 @@ typedef struct sbx_loaded_plugin {
 /* Find, load, check and init the plugin for scheme (cached on the client). */
 SBX_HIDDEN int sbx__loader_get(sbx_client *c, const char *scheme, sbx_loaded_plugin **out);
 SBX_HIDDEN const sbx_host *sbx__host_table(void);
-/* libltdl reference per client: init in sbx_client_new, exit in sbx_client_free. */
+/* Initialise libltdl once per process (sbx_client_new calls it). */
 SBX_HIDDEN int sbx__loader_init(void);
-SBX_HIDDEN void sbx__loader_exit(void);
-/* fini the plugin and drop the module reference. */
+/* fini the client's plugin state; the module itself stays resident. */
 SBX_HIDDEN void sbx__loader_unload(sbx_loaded_plugin *lp);
 /* Is scheme a name a plugin file may carry? */
 SBX_HIDDEN int sbx__scheme_ok(const char *scheme);

@@ -2,8 +2,8 @@
  * Finding, loading and checking plugins. Every check that can refuse a
  * plugin runs before any of its functions other than the entry point, and
  * each refusal has its own code; a bad plugin never takes the host down.
- * Modules are made resident: a plugin is never unloaded while code of it may
- * still run on another thread.
+ * Modules that pass are made resident and shared by every client: a plugin
+ * is never unloaded. Each client gets its own init()/fini() state.
  */
 #include "internal.h"
 
@@ -149,10 +149,29 @@ static int check_descriptor(const sbx_plugin *d, lt_dlhandle h, const char *path
     return SBX_OK;
 }
 
-static int load_file(const char *path, const char *scheme, sbx_loaded_plugin **out)
+/*
+ * Modules that passed every check, shared by all clients of the process and
+ * never unloaded (plugin code may still run on another thread, and libraries
+ * plugins use may have registered exit handlers). Guarded by ltdl_lock.
+ */
+typedef struct module {
+    char *path;
+    const sbx_plugin *desc;
+    struct module *next;
+} module;
+static module *modules;
+
+/* Open path and check it; on success the module is resident and cached. */
+static int open_module(const char *path, const char *scheme, const sbx_plugin **desc)
 {
+    for (module *m = modules; m; m = m->next) {
+        if (strcmp(m->path, path) == 0) {
+            *desc = m->desc;
+            return SBX_OK;
+        }
+    }
     lt_dladvise advise;
-    if (lt_dladvise_init(&advise) || lt_dladvise_local(&advise) || lt_dladvise_resident(&advise))
+    if (lt_dladvise_init(&advise) || lt_dladvise_local(&advise))
         return sbx__error_set(SBX_E_INTERNAL, "libltdl: %s", lt_dlerror());
     lt_dlhandle h = lt_dlopenadvise(path, advise);
     lt_dladvise_destroy(&advise);
@@ -177,14 +196,37 @@ static int load_file(const char *path, const char *scheme, sbx_loaded_plugin **o
     int rc = check_descriptor(d, h, path, scheme);
     if (rc)
         return rc;
+    module *m = calloc(1, sizeof(*m));
+    if (!m || !(m->path = strdup(path))) {
+        free(m);
+        return refuse(SBX_E_NOMEM, h, path, "out of memory");
+    }
+    if (lt_dlmakeresident(h)) {
+        free(m->path);
+        free(m);
+        return refuse(SBX_E_INTERNAL, h, path, "cannot make resident: %s", lt_dlerror());
+    }
+    m->desc = d;
+    m->next = modules;
+    modules = m;
+    *desc = d;
+    return SBX_OK;
+}
 
+/* A checked module, initialised for one client. */
+static int load_file(const char *path, const char *scheme, sbx_loaded_plugin **out)
+{
+    const sbx_plugin *d = NULL;
+    int rc = open_module(path, scheme, &d);
+    if (rc)
+        return rc;
     sbx_loaded_plugin *lp = calloc(1, sizeof(*lp));
     char *s = strdup(scheme), *p = strdup(path);
     if (!lp || !s || !p) {
         free(lp);
         free(s);
         free(p);
-        return refuse(SBX_E_NOMEM, h, path, "out of memory");
+        return sbx__error_set(SBX_E_NOMEM, "out of memory loading plugin %s", path);
     }
     sbx_error_clear();
     rc = d->init(&host_table, &lp->state);
@@ -195,12 +237,11 @@ static int load_file(const char *path, const char *scheme, sbx_loaded_plugin **o
         free(lp);
         free(s);
         free(p);
-        return refuse(SBX_E_PLUGIN_INIT_FAILED, h, path, "init failed with %s: %s",
-                      sbx_error_id(rc), detail);
+        return sbx__error_set(SBX_E_PLUGIN_INIT_FAILED, "plugin %s: init failed with %s: %s",
+                              path, sbx_error_id(rc), detail);
     }
     lp->scheme = s;
     lp->path = p;
-    lp->handle = h;
     lp->desc = d;
     *out = lp;
     return SBX_OK;
@@ -245,8 +286,14 @@ int sbx__loader_get(sbx_client *c, const char *scheme, sbx_loaded_plugin **out)
 
 int sbx__loader_init(void)
 {
+    /* libltdl is initialised once and never shut down: modules stay resident. */
+    static bool ready;
+    int failed = 0;
     pthread_mutex_lock(&ltdl_lock);
-    int failed = lt_dlinit();
+    if (!ready) {
+        failed = lt_dlinit();
+        ready = !failed;
+    }
     pthread_mutex_unlock(&ltdl_lock);
     if (failed)
         return sbx__error_set(SBX_E_INTERNAL, "libltdl failed to initialise: %s", lt_dlerror());
@@ -257,17 +304,8 @@ void sbx__loader_unload(sbx_loaded_plugin *lp)
 {
     if (lp->desc->fini)
         lp->desc->fini(lp->state);
-    pthread_mutex_lock(&ltdl_lock);
-    lt_dlclose((lt_dlhandle)lp->handle);
-    pthread_mutex_unlock(&ltdl_lock);
     free(lp->scheme);
     free(lp->path);
     free(lp);
 }
 
-void sbx__loader_exit(void)
-{
-    pthread_mutex_lock(&ltdl_lock);
-    lt_dlexit();
-    pthread_mutex_unlock(&ltdl_lock);
-}

@@ -5,7 +5,7 @@
  *
  *   SBX_TESTCAPS_CAPS   hex capability mask (default: exec only)
  *   SBX_TESTCAPS_TIER   tier number (default: unknown)
- *   SBX_TESTCAPS_PROBE  hex mask probe() returns (unset: no narrowing)
+ *   SBX_TESTCAPS_PROBE  hex mask probe() returns (unset: the declared caps)
  *   SBX_TESTCAPS_LOG    file each call appends a line to
  */
 #include <stdio.h>
@@ -33,9 +33,19 @@ static void record(const char *fmt, ...)
     fclose(f);
 }
 
+/* Caps and tier from the environment; read again by every client's init. */
+static void read_env(void)
+{
+    const char *caps = getenv("SBX_TESTCAPS_CAPS");
+    const char *tier = getenv("SBX_TESTCAPS_TIER");
+    desc.caps = caps ? strtoull(caps, NULL, 16) : SBX_CAP_EXEC;
+    desc.tier = tier ? atoi(tier) : SBX_TIER_UNKNOWN;
+}
+
 static int tc_init(const sbx_host *h, void **state)
 {
     host = h;
+    read_env();
     *state = &desc;
     return SBX_OK;
 }
@@ -43,7 +53,7 @@ static int tc_init(const sbx_host *h, void **state)
 static int tc_probe(void *state, const sbx_plugin_dsn *dsn, uint64_t *caps_out)
 {
     const char *p = getenv("SBX_TESTCAPS_PROBE");
-    *caps_out = p ? strtoull(p, NULL, 16) : desc.caps;
+    *caps_out = p ? strtoull(p, NULL, 16) : desc.caps; /* unset: no narrowing */
     return SBX_OK;
 }
 
@@ -149,8 +159,6 @@ static int tc_file_mkdir(void *sb, const char *path)
 SBX_PLUGIN_EXPORT const sbx_plugin *sandboxio_plugin_v1(void);
 const sbx_plugin *sandboxio_plugin_v1(void)
 {
-    const char *caps = getenv("SBX_TESTCAPS_CAPS");
-    const char *tier = getenv("SBX_TESTCAPS_TIER");
     desc = (sbx_plugin){
         .struct_size = sizeof(sbx_plugin),
         .abi_major = SBX_PLUGIN_ABI_MAJOR,
@@ -158,10 +166,8 @@ const sbx_plugin *sandboxio_plugin_v1(void)
         .name = "testcaps",
         .version = "0",
         .description = "test backend with capabilities from the environment",
-        .caps = caps ? strtoull(caps, NULL, 16) : SBX_CAP_EXEC,
-        .tier = tier ? atoi(tier) : SBX_TIER_UNKNOWN,
         .init = tc_init,
-        .probe = getenv("SBX_TESTCAPS_PROBE") ? tc_probe : NULL,
+        .probe = tc_probe,
         .open = tc_open,
         .destroy = tc_destroy,
         .exec = tc_exec,
@@ -172,5 +178,6 @@ const sbx_plugin *sandboxio_plugin_v1(void)
         .file_mkdir = tc_file_mkdir,
         .native = tc_native,
     };
+    read_env();
     return &desc;
 }
