@@ -28,6 +28,7 @@ dist_doc_DATA += docs/cli.md
 ## Shell tests of the CLI against the fake backend.
 SBX_CLI_TESTS = \
 	tests/cli/run-network-open-prints-output.sh \
+	tests/cli/run-environment-not-inherited.sh \
 	tests/cli/run-default-network-refused-on-fake.sh \
 	tests/cli/run-exit-status-passthrough.sh \
 	tests/cli/run-timeout-exits-124.sh \
@@ -35,6 +36,7 @@ SBX_CLI_TESTS = \
 	tests/cli/run-bad-input-exit-codes.sh \
 	tests/cli/plugins-json-lists-fake.sh \
 	tests/cli/doctor-json-no-secrets.sh \
+	tests/cli/doctor-opens-no-socket.sh \
 	tests/cli/help-and-usage-errors.sh
 TESTS += $(SBX_CLI_TESTS)
 EXTRA_DIST += $(SBX_CLI_TESTS) tests/cli/lib.sh
