@@ -15,3 +15,7 @@ tests_test_policy_LDADD = $(SBX_CHECK_LDADD)
 tests_test_sandbox_api_SOURCES = tests/test_sandbox_api.c tests/testutil.h
 tests_test_sandbox_api_CFLAGS = $(SBX_CHECK_CFLAGS)
 tests_test_sandbox_api_LDADD = $(SBX_CHECK_LDADD)
+
+## The shape of the shared library itself.
+TESTS += tests/library-exports.sh
+EXTRA_DIST += tests/library-exports.sh
