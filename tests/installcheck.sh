@@ -1,0 +1,68 @@
+#!/bin/sh
+# After `make install` (make installcheck, and so make distcheck): what a
+# third party sees works without the source tree.
+#  1. the installed CLI loads the installed plugins;
+#  2. a plugin builds out of tree with only `pkg-config sandboxio-plugin`
+#     (the fake backend's sources, compiled against the INSTALLED headers)
+#     and loads from SANDBOXIO_PLUGIN_PATH;
+#  3. the installed CLI runs the contract suite against the installed plugin;
+#  4. a client program builds with `pkg-config sandboxio` and runs a command.
+# Usage: installcheck.sh BINDIR LIBDIR SRCDIR
+set -eu
+bindir=$1 libdir=$2 srcdir=$3
+unset SANDBOXIO_PLUGIN_PATH SANDBOXIO_DSN || true
+export PKG_CONFIG_PATH="$libdir/pkgconfig"
+export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cc=${CC:-cc}
+
+plugindir=$(pkg-config --variable=plugindir sandboxio-plugin)
+[ -f "$plugindir/sandboxio-fake.so" ] || { echo "FAIL: no fake plugin in $plugindir"; exit 1; }
+ls "$plugindir"/*.la >/dev/null 2>&1 && { echo "FAIL: .la files installed in $plugindir"; exit 1; }
+
+"$bindir/sandboxio" plugins | grep -q "^fake  *ok" ||
+  { echo "FAIL: installed CLI does not load the installed fake plugin"; "$bindir/sandboxio" plugins; exit 1; }
+echo "ok 1 installed CLI loads installed plugins"
+
+mkdir "$work/oot"
+# The plugin's own config.h, as an out-of-tree project would have.
+printf '#define _GNU_SOURCE 1\n#define PACKAGE_VERSION "oot"\n' >"$work/oot/config.h"
+# shellcheck disable=SC2046
+$cc -std=gnu11 -shared -fPIC -fvisibility=hidden -I"$work/oot" $(pkg-config --cflags sandboxio-plugin) \
+  -o "$work/oot/sandboxio-fake.so" "$srcdir"/plugins/fake/*.c -lpthread
+SANDBOXIO_PLUGIN_PATH="$work/oot" "$bindir/sandboxio" plugins | grep -q "^fake  *ok .*$work/oot" ||
+  { echo "FAIL: out-of-tree plugin did not load"; SANDBOXIO_PLUGIN_PATH="$work/oot" "$bindir/sandboxio" plugins; exit 1; }
+echo "ok 2 out-of-tree plugin builds against the installed headers and loads"
+
+if "$bindir/sandboxio" contract --help >/dev/null 2>&1; then
+  "$bindir/sandboxio" contract fake:// >"$work/contract.out" 2>&1 ||
+    { echo "FAIL: contract suite on the installed fake plugin"; cat "$work/contract.out"; exit 1; }
+  tail -n 1 "$work/contract.out"
+  echo "ok 3 installed CLI runs the contract suite on the installed plugin"
+fi
+
+cat >"$work/client.c" <<'EOC'
+#include <sandboxio/sandboxio.h>
+#include <stdio.h>
+#include <string.h>
+int main(void)
+{
+    sbx_client *c; sbx_policy *p; sbx_sandbox *sb; sbx_cmd *cmd; sbx_result *r;
+    const char *argv[] = {"echo", "installed", NULL};
+    size_t len;
+    if (sbx_client_new(&c) || sbx_policy_new(&p) || sbx_policy_set_network(p, SBX_NET_OPEN) ||
+        sbx_sandbox_open(&sb, c, "fake://", p) || sbx_cmd_new(&cmd, argv) || sbx_exec(&r, sb, cmd)) {
+        fprintf(stderr, "%s\n", sbx_error_last() ? sbx_error_last()->message : "?");
+        return 1;
+    }
+    const char *out = sbx_result_stdout(r, &len);
+    int ok = len == 10 && memcmp(out, "installed\n", 10) == 0 && sbx_result_exit_code(r) == 0;
+    sbx_result_free(r); sbx_cmd_free(cmd); sbx_sandbox_free(sb); sbx_policy_free(p); sbx_client_free(c);
+    return ok ? 0 : 1;
+}
+EOC
+# shellcheck disable=SC2046
+$cc -std=gnu11 -o "$work/client" "$work/client.c" $(pkg-config --cflags --libs sandboxio)
+"$work/client" || { echo "FAIL: client built with pkg-config sandboxio"; exit 1; }
+echo "ok 4 a client builds with pkg-config sandboxio and runs a command"
