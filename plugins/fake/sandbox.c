@@ -1,0 +1,164 @@
+/*
+ * Life cycle of a fake sandbox: a private 0700 directory made with mkdtemp,
+ * the process groups of the commands running in it, and a destroy that
+ * leaves nothing of either behind.
+ */
+#include "fake.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int fake_dsn_check(const sbx_host *host, const sbx_plugin_dsn *dsn)
+{
+    if (dsn == NULL)
+        return SBX_OK;
+    if (dsn->authority != NULL && dsn->authority[0] != '\0')
+        return host->set_error(SBX_E_DSN_BAD_AUTHORITY,
+                               "fake: the fake backend takes no authority (got \"%s\"); use fake://",
+                               dsn->authority);
+    if (dsn->path != NULL && dsn->path[0] != '\0' && strcmp(dsn->path, "/") != 0)
+        return host->set_error(SBX_E_DSN_BAD_OPTION_VALUE,
+                               "fake: the fake backend takes no path (got \"%s\"); use fake://",
+                               dsn->path);
+    if (dsn->query_count > 0)
+        return host->set_error(SBX_E_DSN_UNKNOWN_OPTION,
+                               "fake: unknown option \"%s\": the fake backend takes no options",
+                               dsn->query[0].key);
+    return SBX_OK;
+}
+
+const char *fake_tmpdir(void)
+{
+    /* A relative TMPDIR would make the root depend on the caller's cwd. */
+    const char *dir = getenv("TMPDIR");
+
+    return (dir != NULL && dir[0] == '/') ? dir : "/tmp";
+}
+
+static void sandbox_free(fake_sandbox *sb)
+{
+    if (sb->root_fd >= 0)
+        close(sb->root_fd);
+    pthread_cond_destroy(&sb->idle);
+    pthread_mutex_destroy(&sb->lock);
+    free(sb->groups);
+    free(sb->root);
+    free(sb);
+}
+
+int fake_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
+              void **sandbox)
+{
+    const sbx_host *host = ((fake_state *)state)->host;
+    fake_sandbox *sb;
+    char *root;
+    int rc, err;
+
+    /* limits: the core passes only what the fake's capabilities allow (none). */
+    (void)limits;
+    rc = fake_dsn_check(host, dsn);
+    if (rc != SBX_OK)
+        return rc;
+    if (asprintf(&root, "%s/%s%ld-%lu-XXXXXX", fake_tmpdir(), FAKE_ROOT_PREFIX, (long)getpid(),
+                 fake_pidns()) < 0)
+        return host->set_error(SBX_E_NOMEM, "fake: out of memory");
+    if (mkdtemp(root) == NULL) {
+        err = errno;
+        rc = host->set_error(SBX_E_SYSTEM, "fake: cannot create the sandbox root %s: %s", root,
+                             strerror(err));
+        free(root);
+        return rc;
+    }
+    sb = calloc(1, sizeof(*sb));
+    if (sb == NULL) {
+        rmdir(root);
+        free(root);
+        return host->set_error(SBX_E_NOMEM, "fake: out of memory");
+    }
+    sb->host = host;
+    sb->root = root;
+    sb->id = strrchr(root, '/') + 1;
+    pthread_mutex_init(&sb->lock, NULL);
+    pthread_cond_init(&sb->idle, NULL);
+    sb->root_fd = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (sb->root_fd < 0) {
+        err = errno;
+        rc = host->set_error(SBX_E_SYSTEM, "fake: cannot open the sandbox root %s: %s", root,
+                             strerror(err));
+        rmdir(root);
+        sandbox_free(sb);
+        return rc;
+    }
+    if (host->log != NULL)
+        host->log(SBX_LOG_DEBUG, FAKE_NAME, "created sandbox root %s", root);
+    *sandbox = sb;
+    return SBX_OK;
+}
+
+int fake_enter(fake_sandbox *sb)
+{
+    int rc = SBX_OK;
+
+    pthread_mutex_lock(&sb->lock);
+    if (sb->destroying)
+        rc = sb->host->set_error(SBX_E_SANDBOX_DESTROYED, "fake: sandbox %s is being destroyed",
+                                 sb->id);
+    else
+        sb->active++;
+    pthread_mutex_unlock(&sb->lock);
+    return rc;
+}
+
+void fake_leave(fake_sandbox *sb)
+{
+    pthread_mutex_lock(&sb->lock);
+    if (--sb->active == 0)
+        pthread_cond_broadcast(&sb->idle);
+    pthread_mutex_unlock(&sb->lock);
+}
+
+int fake_destroy(void *sandbox)
+{
+    fake_sandbox *sb = sandbox;
+    const sbx_host *host = sb->host;
+    char *slash;
+    int parent_fd, rc = SBX_OK;
+
+    /*
+     * Kill every command tree, then wait for the execs that run them to
+     * finish: they reap their own leaders, and no exec may touch sb later.
+     */
+    pthread_mutex_lock(&sb->lock);
+    sb->destroying = true;
+    for (size_t i = 0; i < sb->group_count; i++)
+        kill(-sb->groups[i], SIGKILL);
+    while (sb->active > 0)
+        pthread_cond_wait(&sb->idle, &sb->lock);
+    pthread_mutex_unlock(&sb->lock);
+
+    slash = strrchr(sb->root, '/');
+    *slash = '\0';
+    parent_fd = open(slash == sb->root ? "/" : sb->root,
+                     O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    *slash = '/';
+    if (parent_fd < 0) {
+        rc = host->set_error(SBX_E_SYSTEM, "fake: cannot open the parent of %s: %s", sb->root,
+                             strerror(errno));
+    } else {
+        int err = fake_remove_tree(parent_fd, sb->id);
+        if (err != 0 && err != ENOENT)
+            rc = host->set_error(SBX_E_SYSTEM, "fake: cannot remove the sandbox root %s: %s",
+                                 sb->root, strerror(err));
+        close(parent_fd);
+    }
+    if (rc == SBX_OK && host->log != NULL)
+        host->log(SBX_LOG_DEBUG, FAKE_NAME, "removed sandbox root %s", sb->root);
+    sandbox_free(sb);
+    return rc;
+}
