@@ -309,8 +309,11 @@ static char *man_page_for(const char *name)
     return page;
 }
 
-/* Check one public prototype ("int sbx_x(int a);", squeezed) against its page. */
-static void check_man_page(const char *proto)
+/*
+ * Check one public prototype ("int sbx_x(int a);", squeezed) against its
+ * page, and that the page is installed (listed in docs/docs.mk).
+ */
+static void check_man_page(const char *proto, const char *docs_mk)
 {
     const char *paren = strchr(proto, '(');
     ck_assert_ptr_nonnull(paren);
@@ -324,6 +327,9 @@ static void check_man_page(const char *proto)
 
     char *page = man_page_for(name);
     ck_assert_msg(page != NULL, "public function %s has no man page docs/man/%s.3", name, name);
+    char listed[160];
+    snprintf(listed, sizeof(listed), "docs/man/%s.3", name);
+    ck_assert_msg(strstr(docs_mk, listed), "%s is not in dist_man_MANS (docs/docs.mk)", listed);
     const char *name_sec = strstr(page, ".SH NAME\n");
     ck_assert_msg(name_sec != NULL, "man page of %s has no NAME section", name);
     const char *name_end = strstr(name_sec + 1, ".SH ");
@@ -340,6 +346,8 @@ START_TEST(every_public_function_has_a_man_page_with_its_prototype)
     snprintf(dirpath, sizeof(dirpath), "%s/include/sandboxio", srcdir());
     DIR *d = opendir(dirpath);
     ck_assert_msg(d != NULL, "cannot open %s", dirpath);
+    char *docs_mk = slurp("docs/docs.mk");
+    ck_assert_msg(docs_mk != NULL, "cannot read docs/docs.mk");
     size_t functions = 0;
     for (struct dirent *e; (e = readdir(d)) != NULL;) {
         size_t len = strlen(e->d_name);
@@ -366,13 +374,14 @@ START_TEST(every_public_function_has_a_man_page_with_its_prototype)
             char proto[1024];
             snprintf(proto, sizeof(proto), "%s;", p + 8);
             squeeze(proto);
-            check_man_page(proto);
+            check_man_page(proto, docs_mk);
             functions++;
             p = semi + 1;
         }
         free(text);
     }
     closedir(d);
+    free(docs_mk);
     ck_assert_msg(functions > 50, "only %zu SBX_API declarations found", functions);
 }
 END_TEST
