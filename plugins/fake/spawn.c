@@ -70,6 +70,31 @@ static int lookup_program(const char *argv0, const char *path, int cwd_fd, char 
     return result;
 }
 
+/*
+ * The command's working directory, beneath the root. Inside a fake sandbox
+ * the work directory's absolute path is its host path (what `pwd` prints),
+ * so an absolute cwd is accepted when it lies under the root.
+ */
+static int resolve_cwd(fake_sandbox *sb, const char *cwd, int *fd_out)
+{
+    const int flags = O_PATH | O_DIRECTORY | O_CLOEXEC;
+    size_t root_len = strlen(sb->root);
+
+    if (cwd == NULL)
+        cwd = "";
+    if (cwd[0] == '/') {
+        if (strncmp(cwd, sb->root, root_len) != 0 ||
+            (cwd[root_len] != '\0' && cwd[root_len] != '/'))
+            return sb->host->set_error(SBX_E_PATH_ESCAPE,
+                                       "fake: working directory \"%s\" is outside the sandbox (%s)",
+                                       cwd, sb->root);
+        cwd += root_len;
+        while (*cwd == '/')
+            cwd++;
+    }
+    return fake_open_beneath(sb, cwd, flags, 0, fd_out);
+}
+
 static int register_group(fake_sandbox *sb, pid_t pgid)
 {
     if (sb->group_count == sb->group_cap) {
@@ -160,8 +185,7 @@ int fake_spawn(fake_sandbox *sb, const sbx_plugin_cmd *cmd, bool want_stdin, fak
     child->pid = -1;
     child->pidfd = child->in_fd = child->out_fd = child->err_fd = -1;
 
-    rc = fake_open_beneath(sb, cmd->cwd != NULL ? cmd->cwd : "",
-                           O_PATH | O_DIRECTORY | O_CLOEXEC, 0, &cwd_fd);
+    rc = resolve_cwd(sb, cmd->cwd, &cwd_fd);
     if (rc != SBX_OK)
         return rc;
     err = lookup_program(cmd->argv[0], cmd_path(cmd->envp), cwd_fd, &program);

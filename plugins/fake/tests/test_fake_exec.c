@@ -126,7 +126,7 @@ START_TEST(cwd_is_resolved_under_the_root)
     void *sb = th_open();
     const char *argv[] = {"pwd", "-P", NULL};
     char want[4096];
-    th_result r = {.keep = true}, top = {.keep = true}, bad = {0};
+    th_result r = {.keep = true}, top = {.keep = true}, abs = {.keep = true}, bad = {0};
 
     th_assert_code(th_plugin->file_mkdir(sb, "a/b c"), SBX_OK);
     th_assert_code(th_exec(sb, argv, base_env, "a/b c", 0, &r), SBX_OK);
@@ -136,12 +136,20 @@ START_TEST(cwd_is_resolved_under_the_root)
     snprintf(want, sizeof(want), "%s\n", th_root(sb));
     ck_assert_str_eq(top.out, want);
 
+    /* Inside the fake, the root's host path is its absolute path. */
+    snprintf(want, sizeof(want), "%s/a/b c", th_root(sb));
+    th_assert_code(th_exec(sb, argv, base_env, want, 0, &abs), SBX_OK);
+    ck_assert_str_eq(abs.out, r.out);
+    snprintf(want, sizeof(want), "%s-sibling", th_root(sb));
+    th_assert_code(th_exec(sb, argv, base_env, want, 0, &bad), SBX_E_PATH_ESCAPE);
+    th_assert_code(th_exec(sb, argv, base_env, "/etc", 0, &bad), SBX_E_PATH_ESCAPE);
     th_assert_code(th_exec(sb, argv, base_env, "missing", 0, &bad), SBX_E_NOT_FOUND);
     th_sh(sb, "ln -s /etc out && echo x > file");
     th_assert_code(th_exec(sb, argv, base_env, "out", 0, &bad), SBX_E_PATH_ESCAPE);
     th_assert_code(th_exec(sb, argv, base_env, "file", 0, &bad), SBX_E_NOT_DIRECTORY);
     th_result_free(&r);
     th_result_free(&top);
+    th_result_free(&abs);
     th_assert_code(th_plugin->destroy(sb), SBX_OK);
 }
 END_TEST
