@@ -1,1 +1,44 @@
-## (fragment: see Makefile.am)
+## The local backend: Linux namespaces + seccomp, no daemon, no root.
+## Two parts: the plugin module (runs in the client) and the init that is
+## pid 1 of every sandbox (a separate executable, so that the child of a
+## multi-threaded client only has to execve() right after clone()).
+
+plugin_LTLIBRARIES += plugins/local/sandboxio-local.la
+plugins_local_sandboxio_local_la_SOURCES = \
+	plugins/local/local.h \
+	plugins/local/plugin.c \
+	plugins/local/options.c \
+	plugins/local/spawn.c \
+	plugins/local/exec.c \
+	plugins/local/files.c \
+	plugins/local/proto.c \
+	plugins/local/proto.h
+plugins_local_sandboxio_local_la_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DSBX_LOCAL_INIT='"$(pkglibexecdir)/sandboxio-local-init"'
+plugins_local_sandboxio_local_la_LDFLAGS = $(SBX_PLUGIN_LINK)
+plugins_local_sandboxio_local_la_LIBADD = -lpthread
+
+pkglibexec_PROGRAMS = plugins/local/sandboxio-local-init
+plugins_local_sandboxio_local_init_SOURCES = \
+	plugins/local/init/init.h \
+	plugins/local/init/main.c \
+	plugins/local/init/setup.c \
+	plugins/local/init/seccomp.c \
+	plugins/local/init/supervise.c \
+	plugins/local/proto.c \
+	plugins/local/proto.h
+plugins_local_sandboxio_local_init_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS)
+plugins_local_sandboxio_local_init_LDADD = $(SECCOMP_LIBS)
+
+## Tests: the plugin driven directly through its descriptor (no core needed),
+## the escape battery, the same as an unprivileged user, and the contract.
+check_PROGRAMS += \
+	plugins/local/tests/test-local
+LOCAL_TEST_HARNESS = \
+	plugins/local/tests/harness.c \
+	plugins/local/tests/harness.h
+plugins_local_tests_test_local_SOURCES = plugins/local/tests/test-local.c $(LOCAL_TEST_HARNESS)
+plugins_local_tests_test_local_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+plugins_local_tests_test_local_LDADD = $(CHECK_LIBS) -ldl -lpthread
+TESTS += \
+	plugins/local/tests/test-local

@@ -1,0 +1,287 @@
+/*
+ * Running a command in a local sandbox.
+ *
+ * The plugin makes the command's stdio itself (a socket for stdin, so a
+ * write to a command that closed it never raises SIGPIPE in the client;
+ * pipes for stdout and stderr) and passes the far ends to init with the
+ * LP_EXEC request, together with a status socket. Output then flows from
+ * the command straight to this thread: init never copies a byte. Each exec
+ * has its own pipes and status socket, so concurrent execs share nothing
+ * but the atomic send of their request.
+ *
+ * Deadline, abort and the client's stdin are handled here; the supervisor in
+ * the sandbox kills the whole tree on LP_KILL (or if the status socket
+ * closes) and reports the main process's wait status.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "local.h"
+#include "proto.h"
+
+#define READ_CHUNK (1 << 20)
+#define STDIN_CHUNK (64 * 1024)
+
+typedef struct exec_run {
+    const sbx_plugin_io *io;
+    int in, out, err, st;       /* our ends; -1 once closed */
+    char *buf;
+    char *inbuf;
+    size_t in_off, in_len;
+    int have_status, timed_out, aborted, killed, input_failed;
+    lp_status status;
+} exec_run;
+
+static uint64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static void close_fd(int *fd)
+{
+    if (*fd >= 0)
+        close(*fd);
+    *fd = -1;
+}
+
+/* Payload of LP_EXEC: counts, then argv, envp and cwd as C strings. */
+static char *build_request(const sbx_plugin_cmd *cmd, size_t *len_out)
+{
+    lp_exec h = { 0, 0 };
+    size_t len = sizeof h;
+    for (const char *const *a = cmd->argv; *a; a++, h.argc++)
+        len += strlen(*a) + 1;
+    for (const char *const *e = cmd->envp; e && *e; e++, h.envc++)
+        len += strlen(*e) + 1;
+    len += (cmd->cwd ? strlen(cmd->cwd) : 0) + 1;
+    if (len > LP_MAX_MSG) {
+        errno = E2BIG;
+        return NULL;
+    }
+    char *p = malloc(len), *w = p;
+    if (!p)
+        return NULL;
+    memcpy(w, &h, sizeof h);
+    w += sizeof h;
+    for (const char *const *a = cmd->argv; *a; a++)
+        w = stpcpy(w, *a) + 1;
+    for (const char *const *e = cmd->envp; e && *e; e++)
+        w = stpcpy(w, *e) + 1;
+    w = stpcpy(w, cmd->cwd ? cmd->cwd : "") + 1;
+    *len_out = (size_t)(w - p);
+    return p;
+}
+
+static void request_kill(exec_run *r)
+{
+    if (!r->killed && r->st >= 0)
+        lp_send(r->st, LP_KILL, NULL, 0, NULL, 0);
+    r->killed = 1;
+}
+
+static void drain(exec_run *r, int *fd, int stream)
+{
+    ssize_t n = read(*fd, r->buf, READ_CHUNK);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN))
+        return;
+    if (n <= 0) {
+        close_fd(fd);
+        return;
+    }
+    if (!r->aborted && r->io->output && r->io->output(r->io->userdata, stream, r->buf, (size_t)n)) {
+        r->aborted = 1;
+        request_kill(r);
+    }
+}
+
+static void feed_stdin(exec_run *r)
+{
+    if (r->in_off == r->in_len) {
+        long n = r->io->input(r->io->userdata, r->inbuf, STDIN_CHUNK);
+        if (n <= 0) {
+            if (n < 0) {
+                r->input_failed = 1;
+                request_kill(r);
+            }
+            close_fd(&r->in);
+            return;
+        }
+        r->in_off = 0;
+        r->in_len = (size_t)n;
+    }
+    ssize_t w = send(r->in, r->inbuf + r->in_off, r->in_len - r->in_off,
+                     MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (w > 0)
+        r->in_off += (size_t)w;
+    else if (errno != EAGAIN && errno != EINTR)
+        close_fd(&r->in); /* the command closed its stdin: the rest is not wanted */
+}
+
+static int read_status(exec_run *r)
+{
+    lp_hdr hdr;
+    long n = lp_recv(r->st, &hdr, &r->status, sizeof r->status, NULL, NULL);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN))
+        return 0;
+    close_fd(&r->st);
+    if (n != (long)sizeof r->status || hdr.type != LP_STATUS)
+        return -1;
+    r->have_status = 1;
+    return 0;
+}
+
+static int run_loop(exec_run *r, uint64_t timeout_ms)
+{
+    uint64_t deadline = timeout_ms ? now_ms() + timeout_ms : 0;
+
+    while (r->out >= 0 || r->err >= 0 || !r->have_status) {
+        struct pollfd p[4] = {
+            { .fd = r->out, .events = POLLIN }, { .fd = r->err, .events = POLLIN },
+            { .fd = r->st, .events = POLLIN }, { .fd = r->in, .events = POLLOUT },
+        };
+        int wait = -1;
+        if (deadline && !r->killed) {
+            uint64_t now = now_ms();
+            if (now >= deadline) {
+                r->timed_out = 1;
+                request_kill(r);
+                continue;
+            }
+            wait = (int)(deadline - now);
+        }
+        if (r->st < 0 && !r->have_status)
+            return -1;
+        int n = poll(p, 4, wait);
+        if (n < 0 && errno != EINTR)
+            return -1;
+        if (n <= 0)
+            continue;
+        if (p[0].revents)
+            drain(r, &r->out, 1);
+        if (p[1].revents)
+            drain(r, &r->err, 2);
+        if (p[3].revents & (POLLERR | POLLHUP))
+            close_fd(&r->in);
+        else if (p[3].revents & POLLOUT)
+            feed_stdin(r);
+        if (p[2].revents && read_status(r) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int report(local_sandbox *sb, exec_run *r, const sbx_plugin_cmd *cmd,
+                  sbx_plugin_exit *out)
+{
+    const sbx_host *host = sb->host;
+    const lp_status *s = &r->status;
+
+    switch (s->kind) {
+    case LP_START_FAILED:
+        return host->set_error(SBX_E_EXEC_START, "local: cannot execute '%s': %s", cmd->argv[0],
+                               s->err == ENOENT ? "command not found" : strerror(s->err));
+    case LP_CWD_FAILED:
+        return host->set_error(SBX_E_EXEC_START, "local: cannot enter working directory '%s': %s",
+                               cmd->cwd ? cmd->cwd : "", strerror(s->err));
+    case LP_SUPERVISOR_FAILED:
+        return host->set_error(s->err == EAGAIN ? SBX_E_BACKEND_QUOTA : SBX_E_BACKEND_FAILED,
+                               "local: the sandbox could not start the command: %s",
+                               strerror(s->err));
+    default:
+        break;
+    }
+    if (r->aborted || r->input_failed)
+        return host->set_error(SBX_E_EXEC_ABORTED, "local: the caller stopped the command");
+    if (out) {
+        out->exited = WIFEXITED(s->wstatus);
+        out->exit_code = out->exited ? WEXITSTATUS(s->wstatus) : 0;
+        out->signal = WIFSIGNALED(s->wstatus) ? WTERMSIG(s->wstatus) : 0;
+        out->timed_out = r->timed_out;
+        out->oom_killed = 0;
+    }
+    return SBX_OK;
+}
+
+int local_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
+               sbx_plugin_exit *exit_out)
+{
+    local_sandbox *sb = sandbox;
+    const sbx_host *host = sb->host;
+    exec_run r = { .io = io, .in = -1, .out = -1, .err = -1, .st = -1 };
+    int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 }, st[2] = { -1, -1 };
+    size_t len = 0;
+    int rc;
+
+    if (!cmd || !cmd->argv || !cmd->argv[0] || !cmd->argv[0][0] || !io)
+        return host->set_error(SBX_E_INVALID_ARGUMENT, "local: exec needs a non-empty argv");
+    char *req = build_request(cmd, &len);
+    if (!req)
+        return errno == E2BIG
+                   ? host->set_error(SBX_E_INVALID_ARGUMENT,
+                                     "local: argv and environment exceed %d bytes", LP_MAX_MSG)
+                   : host->set_error(SBX_E_NOMEM, "local: out of memory");
+    r.buf = malloc(READ_CHUNK);
+    r.inbuf = io->input ? malloc(STDIN_CHUNK) : NULL;
+    if (!r.buf || (io->input && !r.inbuf)) {
+        rc = host->set_error(SBX_E_NOMEM, "local: out of memory");
+        goto out;
+    }
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, in) < 0
+        || pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0
+        || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, st) < 0) {
+        rc = host->set_error(errno == EMFILE || errno == ENFILE ? SBX_E_BACKEND_QUOTA : SBX_E_SYSTEM,
+                             "local: creating the command's pipes: %s", strerror(errno));
+        goto out;
+    }
+    /* A bigger pipe means fewer wake-ups per byte; a refusal only costs speed. */
+    (void)fcntl(out[1], F_SETPIPE_SZ, 1 << 20);
+    int theirs[4] = { in[1], out[1], err[1], st[1] };
+    if (lp_send(sb->ctl, LP_EXEC, req, len, theirs, 4) < 0) {
+        rc = host->set_error(SBX_E_BACKEND_FAILED, "local: the sandbox is gone (%s)",
+                             strerror(errno));
+        goto out;
+    }
+    for (int i = 0; i < 4; i++)
+        close_fd(&theirs[i]);
+    in[1] = out[1] = err[1] = st[1] = -1;
+    r.in = in[0], r.out = out[0], r.err = err[0], r.st = st[0];
+    in[0] = out[0] = err[0] = st[0] = -1;
+    if (!io->input)
+        close_fd(&r.in);
+    else if (fcntl(r.in, F_SETFL, O_NONBLOCK) < 0) {
+        rc = host->set_error(SBX_E_SYSTEM, "local: fcntl: %s", strerror(errno));
+        goto out;
+    }
+
+    if (run_loop(&r, cmd->timeout_ms) < 0)
+        rc = host->set_error(SBX_E_BACKEND_FAILED,
+                             "local: lost the command's supervisor (sandbox destroyed?)");
+    else
+        rc = report(sb, &r, cmd, exit_out);
+out:
+    close_fd(&r.in);
+    close_fd(&r.out);
+    close_fd(&r.err);
+    close_fd(&r.st);
+    for (int i = 0; i < 2; i++) {
+        close_fd(&in[i]);
+        close_fd(&out[i]);
+        close_fd(&err[i]);
+        close_fd(&st[i]);
+    }
+    free(req);
+    free(r.buf);
+    free(r.inbuf);
+    return rc;
+}

@@ -1,0 +1,54 @@
+/*
+ * sandboxio-local-init: pid 1 of a local sandbox. Shared declarations.
+ */
+#ifndef SBX_LOCAL_INIT_H
+#define SBX_LOCAL_INIT_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#define INIT_MAX_BINDS 64
+
+typedef struct init_bind {
+    const char *src;   /* host path, absolute, already resolved by the plugin */
+    const char *dst;   /* path inside, absolute */
+    int writable;
+} init_bind;
+
+typedef struct init_config {
+    const char *workdir;
+    uint64_t tmpfs_size;
+    uint32_t pids;          /* 0 = no process limit */
+    init_bind binds[INIT_MAX_BINDS];
+    size_t nbinds;
+} init_config;
+
+/* Why setup stopped: the step (enum lp_step), errno and the object. */
+typedef struct init_failure {
+    int step;
+    int err;
+    char what[512];
+} init_failure;
+
+/* Parse an LP_CONFIG payload (strings point into buf). -1 on a bad one. */
+int init_parse_config(init_config *cfg, char *buf, size_t len, init_failure *why);
+
+/*
+ * Build the sandbox around the calling process: mounts, hostname, loopback,
+ * limits, capabilities, no_new_privs, seccomp. Either every step succeeds
+ * (returns 0, cwd = the work dir) or it stops at the first failure
+ * (returns -1 with *why filled in); the caller must then exit.
+ */
+int init_setup(const init_config *cfg, init_failure *why);
+
+/* Load the seccomp deny-list filter into the calling process. Returns 0 or -errno. */
+int init_seccomp_load(void);
+
+/*
+ * Run one exec as a supervisor (a forked child of init): never returns.
+ * fds: stdin, stdout, stderr, status socket.
+ */
+__attribute__((noreturn)) void init_supervise(char *const *argv, char *const *envp,
+                                              const char *cwd, const int fds[4]);
+
+#endif

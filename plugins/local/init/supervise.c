@@ -1,0 +1,207 @@
+/*
+ * One exec's supervisor: a child of init that forks the command and owns
+ * its whole process tree.
+ *
+ * The supervisor is a child subreaper, so every descendant of the command
+ * that is orphaned (a double-forking daemon included) becomes its child.
+ * When the command's main process ends, or the client asks for a kill, or
+ * the client's status socket closes, it SIGKILLs its children until none is
+ * left: nothing an exec started outlives it. Then it reports how the main
+ * process ended.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "init.h"
+#include "../proto.h"
+
+#define DEFAULT_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+static pid_t main_pid;
+static int main_status, main_done;
+
+static void reap(int block)
+{
+    int s;
+    pid_t r;
+    while ((r = waitpid(-1, &s, block ? 0 : WNOHANG)) > 0) {
+        if (r == main_pid) {
+            main_status = s;
+            main_done = 1;
+        }
+        block = 0;
+    }
+}
+
+/* SIGKILL every process whose parent is us; returns how many were signalled. */
+static int kill_children(void)
+{
+    pid_t self = getpid();
+    int count = 0;
+    DIR *d = opendir("/proc");
+    if (!d)
+        return 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        char path[300], buf[512];
+        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+            continue;
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        ssize_t n = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        if (n <= 0)
+            continue;
+        buf[n] = '\0';
+        char *rp = strrchr(buf, ')'), state;
+        int ppid;
+        if (rp && sscanf(rp + 1, " %c %d", &state, &ppid) == 2 && ppid == self
+            && state != 'Z') {
+            kill(atoi(e->d_name), SIGKILL);
+            count++;
+        }
+    }
+    closedir(d);
+    return count;
+}
+
+static void kill_tree(void)
+{
+    if (!main_done)
+        kill(-main_pid, SIGKILL); /* the bulk, in one call */
+    for (;;) {
+        reap(0);
+        if (waitpid(-1, NULL, WNOHANG | __WNOTHREAD) < 0 && errno == ECHILD)
+            return;
+        if (kill_children() > 0)
+            reap(1);
+        else
+            usleep(1000); /* a child between fork and /proc: look again */
+    }
+}
+
+static const char *env_path(char *const *envp)
+{
+    for (; *envp; envp++)
+        if (strncmp(*envp, "PATH=", 5) == 0)
+            return *envp + 5;
+    return DEFAULT_PATH;
+}
+
+/* execvpe() with the PATH of the command's own environment. Returns errno. */
+static int exec_command(char *const *argv, char *const *envp)
+{
+    if (strchr(argv[0], '/')) {
+        execve(argv[0], argv, envp);
+        return errno;
+    }
+    int saved = ENOENT;
+    const char *p = env_path(envp);
+    char buf[4096];
+    while (*p) {
+        const char *colon = strchrnul(p, ':');
+        size_t dl = (size_t)(colon - p);
+        int n = snprintf(buf, sizeof buf, "%.*s%s%s", (int)dl, p, dl ? "/" : "", argv[0]);
+        if (n > 0 && (size_t)n < sizeof buf) {
+            execve(buf, argv, envp);
+            if (errno == EACCES)
+                saved = EACCES;
+            else if (errno != ENOENT && errno != ENOTDIR)
+                return errno;
+        }
+        p = *colon ? colon + 1 : colon;
+    }
+    return saved;
+}
+
+void init_supervise(char *const *argv, char *const *envp, const char *cwd, const int fds[4])
+{
+    lp_status st = { .kind = LP_SUPERVISOR_FAILED };
+    int errpipe[2], sfd = fds[3];
+    sigset_t all, chld;
+
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    sigemptyset(&all);
+    if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0 || pipe2(errpipe, O_CLOEXEC) < 0)
+        goto fail;
+    int sigfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
+    if (sigfd < 0)
+        goto fail;
+    main_pid = fork();
+    if (main_pid < 0)
+        goto fail;
+    if (main_pid == 0) {
+        int report[2] = { LP_START_FAILED, 0 };
+        sigprocmask(SIG_SETMASK, &all, NULL);
+        signal(SIGPIPE, SIG_DFL);
+        if (setsid() < 0 || dup2(fds[0], 0) < 0 || dup2(fds[1], 1) < 0 || dup2(fds[2], 2) < 0)
+            report[1] = errno;
+        else if (cwd[0] && chdir(cwd) < 0)
+            report[0] = LP_CWD_FAILED, report[1] = errno;
+        else
+            report[1] = exec_command(argv, envp);
+        if (write(errpipe[1], report, sizeof report) < 0)
+            _exit(126);
+        _exit(127);
+    }
+    for (int i = 0; i < 3; i++)
+        close(fds[i]);
+    close(errpipe[1]);
+
+    int report[2];
+    ssize_t n;
+    do
+        n = read(errpipe[0], report, sizeof report);
+    while (n < 0 && errno == EINTR);
+    if (n == (ssize_t)sizeof report) {
+        kill_tree();
+        st = (lp_status){ .kind = report[0], .err = report[1] };
+        lp_send(sfd, LP_STATUS, &st, sizeof st, NULL, 0);
+        _exit(0);
+    }
+
+    int killed = 0;
+    while (!main_done) {
+        struct pollfd p[2] = { { .fd = sigfd, .events = POLLIN },
+                               { .fd = killed ? -1 : sfd, .events = POLLIN } };
+        if (poll(p, 2, -1) < 0 && errno != EINTR)
+            break;
+        if (p[0].revents) {
+            struct signalfd_siginfo si;
+            while (read(sigfd, &si, sizeof si) > 0)
+                ;
+            reap(0);
+        }
+        if (p[1].revents) {
+            char buf[64];
+            if (recv(sfd, buf, sizeof buf, MSG_DONTWAIT) >= 0) {
+                kill_tree();
+                killed = 1;
+            }
+        }
+    }
+    kill_tree();
+    st = (lp_status){ .kind = LP_RAN, .wstatus = main_status };
+    lp_send(sfd, LP_STATUS, &st, sizeof st, NULL, 0);
+    _exit(0);
+
+fail:
+    st.err = errno;
+    lp_send(sfd, LP_STATUS, &st, sizeof st, NULL, 0);
+    _exit(1);
+}

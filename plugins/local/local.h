@@ -1,0 +1,65 @@
+/*
+ * The local backend: Linux namespaces + seccomp, no daemon, no root needed.
+ * Declarations shared by the plugin's files (never exported).
+ */
+#ifndef SBX_LOCAL_H
+#define SBX_LOCAL_H
+
+#include <stdint.h>
+#include <sys/types.h>
+#include <sandboxio/plugin.h>
+
+#define LOCAL_MAX_BINDS 32
+#define LOCAL_DEFAULT_WORKDIR "/work"
+#define LOCAL_DEFAULT_SIZE ((uint64_t)1 << 30)
+
+typedef struct local_bind {
+    char *src;      /* host path, resolved (realpath) */
+    char *dst;      /* path inside */
+    int writable;
+} local_bind;
+
+/* What the DSN asked for (options.c). */
+typedef struct local_options {
+    char *workdir;
+    uint64_t tmpfs_size;
+    local_bind binds[LOCAL_MAX_BINDS];
+    size_t nbinds;
+} local_options;
+
+typedef struct local_sandbox {
+    const sbx_host *host;
+    int ctl;          /* control socket to init; closing it ends the sandbox */
+    int pidfd;        /* init, as seen from the host */
+    pid_t pid;
+    int workfd;       /* O_PATH descriptor of the work dir, from init */
+    uid_t owner_uid;  /* host uid that files created for the sandbox get, or -1 */
+    gid_t owner_gid;
+    char id[32];
+} local_sandbox;
+
+/* options.c */
+int local_options_parse(const sbx_host *host, const sbx_plugin_dsn *dsn, local_options *out);
+void local_options_free(local_options *opt);
+
+/* spawn.c: start init in new namespaces and wait for READY. */
+int local_spawn(const sbx_host *host, const local_options *opt, const sbx_plugin_limits *limits,
+                local_sandbox *sb);
+/* Kill init (and so every process of the sandbox) and wait until it is gone. */
+void local_reap(local_sandbox *sb);
+
+/* exec.c */
+int local_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
+               sbx_plugin_exit *exit_out);
+
+/* files.c */
+int local_file_write(void *sandbox, const char *path, uint64_t size, uint32_t mode,
+                     long (*read)(void *userdata, void *buf, size_t len), void *userdata);
+int local_file_read(void *sandbox, const char *path,
+                    int (*sink)(void *userdata, const void *data, size_t len), void *userdata);
+int local_file_list(void *sandbox, const char *path,
+                    int (*entry)(void *userdata, const sbx_plugin_dirent *ent), void *userdata);
+int local_file_remove(void *sandbox, const char *path, int recursive);
+int local_file_mkdir(void *sandbox, const char *path);
+
+#endif

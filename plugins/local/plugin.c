@@ -1,0 +1,136 @@
+/*
+ * sandboxio-local: the plugin descriptor and the sandbox's life cycle.
+ *
+ * A sandbox is one init process in fresh user, pid, mount, network, ipc,
+ * uts and cgroup namespaces (spawn.c, init/). The handle holds the control
+ * socket to it; closing that socket, by destroy or by the client's death,
+ * ends the sandbox and everything in it.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "local.h"
+
+#define LOCAL_BASE_CAPS \
+    (SBX_CAP_EXEC | SBX_CAP_STREAM | SBX_CAP_STDIN | SBX_CAP_FILES | SBX_CAP_ENV \
+     | SBX_CAP_CWD | SBX_CAP_TIMEOUT | SBX_CAP_NET_NONE | SBX_CAP_PERSIST)
+
+/*
+ * Process limits are RLIMIT_NPROC inside the sandbox's own user namespace:
+ * the kernel counts it per (namespace, uid), so it counts exactly the
+ * sandbox's processes, and without CAP_SYS_RESOURCE nothing inside can
+ * raise it. As root the sandbox runs as an unprivileged host uid, to which
+ * the limit applies (host root is exempt).
+ */
+#define LOCAL_CAPS (LOCAL_BASE_CAPS | SBX_CAP_LIMIT_PIDS)
+
+typedef struct local_state {
+    const sbx_host *host;
+} local_state;
+
+static int local_init(const sbx_host *host, void **state)
+{
+    local_state *st = calloc(1, sizeof *st);
+    if (!st)
+        return host->set_error(SBX_E_NOMEM, "local: out of memory");
+    st->host = host;
+    *state = st;
+    return SBX_OK;
+}
+
+static void local_fini(void *state)
+{
+    free(state);
+}
+
+static int local_probe(void *state, const sbx_plugin_dsn *dsn, uint64_t *caps_out)
+{
+    local_state *st = state;
+    local_options opt;
+    int rc = local_options_parse(st->host, dsn, &opt);
+    if (rc != SBX_OK)
+        return rc;
+    local_options_free(&opt);
+    *caps_out = LOCAL_CAPS;
+    return SBX_OK;
+}
+
+static int local_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
+                      void **sandbox)
+{
+    local_state *st = state;
+    local_options opt;
+    int rc = local_options_parse(st->host, dsn, &opt);
+    if (rc != SBX_OK)
+        return rc;
+    if (limits && limits->struct_size >= offsetof(sbx_plugin_limits, pids) + sizeof limits->pids
+        && (limits->memory_bytes || limits->cpu_millis || limits->network != 0)) {
+        local_options_free(&opt);
+        /* The core refuses these from the capabilities; never run half-limited. */
+        return st->host->set_error(SBX_E_INVALID_ARGUMENT,
+                                   "local: asked for a limit this backend does not enforce");
+    }
+    local_sandbox *sb = calloc(1, sizeof *sb);
+    if (!sb) {
+        local_options_free(&opt);
+        return st->host->set_error(SBX_E_NOMEM, "local: out of memory");
+    }
+    sb->host = st->host;
+    rc = local_spawn(st->host, &opt, limits, sb);
+    local_options_free(&opt);
+    if (rc != SBX_OK) {
+        free(sb);
+        return rc;
+    }
+    *sandbox = sb;
+    return SBX_OK;
+}
+
+static int local_destroy(void *sandbox)
+{
+    local_sandbox *sb = sandbox;
+    if (!sb)
+        return SBX_OK;
+    local_reap(sb);
+    free(sb);
+    return SBX_OK;
+}
+
+static const char *local_sandbox_id(void *sandbox)
+{
+    return ((local_sandbox *)sandbox)->id;
+}
+
+static const sbx_plugin descriptor = {
+    .struct_size = sizeof(sbx_plugin),
+    .abi_major = SBX_PLUGIN_ABI_MAJOR,
+    .abi_minor = SBX_PLUGIN_ABI_MINOR,
+    .name = "local",
+    .version = PACKAGE_VERSION,
+    .description = "Linux namespaces + seccomp on this machine; no daemon, no root needed",
+    .caps = LOCAL_CAPS,
+    .tier = SBX_TIER_NAMESPACE,
+    .init = local_init,
+    .fini = local_fini,
+    .probe = local_probe,
+    .open = local_open,
+    .destroy = local_destroy,
+    .exec = local_exec,
+    .file_write = local_file_write,
+    .file_read = local_file_read,
+    .file_list = local_file_list,
+    .file_remove = local_file_remove,
+    .file_mkdir = local_file_mkdir,
+    .native = NULL,
+    .sandbox_id = local_sandbox_id,
+    .gc = NULL,
+};
+
+SBX_PLUGIN_EXPORT const sbx_plugin *sandboxio_plugin_v1(void);
+
+SBX_PLUGIN_EXPORT const sbx_plugin *sandboxio_plugin_v1(void)
+{
+    return &descriptor;
+}

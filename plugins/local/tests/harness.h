@@ -1,0 +1,55 @@
+/*
+ * Test harness for the local plugin: load the module with dlopen and drive
+ * its descriptor through a small host table, without the core.
+ */
+#ifndef LOCAL_TEST_HARNESS_H
+#define LOCAL_TEST_HARNESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sandboxio/plugin.h>
+
+extern const sbx_plugin *th_plugin;
+extern void *th_state;
+/* The last error the plugin reported on this thread. */
+extern __thread int th_code;
+extern __thread char th_msg[1024];
+
+/* Load and init the plugin (aborts the test on failure); sets the init path. */
+void th_load(void);
+void th_unload(void);
+
+/* Open with query "k1=v1&k2=v2" (no URL escapes; NULL = none) and optional limits. */
+int th_open(const char *query, const sbx_plugin_limits *limits, void **sb);
+
+typedef struct th_result {
+    int rc;
+    sbx_plugin_exit ex;
+    char *out, *err;
+    size_t out_len, err_len;
+    uint64_t ms;
+} th_result;
+
+/* Run argv (envp NULL = PATH only); stdin_data may be NULL. */
+void th_exec(void *sb, const char *const *argv, const char *const *envp, const char *cwd,
+             const void *stdin_data, size_t stdin_len, uint64_t timeout_ms, th_result *r);
+/* th_exec of "sh -c script" with a default environment. */
+void th_sh(void *sb, const char *script, uint64_t timeout_ms, th_result *r);
+void th_result_free(th_result *r);
+
+int th_write(void *sb, const char *path, const void *data, size_t len, uint32_t mode);
+int th_read(void *sb, const char *path, char **data, size_t *len);
+
+/* Copy the escape probe into the sandbox as /work/probe. */
+void th_install_probe(void *sb);
+
+/* The init's host pid and its pid-namespace inode (from the sandbox id). */
+pid_t th_init_pid(void *sb);
+unsigned long th_pidns_of(pid_t pid);
+/* Host processes whose pid namespace is ns. */
+int th_count_in_pidns(unsigned long ns);
+/* Wait up to 5 s for the count to drop to at most want; returns the last count. */
+int th_settle_pidns(unsigned long ns, int want);
+
+#endif

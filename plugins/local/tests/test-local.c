@@ -1,0 +1,459 @@
+/*
+ * The local plugin driven directly through its descriptor: life cycle,
+ * execs, stdio, files, options, timeouts and the owner's death.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+static void *sb;
+
+static void setup(void)
+{
+    th_load();
+    int rc = th_open(NULL, NULL, &sb);
+    ck_assert_msg(rc == SBX_OK, "open: %d %s", rc, th_msg);
+}
+
+static void teardown(void)
+{
+    if (sb)
+        ck_assert_int_eq(th_plugin->destroy(sb), SBX_OK);
+    sb = NULL;
+    th_unload();
+}
+
+START_TEST(descriptor_declares_namespace_tier_and_caps)
+{
+    ck_assert_str_eq(th_plugin->name, "local");
+    ck_assert_int_eq(th_plugin->tier, SBX_TIER_NAMESPACE);
+    uint64_t want = SBX_CAP_EXEC | SBX_CAP_STREAM | SBX_CAP_STDIN | SBX_CAP_FILES | SBX_CAP_ENV
+                    | SBX_CAP_CWD | SBX_CAP_TIMEOUT | SBX_CAP_NET_NONE | SBX_CAP_PERSIST;
+    ck_assert_uint_eq(th_plugin->caps & want, want);
+    ck_assert_uint_eq(th_plugin->caps & (SBX_CAP_NET_ALLOWLIST | SBX_CAP_PORTS), 0);
+}
+END_TEST
+
+START_TEST(exec_captures_stdout_stderr_and_exit_code)
+{
+    th_result r;
+    th_sh(sb, "echo out; echo err >&2; exit 3", 0, &r);
+    ck_assert_int_eq(r.rc, SBX_OK);
+    ck_assert_int_eq(r.ex.exited, 1);
+    ck_assert_int_eq(r.ex.exit_code, 3);
+    ck_assert_str_eq(r.out, "out\n");
+    ck_assert_str_eq(r.err, "err\n");
+    th_result_free(&r);
+}
+END_TEST
+
+START_TEST(exec_reports_the_killing_signal)
+{
+    th_result r;
+    th_sh(sb, "kill -TERM $$", 0, &r);
+    ck_assert_int_eq(r.rc, SBX_OK);
+    ck_assert_int_eq(r.ex.exited, 0);
+    ck_assert_int_eq(r.ex.signal, SIGTERM);
+    th_result_free(&r);
+}
+END_TEST
+
+START_TEST(exec_gets_exactly_the_given_environment)
+{
+    const char *argv[] = { "env", NULL };
+    const char *envp[] = { "A=1", "PATH=/usr/bin", NULL };
+    th_result r;
+    th_exec(sb, argv, envp, NULL, NULL, 0, 0, &r);
+    ck_assert_int_eq(r.rc, SBX_OK);
+    ck_assert_str_eq(r.out, "A=1\nPATH=/usr/bin\n");
+    th_result_free(&r);
+}
+END_TEST
+
+START_TEST(exec_runs_in_work_dir_or_given_cwd)
+{
+    th_result r;
+    th_sh(sb, "pwd; mkdir -p sub", 0, &r);
+    ck_assert_str_eq(r.out, "/work\n");
+    th_result_free(&r);
+    const char *argv[] = { "pwd", NULL };
+    th_exec(sb, argv, NULL, "sub", NULL, 0, 0, &r);
+    ck_assert_int_eq(r.rc, SBX_OK);
+    ck_assert_str_eq(r.out, "/work/sub\n");
+    th_result_free(&r);
+    th_exec(sb, argv, NULL, "/tmp", NULL, 0, 0, &r);
+    ck_assert_str_eq(r.out, "/tmp\n");
+    th_result_free(&r);
+    th_exec(sb, argv, NULL, "missing", NULL, 0, 0, &r);
+    ck_assert_int_eq(r.rc, SBX_E_EXEC_START);
+    th_result_free(&r);
+}
+END_TEST
+
+START_TEST(exec_of_missing_command_is_exec_start)
+{
+    const char *argv[] = { "no-such-command-xyz", NULL };
+    th_result r;
+    th_exec(sb, argv, NULL, NULL, NULL, 0, 0, &r);
+    ck_assert_int_eq(r.rc, SBX_E_EXEC_START);
+    ck_assert_ptr_nonnull(strstr(th_msg, "not found"));
+    th_result_free(&r);
+    const char *argv2[] = { "/etc/passwd", NULL };
+    th_exec(sb, argv2, NULL, NULL, NULL, 0, 0, &r);
+    ck_assert_int_eq(r.rc, SBX_E_EXEC_START);
+    th_result_free(&r);
+}
+END_TEST
+
+START_TEST(stdin_is_fed_then_closed)
+{
+    size_t len = 8u << 20;
+    char *data = malloc(len);
+    memset(data, 'x', len);
+    const char *argv[] = { "wc", "-c", NULL };
+    th_result r;
+    th_exec(sb, argv, NULL, NULL, data, len, 0, &r);
+    ck_assert_int_eq(r.rc, SBX_OK);
+    ck_assert_int_eq(atol(r.out), (long)len);
+    th_result_free(&r);
+    /* A command that never reads its stdin must not block or kill the client. */
+    const char *argv2[] = { "true", NULL };
+    th_exec(sb, argv2, NULL, NULL, data, len, 0, &r);
+    ck_assert_int_eq(r.rc, SBX_OK);
+    ck_assert_int_eq(r.ex.exit_code, 0);
+    th_result_free(&r);
+    free(data);
+}
+END_TEST
+
+START_TEST(large_stdout_and_stderr_stream_without_deadlock)
+{
+    th_result r;
+    th_sh(sb, "head -c 33554432 /dev/zero & head -c 33554432 /dev/zero >&2; wait", 60000, &r);
+    ck_assert_int_eq(r.rc, SBX_OK);
+    ck_assert_msg(r.ex.exit_code == 0, "%s", r.err);
+    ck_assert_uint_eq(r.out_len, 32u << 20);
+    ck_assert_uint_eq(r.err_len, 32u << 20);
+    th_result_free(&r);
+}
+END_TEST
+
+static void *exec_thread(void *arg)
+{
+    th_result *r = arg;
+    th_sh(sb, "head -c 4194304 /dev/zero; echo done >&2", 60000, r);
+    return NULL;
+}
+
+START_TEST(concurrent_execs_share_one_sandbox)
+{
+    pthread_t t[8];
+    th_result r[8];
+    for (int i = 0; i < 8; i++)
+        ck_assert_int_eq(pthread_create(&t[i], NULL, exec_thread, &r[i]), 0);
+    for (int i = 0; i < 8; i++) {
+        pthread_join(t[i], NULL);
+        ck_assert_int_eq(r[i].rc, SBX_OK);
+        ck_assert_uint_eq(r[i].out_len, 4u << 20);
+        ck_assert_str_eq(r[i].err, "done\n");
+        th_result_free(&r[i]);
+    }
+}
+END_TEST
+
+START_TEST(files_persist_between_execs)
+{
+    th_result r;
+    int rc = th_write(sb, "a/b/c.txt", "hello\n", 6, 0640);
+    ck_assert_msg(rc == SBX_OK, "%d %s", rc, th_msg);
+    th_sh(sb, "cat a/b/c.txt; stat -c %a a/b/c.txt; echo more >> a/b/c.txt; echo new > made", 0, &r);
+    ck_assert_int_eq(r.rc, SBX_OK);
+    ck_assert_str_eq(r.out, "hello\n640\n");
+    ck_assert_str_eq(r.err, "");
+    th_result_free(&r);
+    char *data;
+    size_t len;
+    ck_assert_int_eq(th_read(sb, "a/b/c.txt", &data, &len), SBX_OK);
+    ck_assert_str_eq(data, "hello\nmore\n");
+    free(data);
+    ck_assert_int_eq(th_read(sb, "made", &data, &len), SBX_OK);
+    ck_assert_str_eq(data, "new\n");
+    free(data);
+}
+END_TEST
+
+typedef struct names {
+    char buf[512];
+} names;
+
+static int on_entry(void *u, const sbx_plugin_dirent *e)
+{
+    names *n = u;
+    char line[128];
+    snprintf(line, sizeof line, "%s:%d:%llu ", e->name, e->type, (unsigned long long)e->size);
+    strcat(n->buf, line);
+    return 0;
+}
+
+START_TEST(file_errors_have_exact_codes)
+{
+    char *data;
+    size_t len;
+    names n = { "" };
+    ck_assert_int_eq(th_read(sb, "missing", &data, &len), SBX_E_NOT_FOUND);
+    free(data);
+    ck_assert_int_eq(th_plugin->file_mkdir(sb, "d/e"), SBX_OK);
+    ck_assert_int_eq(th_plugin->file_mkdir(sb, "d/e"), SBX_OK);
+    ck_assert_int_eq(th_read(sb, "d", &data, &len), SBX_E_IS_DIRECTORY);
+    free(data);
+    ck_assert_int_eq(th_write(sb, "d/f", "12345", 5, 0644), SBX_OK);
+    ck_assert_int_eq(th_write(sb, "d", "x", 1, 0644), SBX_E_IS_DIRECTORY);
+    ck_assert_int_eq(th_plugin->file_list(sb, "d/f", on_entry, &n), SBX_E_NOT_DIRECTORY);
+    ck_assert_int_eq(th_plugin->file_list(sb, "nope", on_entry, &n), SBX_E_NOT_FOUND);
+    ck_assert_int_eq(th_plugin->file_list(sb, "d", on_entry, &n), SBX_OK);
+    ck_assert_str_eq(n.buf, "e:2:40 f:1:5 ");
+    ck_assert_int_eq(th_plugin->file_remove(sb, "d", 0), SBX_E_IS_DIRECTORY);
+    ck_assert_int_eq(th_plugin->file_remove(sb, "nope", 0), SBX_E_NOT_FOUND);
+    ck_assert_int_eq(th_plugin->file_remove(sb, "d/f", 0), SBX_OK);
+    ck_assert_int_eq(th_plugin->file_remove(sb, "d", 1), SBX_OK);
+    ck_assert_int_eq(th_read(sb, "d/f", &data, &len), SBX_E_NOT_FOUND);
+    free(data);
+    ck_assert_int_eq(th_plugin->file_remove(sb, "", 1), SBX_E_BAD_PATH);
+}
+END_TEST
+
+START_TEST(timeout_kills_the_whole_tree_with_daemons)
+{
+    th_result r;
+    unsigned long ns = th_pidns_of(th_init_pid(sb));
+    th_sh(sb, "setsid sh -c 'sleep 1000 & sleep 1000' & (sleep 1000 &) ; sleep 1000", 500, &r);
+    ck_assert_int_eq(r.rc, SBX_OK);
+    ck_assert_int_eq(r.ex.timed_out, 1);
+    ck_assert_int_eq(r.ex.exited, 0);
+    ck_assert_int_eq(r.ex.signal, SIGKILL);
+    ck_assert_uint_lt(r.ms, 5000);
+    th_result_free(&r);
+    ck_assert_int_eq(th_settle_pidns(ns, 1), 1); /* init alone */
+}
+END_TEST
+
+START_TEST(background_processes_end_with_their_exec)
+{
+    th_result r;
+    unsigned long ns = th_pidns_of(th_init_pid(sb));
+    th_sh(sb, "setsid sleep 1000 & echo started", 0, &r);
+    ck_assert_int_eq(r.rc, SBX_OK);
+    ck_assert_int_eq(r.ex.exit_code, 0);
+    ck_assert_str_eq(r.out, "started\n");
+    ck_assert_uint_lt(r.ms, 5000);
+    th_result_free(&r);
+    ck_assert_int_eq(th_settle_pidns(ns, 1), 1);
+}
+END_TEST
+
+static int stop_at_once(void *u, int stream, const void *d, size_t l)
+{
+    (void)u; (void)stream; (void)d; (void)l;
+    return 1;
+}
+
+START_TEST(output_callback_can_abort)
+{
+    const char *argv[] = { "sh", "-c", "while :; do echo spam; done", NULL };
+    const char *envp[] = { "PATH=/usr/bin", NULL };
+    sbx_plugin_cmd cmd = { sizeof cmd, argv, envp, NULL, 0 };
+    sbx_plugin_io io = { sizeof io, NULL, stop_at_once, NULL };
+    sbx_plugin_exit ex = { .struct_size = sizeof ex };
+    unsigned long ns = th_pidns_of(th_init_pid(sb));
+    ck_assert_int_eq(th_plugin->exec(sb, &cmd, &io, &ex), SBX_E_EXEC_ABORTED);
+    ck_assert_int_eq(th_settle_pidns(ns, 1), 1);
+}
+END_TEST
+
+static void *sleeper(void *arg)
+{
+    th_result *r = arg;
+    th_sh(sb, "sleep 1000", 0, r);
+    return NULL;
+}
+
+START_TEST(destroy_leaves_no_process)
+{
+    pthread_t t;
+    th_result r;
+    unsigned long ns = th_pidns_of(th_init_pid(sb));
+    ck_assert_int_eq(pthread_create(&t, NULL, sleeper, &r), 0);
+    for (int i = 0; i < 200 && th_count_in_pidns(ns) < 3; i++)
+        usleep(10000);
+    ck_assert_int_ge(th_count_in_pidns(ns), 3); /* init, supervisor, sleep */
+    ck_assert_int_eq(th_plugin->destroy(sb), SBX_OK);
+    sb = NULL;
+    ck_assert_int_eq(th_count_in_pidns(ns), 0);
+    pthread_join(t, NULL);
+    ck_assert_int_eq(r.rc, SBX_E_BACKEND_FAILED);
+    th_result_free(&r);
+}
+END_TEST
+
+/*
+ * The owner dies by SIGKILL while a command runs: the sandbox and all its
+ * processes must disappear from the host on their own.
+ */
+START_TEST(owner_sigkill_leaves_no_process)
+{
+    int p[2];
+    ck_assert_int_eq(pipe(p), 0);
+    pid_t child = fork();
+    ck_assert_int_ge(child, 0);
+    if (child == 0) {
+        void *own;
+        pthread_t t;
+        th_result r;
+        if (th_open(NULL, NULL, &own) != SBX_OK)
+            _exit(2);
+        sb = own;
+        pthread_create(&t, NULL, sleeper, &r);
+        pid_t ip = th_init_pid(own);
+        if (write(p[1], &ip, sizeof ip) != sizeof ip)
+            _exit(3);
+        pause();
+        _exit(0);
+    }
+    pid_t init_pid = 0;
+    ck_assert_int_eq(read(p[0], &init_pid, sizeof init_pid), (ssize_t)sizeof init_pid);
+    unsigned long ns = th_pidns_of(init_pid);
+    ck_assert_uint_ne(ns, 0);
+    for (int i = 0; i < 200 && th_count_in_pidns(ns) < 3; i++)
+        usleep(10000);
+    ck_assert_int_ge(th_count_in_pidns(ns), 3);
+    kill(child, SIGKILL);
+    waitpid(child, NULL, 0);
+    int left = -1;
+    for (int i = 0; i < 500 && (left = th_count_in_pidns(ns)) != 0; i++)
+        usleep(10000);
+    ck_assert_int_eq(left, 0);
+    ck_assert_int_eq(kill(init_pid, 0), -1);
+}
+END_TEST
+
+START_TEST(dsn_options_are_checked)
+{
+    void *x = NULL;
+    ck_assert_int_eq(th_open("colour=blue", NULL, &x), SBX_E_DSN_UNKNOWN_OPTION);
+    ck_assert_int_eq(th_open("size=12q", NULL, &x), SBX_E_DSN_BAD_OPTION_VALUE);
+    ck_assert_int_eq(th_open("size=10k", NULL, &x), SBX_E_DSN_BAD_OPTION_VALUE);
+    ck_assert_int_eq(th_open("ro=/nonexistent-xyz", NULL, &x), SBX_E_DSN_BAD_OPTION_VALUE);
+    ck_assert_int_eq(th_open("ro=relative", NULL, &x), SBX_E_DSN_BAD_OPTION_VALUE);
+    ck_assert_int_eq(th_open("ro=/usr:data", NULL, &x), SBX_E_DSN_BAD_OPTION_VALUE);
+    ck_assert_int_eq(th_open("ro=/usr:/a/../b", NULL, &x), SBX_E_DSN_BAD_OPTION_VALUE);
+    ck_assert_int_eq(th_open("rw=/tmp:/proc/x", NULL, &x), SBX_E_DSN_BAD_OPTION_VALUE);
+    ck_assert_int_eq(th_open("ro=/usr,", NULL, &x), SBX_E_DSN_BAD_OPTION_VALUE);
+    ck_assert_int_eq(th_open("workdir=relative", NULL, &x), SBX_E_DSN_BAD_OPTION_VALUE);
+    ck_assert_int_eq(th_open("workdir=/", NULL, &x), SBX_E_DSN_BAD_OPTION_VALUE);
+    ck_assert_int_eq(th_open("workdir=/usr/x", NULL, &x), SBX_E_DSN_BAD_OPTION_VALUE);
+    sbx_plugin_kv kv[1];
+    sbx_plugin_dsn dsn = { sizeof dsn, "local", "host", "", 0, kv };
+    ck_assert_int_eq(th_plugin->open(th_state, &dsn, NULL, &x), SBX_E_DSN_BAD_AUTHORITY);
+    ck_assert_ptr_null(x);
+}
+END_TEST
+
+START_TEST(binds_and_workdir_options_work)
+{
+    char dir[] = "/tmp/sbx-local-bind-XXXXXX";
+    char out[] = "/tmp/sbx-local-out-XXXXXX";
+    char q[256], path[512];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    ck_assert_ptr_nonnull(mkdtemp(out));
+    chmod(dir, 0755);
+    chmod(out, 0777);
+    snprintf(path, sizeof path, "%s/in.txt", dir);
+    FILE *f = fopen(path, "w");
+    fputs("from host\n", f);
+    fclose(f);
+    snprintf(q, sizeof q, "ro=%s:/data&rw=%s:/out&workdir=/home/box&size=16m", dir, out);
+    void *x;
+    int rc = th_open(q, NULL, &x);
+    ck_assert_msg(rc == SBX_OK, "%d %s", rc, th_msg);
+    th_result r;
+    th_sh(x, "pwd; cat /data/in.txt; echo hi > /data/new; echo $?; echo w > /out/o.txt", 0, &r);
+    ck_assert_int_eq(r.rc, SBX_OK);
+    ck_assert_str_eq(r.out, "/home/box\nfrom host\n2\n");
+    ck_assert_ptr_nonnull(strstr(r.err, "Read-only file system"));
+    th_result_free(&r);
+    ck_assert_int_eq(th_plugin->destroy(x), SBX_OK);
+    snprintf(path, sizeof path, "%s/o.txt", out);
+    f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    char line[32] = "";
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
+    fclose(f);
+    ck_assert_str_eq(line, "w\n");
+    unlink(path);
+    snprintf(path, sizeof path, "%s/in.txt", dir);
+    unlink(path);
+    rmdir(dir);
+    rmdir(out);
+}
+END_TEST
+
+START_TEST(missing_init_is_backend_unavailable)
+{
+    void *x;
+    setenv("SANDBOXIO_LOCAL_INIT", "/nonexistent/sandboxio-local-init", 1);
+    ck_assert_int_eq(th_open(NULL, NULL, &x), SBX_E_BACKEND_UNAVAILABLE);
+    ck_assert_ptr_nonnull(strstr(th_msg, "/nonexistent/sandboxio-local-init"));
+}
+END_TEST
+
+static Suite *local_suite(void)
+{
+    Suite *s = suite_create("local");
+    TCase *tc = tcase_create("sandbox");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, descriptor_declares_namespace_tier_and_caps);
+    tcase_add_test(tc, exec_captures_stdout_stderr_and_exit_code);
+    tcase_add_test(tc, exec_reports_the_killing_signal);
+    tcase_add_test(tc, exec_gets_exactly_the_given_environment);
+    tcase_add_test(tc, exec_runs_in_work_dir_or_given_cwd);
+    tcase_add_test(tc, exec_of_missing_command_is_exec_start);
+    tcase_add_test(tc, stdin_is_fed_then_closed);
+    tcase_add_test(tc, large_stdout_and_stderr_stream_without_deadlock);
+    tcase_add_test(tc, concurrent_execs_share_one_sandbox);
+    tcase_add_test(tc, files_persist_between_execs);
+    tcase_add_test(tc, file_errors_have_exact_codes);
+    tcase_add_test(tc, timeout_kills_the_whole_tree_with_daemons);
+    tcase_add_test(tc, background_processes_end_with_their_exec);
+    tcase_add_test(tc, output_callback_can_abort);
+    tcase_add_test(tc, destroy_leaves_no_process);
+    tcase_add_test(tc, owner_sigkill_leaves_no_process);
+    tcase_add_test(tc, dsn_options_are_checked);
+    tcase_add_test(tc, binds_and_workdir_options_work);
+    suite_add_tcase(s, tc);
+    TCase *bare = tcase_create("no-sandbox");
+    tcase_add_checked_fixture(bare, th_load, th_unload);
+    tcase_add_test(bare, missing_init_is_backend_unavailable);
+    suite_add_tcase(s, bare);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(local_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
