@@ -6,10 +6,12 @@
 #include "harness.h"
 
 #include <errno.h>
+#include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static void assert_round_trip(void *sb, const char *path, const char *data, size_t len)
@@ -271,6 +273,38 @@ START_TEST(files_persist_across_execs)
 }
 END_TEST
 
+/* In a child where openat2 answers ENOSYS, as on a kernel older than 5.6. */
+START_TEST(missing_openat2_is_a_kernel_feature_error)
+{
+    void *sb = th_open();
+    pid_t pid;
+    int status;
+
+    pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        scmp_filter_ctx filter = seccomp_init(SCMP_ACT_ALLOW);
+        char *data;
+        size_t len;
+        int code;
+
+        if (filter == NULL ||
+            seccomp_rule_add(filter, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(openat2), 0) != 0 ||
+            seccomp_load(filter) != 0)
+            _exit(3);
+        code = th_read(sb, "anything", &data, &len);
+        if (code != SBX_E_KERNEL_FEATURE)
+            _exit(1);
+        code = th_write(sb, "anything", "x", 1, 0644);
+        _exit(code == SBX_E_KERNEL_FEATURE ? 0 : 2);
+    }
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+                  "child ended with status 0x%x (1: read, 2: write gave another code)", status);
+    th_assert_code(th_plugin->destroy(sb), SBX_OK);
+}
+END_TEST
+
 static Suite *files_suite(void)
 {
     Suite *s = suite_create("fake-files");
@@ -283,6 +317,7 @@ static Suite *files_suite(void)
     tcase_add_test(tc, short_or_failing_source_leaves_no_file);
     tcase_add_test(tc, remove_plain_recursive_and_missing);
     tcase_add_test(tc, files_persist_across_execs);
+    tcase_add_test(tc, missing_openat2_is_a_kernel_feature_error);
     suite_add_tcase(s, tc);
     tcase_add_test(esc, recursive_remove_does_not_follow_symlinks);
     tcase_add_test(esc, symlink_leading_out_is_refused);

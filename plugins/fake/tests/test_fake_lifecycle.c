@@ -107,6 +107,23 @@ START_TEST(dsn_with_options_authority_or_path_is_refused)
 }
 END_TEST
 
+START_TEST(unusable_tmpdir_fails_with_a_system_error)
+{
+    sbx_plugin_dsn dsn = {.struct_size = sizeof(dsn), .scheme = "fake", .authority = "",
+                          .path = ""};
+    char *saved = strdup(getenv("TMPDIR"));
+    void *sb = NULL;
+
+    setenv("TMPDIR", "/nonexistent-sbx-fake-dir", 1);
+    th_assert_code(th_plugin->open(th_state, &dsn, NULL, &sb), SBX_E_SYSTEM);
+    ck_assert_ptr_nonnull(strstr(th_last_message(), "/nonexistent-sbx-fake-dir/sandboxio-fake-"));
+    ck_assert_ptr_nonnull(strstr(th_last_message(), "No such file or directory"));
+    ck_assert_ptr_null(sb);
+    setenv("TMPDIR", saved, 1);
+    free(saved);
+}
+END_TEST
+
 START_TEST(destroy_removes_the_whole_root_but_nothing_outside)
 {
     void *sb = th_open();
@@ -244,6 +261,7 @@ START_TEST(concurrent_execs_from_four_threads)
 END_TEST
 
 typedef struct reports {
+    int stop_after;     /* return non-zero from this report on; 0 = never */
     int count;
     char id[128];
     char reason[128];
@@ -256,7 +274,19 @@ static int on_report(void *userdata, const char *id, const char *reason)
     r->count++;
     snprintf(r->id, sizeof(r->id), "%s", id);
     snprintf(r->reason, sizeof(r->reason), "%s", reason);
-    return 0;
+    return r->stop_after != 0 && r->count >= r->stop_after;
+}
+
+/* A pid that certainly existed and is now gone. */
+static pid_t dead_pid(void)
+{
+    pid_t pid = fork();
+
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0)
+        _exit(0);
+    ck_assert_int_eq(waitpid(pid, NULL, 0), pid);
+    return pid;
 }
 
 static void make_dir(const char *dir, const char *name)
@@ -277,12 +307,7 @@ START_TEST(gc_removes_only_roots_whose_owner_is_gone)
     void *live;
     FILE *f;
 
-    /* A pid that certainly existed and is now gone. */
-    dead = fork();
-    ck_assert_int_ge(dead, 0);
-    if (dead == 0)
-        _exit(0);
-    ck_assert_int_eq(waitpid(dead, NULL, 0), dead);
+    dead = dead_pid();
     ck_assert_int_eq(stat("/proc/self/ns/pid", &ns), 0);
 
     snprintf(dir, sizeof(dir), "%s/gc", getenv("TMPDIR"));
@@ -329,6 +354,35 @@ START_TEST(gc_removes_only_roots_whose_owner_is_gone)
 }
 END_TEST
 
+START_TEST(gc_stops_when_the_report_callback_asks)
+{
+    char dir[256], name[128];
+    struct stat ns;
+    reports rep = {.stop_after = 1};
+    size_t removed = 0;
+    pid_t dead = dead_pid();
+
+    ck_assert_int_eq(stat("/proc/self/ns/pid", &ns), 0);
+    snprintf(dir, sizeof(dir), "%s/gc-stop", getenv("TMPDIR"));
+    ck_assert_int_eq(mkdir(dir, 0700), 0);
+    setenv("TMPDIR", dir, 1);
+    for (int i = 0; i < 3; i++) {
+        snprintf(name, sizeof(name), "sandboxio-fake-%ld-%lu-stop%02d", (long)dead,
+                 (unsigned long)ns.st_ino, i);
+        make_dir(dir, name);
+    }
+    th_assert_code(th_plugin->gc(th_state, NULL, on_report, &rep, &removed), SBX_OK);
+    ck_assert_uint_eq(removed, 1);
+    ck_assert_int_eq(rep.count, 1);
+    ck_assert_int_eq(count_entries(dir), 2);
+    /* The next sweep takes the rest. */
+    rep.stop_after = 0;
+    th_assert_code(th_plugin->gc(th_state, NULL, on_report, &rep, &removed), SBX_OK);
+    ck_assert_uint_eq(removed, 2);
+    ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 static Suite *lifecycle_suite(void)
 {
     Suite *s = suite_create("fake-lifecycle");
@@ -337,10 +391,12 @@ static Suite *lifecycle_suite(void)
     tcase_add_test(tc, descriptor_declares_only_what_it_honours);
     tcase_add_test(tc, open_creates_a_private_root_named_by_its_id);
     tcase_add_test(tc, dsn_with_options_authority_or_path_is_refused);
+    tcase_add_test(tc, unusable_tmpdir_fails_with_a_system_error);
     tcase_add_test(tc, destroy_removes_the_whole_root_but_nothing_outside);
     tcase_add_test(tc, destroy_kills_running_commands_and_waits_for_them);
     tcase_add_test(tc, concurrent_execs_from_four_threads);
     tcase_add_test(tc, gc_removes_only_roots_whose_owner_is_gone);
+    tcase_add_test(tc, gc_stops_when_the_report_callback_asks);
     suite_add_tcase(s, tc);
     return s;
 }
