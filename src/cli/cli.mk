@@ -12,6 +12,8 @@ src_sandboxio_SOURCES = \
 	src/cli/doctor_probe.h \
 	src/cli/encode.c \
 	src/cli/encode.h \
+	src/cli/interrupt.c \
+	src/cli/interrupt.h \
 	src/cli/plugin_report.c \
 	src/cli/plugin_report.h \
 	src/cli/run.h \
@@ -32,6 +34,7 @@ SBX_CLI_TESTS = \
 	tests/cli/run-default-network-refused-on-fake.sh \
 	tests/cli/run-exit-status-passthrough.sh \
 	tests/cli/run-timeout-exits-124.sh \
+	tests/cli/run-interrupt-destroys-sandbox.sh \
 	tests/cli/run-json-output.sh \
 	tests/cli/run-bad-input-exit-codes.sh \
 	tests/cli/plugins-json-lists-fake.sh \

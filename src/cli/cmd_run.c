@@ -11,6 +11,7 @@
 #include <sandboxio/sandboxio.h>
 
 #include "commands.h"
+#include "interrupt.h"
 #include "run.h"
 #include "util.h"
 
@@ -41,6 +42,8 @@ static int run_in(const struct run_opts *opts, sbx_sandbox *sandbox)
     sbx_result *result = NULL;
     int rc, status;
 
+    if (sbx_cli_interrupted())
+        return 128 + sbx_cli_interrupted();
     if (opts->json) {
         rc = sbx_exec(&result, sandbox, opts->cmd);
         if (rc != SBX_OK)
@@ -52,7 +55,8 @@ static int run_in(const struct run_opts *opts, sbx_sandbox *sandbox)
         status = rc == SBX_OK ? status_of(result) : sbx_cli_exit_code(rc);
     }
     sbx_result_free(result);
-    return status;
+    /* Like a shell: a run the user interrupted ends as if killed by that signal. */
+    return sbx_cli_interrupted() ? 128 + sbx_cli_interrupted() : status;
 }
 
 /* The DSN to use: --dsn, else $SANDBOXIO_DSN, else the default backend. */
@@ -75,6 +79,10 @@ int cmd_run(int argc, char **argv)
     if (status != 0) {
         run_opts_release(&opts);
         return status < 0 ? 0 : status;
+    }
+    if (sbx_cli_interrupt_install() != 0) {
+        status = sbx_cli_error(SBX_E_SYSTEM, "sigaction: %m");
+        goto out;
     }
     rc = sbx_client_new(&client);
     if (rc != SBX_OK) {

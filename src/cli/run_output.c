@@ -12,6 +12,7 @@
 #include <json-c/json.h>
 
 #include "encode.h"
+#include "interrupt.h"
 #include "run.h"
 #include "util.h"
 
@@ -42,6 +43,8 @@ static int live_output(void *userdata, int stream, const void *data, size_t len)
 {
     struct live_sink *sink = userdata;
 
+    if (sbx_cli_interrupted())
+        return 1;   /* the user wants out: stop the command */
     if (write_all(stream == SBX_STDERR ? STDERR_FILENO : STDOUT_FILENO, data, len) == 0)
         return 0;
     sink->failed_errno = errno;
@@ -66,21 +69,21 @@ int run_exec_live(sbx_sandbox *sandbox, const sbx_cmd *cmd, sbx_result **result)
     fflush(stdout);
     if (sbx_sandbox_caps(sandbox) & SBX_CAP_STREAM) {
         rc = sbx_exec_stream(result, sandbox, cmd, live_output, &sink);
-        if (rc == SBX_E_EXEC_ABORTED && sink.failed_errno) {
+        if (rc == SBX_E_EXEC_ABORTED && sink.failed_errno)
             sbx_cli_error(SBX_E_EXEC_ABORTED, "cannot write the command's %s: %s; it was stopped",
                           sink.failed_stream == SBX_STDERR ? "stderr" : "stdout",
                           strerror(sink.failed_errno));
-            return SBX_E_EXEC_ABORTED;
-        }
-        if (rc != SBX_OK)
-            return sbx_cli_error_lib(rc, "running the command"), rc;
-        return SBX_OK;
+        else if (rc != SBX_OK && !sbx_cli_interrupted())
+            sbx_cli_error_lib(rc, "running the command");
+        return rc;
     }
 
     /* No streaming on this backend: capture, then replay. */
     rc = sbx_exec(result, sandbox, cmd);
-    if (rc != SBX_OK)
-        return sbx_cli_error_lib(rc, "running the command"), rc;
+    if (rc != SBX_OK) {
+        sbx_cli_error_lib(rc, "running the command");
+        return rc;
+    }
     data = sbx_result_stdout(*result, &len);
     if (len && write_all(STDOUT_FILENO, data, len) != 0)
         sbx_cli_error(SBX_E_SYSTEM, "cannot write the command's stdout: %s", strerror(errno));

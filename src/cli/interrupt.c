@@ -1,0 +1,55 @@
+/*
+ * interrupt.c - record the first termination signal instead of dying of it,
+ * so that the sandbox is destroyed rather than leaked.
+ */
+#include "config.h"
+
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "interrupt.h"
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+    static const char note[] =
+        "sandboxio: interrupted: stopping the command and destroying the sandbox"
+        " (interrupt again to quit at once)\n";
+    ssize_t ignored;
+
+    interrupted = sig;
+    ignored = write(STDERR_FILENO, note, sizeof(note) - 1);
+    (void)ignored;
+}
+
+int sbx_cli_interrupt_install(void)
+{
+    static const int signals[] = { SIGINT, SIGTERM, SIGHUP };
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    /* SA_RESETHAND: the second signal takes the default action. A handler,
+     * unlike SIG_IGN, is not inherited by the commands a backend starts. */
+    sa.sa_flags = SA_RESETHAND | SA_RESTART;
+    for (size_t i = 0; i < sizeof(signals) / sizeof(signals[0]); i++) {
+        struct sigaction old;
+
+        if (sigaction(signals[i], NULL, &old) != 0)
+            return -1;
+        /* Ignored on purpose (nohup, a background job): keep it ignored. */
+        if (old.sa_handler == SIG_IGN)
+            continue;
+        if (sigaction(signals[i], &sa, NULL) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int sbx_cli_interrupted(void)
+{
+    return interrupted;
+}
