@@ -69,7 +69,10 @@ static void stop(exec_run *r)
     }
 }
 
-/* A write to a pipe whose reader is gone raises SIGPIPE in this thread: keep it blocked, then eat it. */
+/*
+ * A write to a pipe whose reader is gone raises SIGPIPE in this thread. It is
+ * blocked for the exec; take the pending one so it never reaches the host.
+ */
 static void consume_sigpipe(exec_run *r)
 {
     sigset_t set;

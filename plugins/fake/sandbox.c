@@ -20,7 +20,8 @@ int fake_dsn_check(const sbx_host *host, const sbx_plugin_dsn *dsn)
         return SBX_OK;
     if (dsn->authority != NULL && dsn->authority[0] != '\0')
         return host->set_error(SBX_E_DSN_BAD_AUTHORITY,
-                               "fake: the fake backend takes no authority (got \"%s\"); use fake://",
+                               "fake: the fake backend takes no authority (got \"%s\"); "
+                               "use fake://",
                                dsn->authority);
     if (dsn->path != NULL && dsn->path[0] != '\0' && strcmp(dsn->path, "/") != 0)
         return host->set_error(SBX_E_DSN_BAD_OPTION_VALUE,

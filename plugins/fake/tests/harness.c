@@ -86,7 +86,8 @@ static void th_load(void)
     }
 }
 
-const char *th_private_tmpdir(void)
+/* Make $TMPDIR a fresh private directory (roots land there); returns its path. */
+static const char *th_private_tmpdir(void)
 {
     static char dir[] = "/tmp/sbx-fake-test-XXXXXX";
 

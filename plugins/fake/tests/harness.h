@@ -15,12 +15,9 @@
 extern const sbx_plugin *th_plugin;
 extern void *th_state;
 
-/* Make $TMPDIR a fresh private directory (roots land there); returns its path. */
-const char *th_private_tmpdir(void);
-
 /*
- * dlopen $SBX_TEST_BUILDDIR/plugins/fake/.libs/sandboxio-fake.so and init
- * it (exit 99 if that fails), then run suite (forking each test) with TMPDIR private; then fail if any
+ * dlopen $SBX_TEST_BUILDDIR/plugins/fake/.libs/sandboxio-fake.so and init it
+ * (exit 99 if that fails), run suite with a private TMPDIR, then fail if any
  * sandbox root was left behind. Returns the exit status for main().
  */
 int th_run_suite(Suite *suite);

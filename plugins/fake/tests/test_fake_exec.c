@@ -285,6 +285,28 @@ START_TEST(background_children_die_with_the_leader)
 }
 END_TEST
 
+START_TEST(process_that_left_the_group_does_not_hang_the_exec)
+{
+    void *sb = th_open();
+    /* setsid puts the sleep out of reach of the group kill; it keeps stdout open. */
+    const char *argv[] = {"sh", "-c", "setsid sleep 30 & echo $! > escaped.pid; echo started",
+                          NULL};
+    th_result r = {.keep = true};
+    uint64_t start = th_now_ms(), took;
+    long escaped;
+
+    th_assert_code(th_exec(sb, argv, base_env, NULL, 0, &r), SBX_OK);
+    took = th_now_ms() - start;
+    escaped = read_pid_file(sb, "escaped.pid");
+    kill((pid_t)escaped, SIGKILL);
+    ck_assert_msg(took < 10000, "exec took %llu ms", (unsigned long long)took);
+    ck_assert_int_eq(r.exit.exit_code, 0);
+    ck_assert_str_eq(r.out, "started\n");
+    th_result_free(&r);
+    th_assert_code(th_plugin->destroy(sb), SBX_OK);
+}
+END_TEST
+
 START_TEST(output_callback_abort_kills_the_command)
 {
     void *sb = th_open();
@@ -333,6 +355,7 @@ static Suite *exec_suite(void)
     suite_add_tcase(s, io);
     tcase_add_test(kill, timeout_kills_the_whole_tree);
     tcase_add_test(kill, background_children_die_with_the_leader);
+    tcase_add_test(kill, process_that_left_the_group_does_not_hang_the_exec);
     tcase_add_test(kill, output_callback_abort_kills_the_command);
     tcase_add_test(kill, input_callback_failure_aborts);
     suite_add_tcase(s, kill);
