@@ -130,8 +130,10 @@ int run_print_json(const sbx_result *result, const sbx_sandbox *sandbox)
     char ms[32];
     int exited = sbx_result_exited(result), rc;
 
-    if (!obj)
-        return sbx_cli_error(SBX_E_NOMEM, "out of memory building the result"), SBX_E_NOMEM;
+    if (!obj) {
+        sbx_cli_error(SBX_E_NOMEM, "out of memory building the result");
+        return SBX_E_NOMEM;
+    }
     out = sbx_result_stdout(result, &out_len);
     err = sbx_result_stderr(result, &err_len);
     /* json-c counts string lengths in int: a larger capture cannot be put in. */

@@ -14,6 +14,17 @@ for args in "--help" "-h" "help" "help run" "run --help" "run -h" "plugins --hel
     [ ! -s "$ERR" ] || fail "'$args' wrote to stderr"
 done
 
+# Every command the global usage lists has its own --help.
+sbx --help
+commands=$(sed -n '/^Commands:/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p' "$OUT")
+[ -n "$commands" ] || fail "the global usage lists no command"
+for cmd in $commands; do
+    sbx "$cmd" --help
+    expect_status 0
+    grep -q "^Usage: sandboxio" "$OUT" || fail "'$cmd --help' printed no usage on stdout"
+    [ ! -s "$ERR" ] || fail "'$cmd --help' wrote to stderr"
+done
+
 sbx --version
 expect_status 0
 grep -qx "sandboxio [0-9.]* (libsandboxio [0-9.]*, plugin ABI 1\.0)" "$OUT" || fail "bad --version line"
