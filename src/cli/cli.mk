@@ -43,3 +43,11 @@ SBX_CLI_TESTS = \
 	tests/cli/help-and-usage-errors.sh
 TESTS += $(SBX_CLI_TESTS)
 EXTRA_DIST += $(SBX_CLI_TESTS) tests/cli/lib.sh
+
+## Unit tests of the CLI's parsing and encoding helpers.
+check_PROGRAMS += tests/cli/test_cli_parse
+TESTS += tests/cli/test_cli_parse
+tests_cli_test_cli_parse_SOURCES = tests/cli/test_cli_parse.c \
+	src/cli/util.c src/cli/util.h src/cli/encode.c src/cli/encode.h
+tests_cli_test_cli_parse_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(JSONC_CFLAGS)
+tests_cli_test_cli_parse_LDADD = src/libsandboxio.la $(CHECK_LIBS) $(JSONC_LIBS)

@@ -152,8 +152,10 @@ int sbx_cli_parse_size(const char *text, uint64_t *out)
         end--;
     }
     const char *stop;
-    if (parse_scaled(text, scale, &stop, out) != SBX_OK || stop != end)
+    uint64_t v;
+    if (parse_scaled(text, scale, &stop, &v) != SBX_OK || stop != end)
         return SBX_E_BAD_SIZE;
+    *out = v;
     return SBX_OK;
 }
 
@@ -179,9 +181,11 @@ int sbx_cli_parse_duration_ms(const char *text, uint64_t *out)
 int sbx_cli_parse_millis(const char *text, uint64_t *out)
 {
     const char *stop;
+    uint64_t v;
 
-    if (!text || parse_scaled(text, 1000, &stop, out) != SBX_OK || *stop)
+    if (!text || parse_scaled(text, 1000, &stop, &v) != SBX_OK || *stop)
         return SBX_E_BAD_SIZE;
+    *out = v;
     return SBX_OK;
 }
 

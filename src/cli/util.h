@@ -61,7 +61,8 @@ void sbx_cli_getopt_reset(void);
 /*
  * Sizes: an integer or decimal with an optional k, M, G or T suffix (either
  * case, powers of 1024), e.g. 123, 64k, 512M, 1.5G. Fractions of a byte round
- * up. SBX_E_BAD_SIZE when text does not parse or overflows.
+ * up. SBX_E_BAD_SIZE when text does not parse or overflows. The parsers
+ * below leave *out untouched on failure.
  */
 int sbx_cli_parse_size(const char *text, uint64_t *out);
 
