@@ -61,7 +61,7 @@ static void usage(FILE *out)
           "                     container, userspace-kernel, microvm\n"
           "  --env K=V          set K in CMD's environment (repeatable)\n"
           "  --env-pass NAME    pass NAME from this environment if set (repeatable)\n"
-          "  --cwd DIR          working directory inside the sandbox\n"
+          "  --cwd DIR          working directory, relative to the sandbox's work dir\n"
           "  --stdin            feed all of this standard input to CMD (else EOF)\n"
           "  --output-cap SIZE  with --json: cap on each captured stream (default 16M)\n"
           "  --json             capture the output and print one JSON object\n"

@@ -56,3 +56,10 @@ sbx run --env NOEQUALS --network open -- echo x
 expect_error 120 SBX_E1018
 sbx run --network open
 expect_error 120 SBX_E1018
+
+# --cwd is inside the sandbox: an absolute path is refused before anything
+# runs, and a directory the sandbox lacks is the backend's error.
+sbx run --network open --cwd / -- pwd
+expect_error 122 SBX_E3015
+sbx run --network open --cwd no-such-dir -- pwd
+expect_error 123 SBX_E4004

@@ -26,6 +26,11 @@ sbx run --network open --json --output-cap 4 -- echo 0123456789
 expect_status 0
 json_check 'd["stdout"] == "0123" and d["stdout_truncated"] is True'
 
+# SIZE suffixes are powers of 1024.
+sbx run --network open --json --output-cap 1k -- sh -c 'head -c 3000 /dev/zero | tr "\0" a'
+expect_status 0
+json_check 'd["stdout"] == "a" * 1024 and d["stdout_truncated"] is True'
+
 sbx run --network open --json -- sh -c 'kill -9 $$'
 expect_status 137
 json_check 'd["exit_code"] is None and d["signal"] == 9'
