@@ -1,0 +1,149 @@
+/*
+ * The Engine API on top of the transport: version negotiation, calls whose
+ * failures carry the daemon's own message, and small JSON helpers.
+ */
+#include "docker.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* "1.41" into major/minor; false if it is not that shape. */
+static bool parse_version(const char *s, unsigned *major, unsigned *minor)
+{
+    char tail;
+    return s && sscanf(s, "%u.%u%c", major, minor, &tail) == 2;
+}
+
+static int version_cmp(unsigned a_major, unsigned a_minor, unsigned b_major, unsigned b_minor)
+{
+    if (a_major != b_major)
+        return a_major < b_major ? -1 : 1;
+    if (a_minor != b_minor)
+        return a_minor < b_minor ? -1 : 1;
+    return 0;
+}
+
+int dk_api_negotiate(dk_conn *c)
+{
+    if (c->api[0])
+        return SBX_OK;
+    dk_request rq = {.method = "GET", .path = "/_ping", .timeout_ms = 30000};
+    dk_response rs = {0};
+    int rc = dk_api_call(c, &rq, &rs, "asking the daemon for its API version (/_ping)");
+    char *server = rs.api_version ? strdup(rs.api_version) : NULL;
+    dk_response_clear(&rs);
+    if (rc)
+        return rc;
+    if (!server) {
+        /* Daemons before API 1.25 send no Api-Version on /_ping. */
+        json_object *v = NULL;
+        rc = dk_api_json(c, "GET", "/version", NULL, "asking the daemon for its version", &v);
+        if (rc)
+            return rc;
+        const char *s = dk_json_str(v, "ApiVersion");
+        server = s ? strdup(s) : NULL;
+        json_object_put(v);
+    }
+    unsigned major, minor;
+    if (!parse_version(server, &major, &minor)) {
+        rc = c->host->set_error(SBX_E_BACKEND_PROTOCOL,
+                                "docker: %s reports no usable API version (\"%s\")",
+                                c->ep.display, server ? server : "");
+        free(server);
+        return rc;
+    }
+    free(server);
+    /* DOCKER_API_VERSION pins the version, as it does for the docker CLI. */
+    const char *pin = getenv("DOCKER_API_VERSION");
+    unsigned pin_major, pin_minor;
+    if (pin && pin[0]) {
+        if (!parse_version(pin, &pin_major, &pin_minor))
+            return c->host->set_error(SBX_E_BACKEND_PROTOCOL,
+                                      "docker: DOCKER_API_VERSION=%s is not a version like 1.41",
+                                      pin);
+        major = pin_major;
+        minor = pin_minor;
+    }
+    if (version_cmp(major, minor, DK_API_MIN_MAJOR, DK_API_MIN_MINOR) < 0)
+        return c->host->set_error(SBX_E_BACKEND_PROTOCOL,
+                                  "docker: %s speaks Engine API %u.%u; this backend needs %d.%d "
+                                  "or newer (Docker 17.06+)",
+                                  c->ep.display, major, minor, DK_API_MIN_MAJOR, DK_API_MIN_MINOR);
+    if (!(pin && pin[0]) && version_cmp(major, minor, DK_API_MAX_MAJOR, DK_API_MAX_MINOR) > 0) {
+        major = DK_API_MAX_MAJOR;
+        minor = DK_API_MAX_MINOR;
+    }
+    snprintf(c->api, sizeof(c->api), "/v%u.%u", major, minor);
+    return SBX_OK;
+}
+
+int dk_api_fail(dk_conn *c, const dk_response *rs, const char *context)
+{
+    char msg[1024];
+    dk_errmap_message(rs->body.data, rs->body.len, msg, sizeof(msg));
+    int code = dk_errmap_status(rs->status, msg);
+    return c->host->set_error(code, "docker: %s: %s (HTTP %ld from %s)", context,
+                              msg[0] ? msg : "no message", rs->status, c->ep.display);
+}
+
+int dk_api_call(dk_conn *c, const dk_request *rq, dk_response *rs, const char *context)
+{
+    int rc = dk_http(c, rq, rs);
+    if (rc)
+        return rc;
+    if (rs->status < 200 || rs->status >= 300)
+        return dk_api_fail(c, rs, context);
+    return SBX_OK;
+}
+
+int dk_api_json(dk_conn *c, const char *method, const char *path, const char *body,
+                const char *context, json_object **out)
+{
+    dk_request rq = {.method = method, .path = path, .json = body};
+    dk_response rs = {0};
+    *out = NULL;
+    int rc = dk_api_call(c, &rq, &rs, context);
+    if (rc == SBX_OK) {
+        json_tokener *tok = json_tokener_new();
+        json_object *o = tok && rs.body.len ? json_tokener_parse_ex(tok, rs.body.data, (int)rs.body.len)
+                                            : NULL;
+        if (tok)
+            json_tokener_free(tok);
+        if (!o)
+            rc = c->host->set_error(SBX_E_BACKEND_PROTOCOL,
+                                    "docker: %s: the daemon's answer is not JSON", context);
+        *out = o;
+    }
+    dk_response_clear(&rs);
+    return rc;
+}
+
+char *dk_escape(dk_conn *c, const char *s)
+{
+    return curl_easy_escape(c->easy, s, 0);
+}
+
+const char *dk_json_str(json_object *o, const char *key)
+{
+    json_object *v = NULL;
+    if (!o || !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+        return NULL;
+    return json_object_get_string(v);
+}
+
+int64_t dk_json_int(json_object *o, const char *key, int64_t dflt)
+{
+    json_object *v = NULL;
+    if (!o || !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_int))
+        return dflt;
+    return json_object_get_int64(v);
+}
+
+bool dk_json_bool(json_object *o, const char *key)
+{
+    json_object *v = NULL;
+    if (!o || !json_object_object_get_ex(o, key, &v))
+        return false;
+    return json_object_get_boolean(v);
+}

@@ -1,0 +1,357 @@
+/*
+ * The sandbox's life cycle: a container created from the DSN's image with
+ * the policy's limits, kept alive by an init between execs, labelled with
+ * its owner so `sandboxio gc` can find it if this process dies, and removed
+ * with its work volume on destroy.
+ *
+ * Hardening is not optional: every capability dropped, no-new-privileges,
+ * a read-only root with only the work dir (a volume, which the archive
+ * endpoints can reach) and /tmp (a tmpfs) writable, no network unless the
+ * policy asks for it.
+ */
+#include "docker.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The container's own command: docker-init (Init) reaps, this idles. */
+static const char *const keepalive_cmd[] = {
+    "-c", "trap 'exit 0' TERM; while :; do sleep 86400 & wait $!; done", NULL};
+
+unsigned long long dk_proc_start(long pid)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return 0;
+    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    /* The command name may hold spaces and ')': fields restart after the last ')'. */
+    char *p = strrchr(buf, ')');
+    if (!p)
+        return 0;
+    unsigned long long start = 0;
+    /* After ") " come state (field 3) ... starttime (field 22): skip 19 fields. */
+    p++;
+    for (int field = 3; field < 22 && p; field++)
+        p = strchr(p + 1, ' ');
+    if (!p || sscanf(p, " %llu", &start) != 1)
+        return 0;
+    return start;
+}
+
+void dk_owner_self(dk_owner *o)
+{
+    memset(o, 0, sizeof(*o));
+    if (gethostname(o->host, sizeof(o->host) - 1) != 0)
+        o->host[0] = '\0';
+    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
+    if (f) {
+        if (!fgets(o->boot, sizeof(o->boot), f))
+            o->boot[0] = '\0';
+        o->boot[strcspn(o->boot, "\n")] = '\0';
+        fclose(f);
+    }
+    o->pid = (long)getpid();
+    o->start = dk_proc_start(o->pid);
+}
+
+int dk_connect(const sbx_host *host, const sbx_plugin_dsn *dsn, dk_conn *c)
+{
+    dk_env env = dk_env_from_process();
+    dk_endpoint ep;
+    int rc = dk_endpoint_from_dsn(host, dsn, &env, &ep);
+    if (rc)
+        return rc;
+    rc = dk_conn_init(c, host, &ep);
+    if (rc)
+        return rc;
+    rc = dk_api_negotiate(c);
+    if (rc)
+        dk_conn_clear(c);
+    return rc;
+}
+
+/* Pull progress: log each new status line of the engine's JSON stream. */
+typedef struct pull_log {
+    dk_conn *c;
+    const char *image;
+    dk_buf line;
+    char error[512];
+} pull_log;
+
+static void pull_line(pull_log *pl, const char *line)
+{
+    json_object *o = json_tokener_parse(line);
+    if (!o)
+        return;
+    const char *err = dk_json_str(o, "error");
+    const char *status = dk_json_str(o, "status");
+    const char *id = dk_json_str(o, "id");
+    const char *progress = dk_json_str(o, "progress");
+    if (err)
+        snprintf(pl->error, sizeof(pl->error), "%s", err);
+    else if (status && pl->c->host->log)
+        pl->c->host->log(SBX_LOG_INFO, DK_NAME, "pulling %s: %s%s%s%s%s", pl->image,
+                         id ? id : "", id ? ": " : "", status, progress ? " " : "",
+                         progress ? progress : "");
+    json_object_put(o);
+}
+
+static int pull_sink(void *ud, const void *data, size_t len)
+{
+    pull_log *pl = ud;
+    const char *p = data;
+    for (size_t i = 0; i < len; i++) {
+        if (p[i] == '\n') {
+            pull_line(pl, pl->line.data ? pl->line.data : "");
+            pl->line.len = 0;
+            if (pl->line.data)
+                pl->line.data[0] = '\0';
+        } else if (pl->line.len < 65536 && dk_buf_append(&pl->line, p + i, 1)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int image_pull(dk_conn *c, const char *image)
+{
+    /* fromImage takes "name[:tag]" or "name@digest"; tag defaults to latest. */
+    const char *slash = strrchr(image, '/');
+    const char *colon = strrchr(image, ':');
+    bool tagged = strchr(image, '@') || (colon && (!slash || colon > slash));
+    char *esc = dk_escape(c, image);
+    char path[1200];
+    if (!esc)
+        return c->host->set_error(SBX_E_NOMEM, "docker: out of memory");
+    snprintf(path, sizeof(path), "/images/create?fromImage=%s%s", esc, tagged ? "" : "&tag=latest");
+    curl_free(esc);
+    pull_log pl = {.c = c, .image = image};
+    dk_request rq = {.method = "POST", .path = path, .sink = pull_sink, .sink_ud = &pl};
+    dk_response rs = {0};
+    char context[700];
+    snprintf(context, sizeof(context), "pulling image %s", image);
+    if (c->host->log)
+        c->host->log(SBX_LOG_INFO, DK_NAME, "image %s is not present: pulling it", image);
+    int rc = dk_api_call(c, &rq, &rs, context);
+    if (rc == SBX_OK && pl.line.len)
+        pull_line(&pl, pl.line.data);
+    if (rc == SBX_OK && pl.error[0])
+        /* The engine reports pull failures inside a 200 answer. */
+        rc = c->host->set_error(dk_errmap_status(500, pl.error), "docker: %s: %s", context,
+                                pl.error);
+    dk_buf_clear(&pl.line);
+    dk_response_clear(&rs);
+    return rc;
+}
+
+static int image_ensure(dk_conn *c, const dk_options *opt)
+{
+    char *esc = dk_escape(c, opt->image);
+    char path[1200], context[700];
+    if (!esc)
+        return c->host->set_error(SBX_E_NOMEM, "docker: out of memory");
+    snprintf(path, sizeof(path), "/images/%s/json", esc);
+    curl_free(esc);
+    dk_request rq = {.method = "GET", .path = path};
+    dk_response rs = {0};
+    int rc = dk_http(c, &rq, &rs);
+    if (rc == SBX_OK && rs.status == 404) {
+        if (opt->pull == DK_PULL_NEVER)
+            rc = c->host->set_error(SBX_E_NOT_FOUND,
+                                    "docker: image %s is not on %s and pull=never", opt->image,
+                                    c->ep.display);
+        else
+            rc = image_pull(c, opt->image);
+    } else if (rc == SBX_OK && (rs.status < 200 || rs.status >= 300)) {
+        snprintf(context, sizeof(context), "looking up image %s", opt->image);
+        rc = dk_api_fail(c, &rs, context);
+    }
+    dk_response_clear(&rs);
+    return rc;
+}
+
+static void add_str(json_object *o, const char *key, const char *value)
+{
+    json_object_object_add(o, key, json_object_new_string(value));
+}
+
+static json_object *str_array(const char *const *v)
+{
+    json_object *a = json_object_new_array();
+    for (size_t i = 0; v[i]; i++)
+        json_object_array_add(a, json_object_new_string(v[i]));
+    return a;
+}
+
+static json_object *labels(const dk_options *opt)
+{
+    dk_owner me;
+    char num[32];
+    dk_owner_self(&me);
+    json_object *l = json_object_new_object();
+    add_str(l, DK_LABEL_MARK, "1");
+    add_str(l, DK_LABEL_HOST, me.host);
+    add_str(l, DK_LABEL_BOOT, me.boot);
+    snprintf(num, sizeof(num), "%ld", me.pid);
+    add_str(l, DK_LABEL_PID, num);
+    snprintf(num, sizeof(num), "%llu", me.start);
+    add_str(l, DK_LABEL_START, num);
+    snprintf(num, sizeof(num), "%lld", (long long)time(NULL));
+    add_str(l, DK_LABEL_CREATED, num);
+    snprintf(num, sizeof(num), "%" PRIu64, opt->ttl_s);
+    add_str(l, DK_LABEL_TTL, num);
+    return l;
+}
+
+static json_object *create_body(const dk_options *opt, const sbx_plugin_limits *limits)
+{
+    static const char *const entry[] = {"/bin/sh", NULL};
+    static const char *const drop[] = {"ALL", NULL};
+    static const char *const secopt[] = {"no-new-privileges:true", NULL};
+    json_object *b = json_object_new_object();
+    add_str(b, "Image", opt->image);
+    json_object_object_add(b, "Entrypoint", str_array(entry));
+    json_object_object_add(b, "Cmd", str_array(keepalive_cmd));
+    add_str(b, "WorkingDir", opt->workdir);
+    json_object_object_add(b, "Labels", labels(opt));
+    json_object *vols = json_object_new_object();
+    json_object_object_add(vols, opt->workdir, json_object_new_object());
+    json_object_object_add(b, "Volumes", vols);
+
+    json_object *h = json_object_new_object();
+    json_object_object_add(h, "Init", json_object_new_boolean(1));
+    int network = limits && DK_COVERS(limits, sbx_plugin_limits, network) ? limits->network
+                                                                           : SBX_NET_NONE;
+    /* SBX_NET_OPEN takes the daemon's default network; anything else gets none. */
+    if (network != SBX_NET_OPEN)
+        add_str(h, "NetworkMode", "none");
+    json_object_object_add(h, "ReadonlyRootfs", json_object_new_boolean(1));
+    json_object *tmpfs = json_object_new_object();
+    add_str(tmpfs, "/tmp", "rw,nosuid,nodev,exec,size=268435456");
+    json_object_object_add(h, "Tmpfs", tmpfs);
+    json_object_object_add(h, "CapDrop", str_array(drop));
+    json_object_object_add(h, "SecurityOpt", str_array(secopt));
+    if (limits && DK_COVERS(limits, sbx_plugin_limits, pids)) {
+        if (limits->memory_bytes) {
+            json_object_object_add(h, "Memory", json_object_new_int64((int64_t)limits->memory_bytes));
+            /* Equal to Memory: no swap to spill into. */
+            json_object_object_add(h, "MemorySwap",
+                                   json_object_new_int64((int64_t)limits->memory_bytes));
+        }
+        if (limits->cpu_millis)
+            json_object_object_add(h, "NanoCpus",
+                                   json_object_new_int64((int64_t)limits->cpu_millis * 1000000));
+        if (limits->pids)
+            json_object_object_add(h, "PidsLimit", json_object_new_int64(limits->pids));
+    }
+    json_object_object_add(b, "HostConfig", h);
+    return b;
+}
+
+int dk_container_remove(dk_conn *c, const char *id)
+{
+    char path[160];
+    snprintf(path, sizeof(path), "/containers/%s?force=1&v=1", id);
+    dk_request rq = {.method = "DELETE", .path = path};
+    dk_response rs = {0};
+    int rc = dk_http(c, &rq, &rs);
+    if (rc == SBX_OK && rs.status != 204 && rs.status != 200 && rs.status != 404)
+        rc = dk_api_fail(c, &rs, "removing the container");
+    dk_response_clear(&rs);
+    return rc;
+}
+
+static void sandbox_free(dk_sandbox *sb)
+{
+    dk_conn_clear(&sb->conn);
+    dk_options_clear(&sb->opt);
+    pthread_mutex_destroy(&sb->lock);
+    free(sb);
+}
+
+int dk_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
+            void **sandbox)
+{
+    dk_state *st = state;
+    const sbx_host *host = st->host;
+    dk_sandbox *sb = calloc(1, sizeof(*sb));
+    if (!sb || pthread_mutex_init(&sb->lock, NULL) != 0) {
+        free(sb);
+        return host->set_error(SBX_E_NOMEM, "docker: out of memory");
+    }
+    sb->host = host;
+    int rc = dk_options_parse(host, dsn, &sb->opt);
+    if (rc == SBX_OK)
+        rc = dk_connect(host, dsn, &sb->conn);
+    if (rc) {
+        dk_options_clear(&sb->opt);
+        pthread_mutex_destroy(&sb->lock);
+        free(sb);
+        return rc;
+    }
+    rc = image_ensure(&sb->conn, &sb->opt);
+    json_object *created = NULL;
+    if (rc == SBX_OK) {
+        json_object *body = create_body(&sb->opt, limits);
+        const char *text = json_object_to_json_string_ext(body, JSON_C_TO_STRING_PLAIN);
+        char context[700];
+        snprintf(context, sizeof(context), "creating a container of %s", sb->opt.image);
+        rc = text ? dk_api_json(&sb->conn, "POST", "/containers/create", text, context, &created)
+                  : host->set_error(SBX_E_NOMEM, "docker: out of memory");
+        json_object_put(body);
+    }
+    const char *id = rc == SBX_OK ? dk_json_str(created, "Id") : NULL;
+    if (rc == SBX_OK && (!id || !id[0] || strlen(id) >= sizeof(sb->id) ||
+                         strspn(id, "0123456789abcdef") != strlen(id)))
+        rc = host->set_error(SBX_E_BACKEND_PROTOCOL,
+                             "docker: the daemon's answer to create has no usable Id");
+    if (rc == SBX_OK)
+        snprintf(sb->id, sizeof(sb->id), "%s", id);
+    json_object_put(created);
+    if (rc == SBX_OK) {
+        char path[160];
+        snprintf(path, sizeof(path), "/containers/%s/start", sb->id);
+        dk_request rq = {.method = "POST", .path = path};
+        dk_response rs = {0};
+        rc = dk_api_call(&sb->conn, &rq, &rs, "starting the container");
+        dk_response_clear(&rs);
+        if (rc)
+            /* Fail closed: nothing half-made stays behind. */
+            (void)dk_container_remove(&sb->conn, sb->id);
+    }
+    if (rc) {
+        sandbox_free(sb);
+        return rc;
+    }
+    sb->memory_limited = limits && DK_COVERS(limits, sbx_plugin_limits, memory_bytes) &&
+                         limits->memory_bytes;
+    *sandbox = sb;
+    return SBX_OK;
+}
+
+int dk_destroy(void *sandbox)
+{
+    dk_sandbox *sb = sandbox;
+    int rc = dk_container_remove(&sb->conn, sb->id);
+    /* One retry for a dropped connection; the core never calls destroy twice. */
+    if (rc == SBX_E_BACKEND_TRANSPORT)
+        rc = dk_container_remove(&sb->conn, sb->id);
+    /* The handle goes whatever happened; a container left behind carries
+     * its owner and TTL labels, so `sandboxio gc` removes it later. */
+    sandbox_free(sb);
+    return rc;
+}
+
+const char *dk_sandbox_id(void *sandbox)
+{
+    dk_sandbox *sb = sandbox;
+    return sb->id;
+}

@@ -1,0 +1,365 @@
+/*
+ * Internal declarations of the docker backend: sandboxes are containers of a
+ * Docker Engine, driven through its HTTP API with libcurl. Nothing here is
+ * exported; the module's only public symbol is sandboxio_plugin_v1.
+ *
+ * Files by concern:
+ *   endpoint.c  where the daemon is (DSN, DOCKER_HOST, TLS settings)
+ *   http.c      libcurl transport: requests on one reused connection
+ *   hijack.c    the raw two-way stream of an exec (connection upgrade)
+ *   api.c       version negotiation, JSON helpers, error answers
+ *   errmap.c    daemon and transport failures to SBX_E codes
+ *   options.c   the DSN's query options
+ *   container.c create, start and remove containers (sandbox life cycle)
+ *   demux.c     the multiplexed stdout/stderr stream decoder
+ *   exec.c      commands: wrapper, stdin, timeout, exit status
+ *   files.c     files through the archive endpoints (libarchive)
+ *   gc.c        removal of leaked containers
+ *   plugin.c    the descriptor
+ */
+#ifndef SBX_DOCKER_H
+#define SBX_DOCKER_H
+
+#include "config.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <curl/curl.h>
+#include <json-c/json.h>
+#include <sandboxio/exec.h>
+#include <sandboxio/plugin.h>
+#include <sandboxio/policy.h>
+
+#define DK_NAME "docker"
+#define DK_VERSION "0.1.0"
+
+/* Label keys; every container this backend creates carries DK_LABEL_MARK. */
+#define DK_LABEL_MARK "io.sandboxio.sandbox"
+#define DK_LABEL_HOST "io.sandboxio.owner-host"
+#define DK_LABEL_BOOT "io.sandboxio.owner-boot"
+#define DK_LABEL_PID "io.sandboxio.owner-pid"
+#define DK_LABEL_START "io.sandboxio.owner-start"
+#define DK_LABEL_CREATED "io.sandboxio.created-at"
+#define DK_LABEL_TTL "io.sandboxio.ttl"
+
+/* The oldest Engine API this backend speaks (Init, NanoCpus, WorkingDir on exec). */
+#define DK_API_MIN_MAJOR 1
+#define DK_API_MIN_MINOR 35
+/* The newest it asks for; a newer daemon still serves this one. */
+#define DK_API_MAX_MAJOR 1
+#define DK_API_MAX_MINOR 43
+
+/* Does the struct at p (with a struct_size first member) cover member m? */
+#define DK_COVERS(p, type, m) \
+    ((p)->struct_size >= offsetof(type, m) + sizeof(((type *)0)->m))
+
+/* --- endpoint.c ----------------------------------------------------------- */
+
+enum dk_transport { DK_UNIX = 1, DK_TCP = 2 };
+
+/* Where the daemon listens and how to talk to it. */
+typedef struct dk_endpoint {
+    int transport;        /* enum dk_transport */
+    char *socket_path;    /* DK_UNIX */
+    char *host_port;      /* DK_TCP: "host:port" */
+    bool tls;             /* DK_TCP only */
+    bool tls_verify;
+    char *ca_file;        /* under DOCKER_CERT_PATH, when TLS */
+    char *cert_file;
+    char *key_file;
+    char *display;        /* "unix:///var/run/docker.sock", for messages */
+} dk_endpoint;
+
+/* Environment the endpoint is read from (NULL members = unset); for tests. */
+typedef struct dk_env {
+    const char *docker_host;
+    const char *tls_verify;
+    const char *cert_path;
+} dk_env;
+
+/* The process environment's DOCKER_* variables. */
+dk_env dk_env_from_process(void);
+/*
+ * Parse a DOCKER_HOST-style URL ("unix:///path", "tcp://host:port") into ep,
+ * with TLS as env says. Sets no error: returns 0, or -1 for an unusable URL
+ * with *why saying what is wrong (static string), or -2 when out of memory.
+ */
+int dk_endpoint_parse_url(const char *url, const dk_env *env, dk_endpoint *ep, const char **why);
+/* The endpoint a DSN names (authority = tcp host, path = unix socket, else env). */
+int dk_endpoint_from_dsn(const sbx_host *host, const sbx_plugin_dsn *dsn, const dk_env *env,
+                         dk_endpoint *ep);
+void dk_endpoint_clear(dk_endpoint *ep);
+
+/* --- http.c --------------------------------------------------------------- */
+
+/* A byte buffer. */
+typedef struct dk_buf {
+    char *data;
+    size_t len;
+    size_t cap;
+} dk_buf;
+int dk_buf_append(dk_buf *b, const void *data, size_t len);
+void dk_buf_clear(dk_buf *b);
+
+/*
+ * A connection to one daemon: one curl handle whose connection is kept and
+ * reused for every request, guarded by a lock so execs may share it.
+ */
+typedef struct dk_conn {
+    const sbx_host *host;
+    dk_endpoint ep;
+    pthread_mutex_t lock;
+    CURLM *multi;              /* owns the connection cache */
+    CURL *easy;
+    char api[16];              /* "/v1.41", negotiated; "" before */
+    char errbuf[CURL_ERROR_SIZE];
+} dk_conn;
+
+/* One request. The path excludes the version prefix ("/containers/json"). */
+typedef struct dk_request {
+    const char *method;        /* "GET", "POST", "PUT", "DELETE", "HEAD" */
+    const char *path;
+    const char *json;          /* body as JSON text, or NULL */
+    /* Streamed upload (PUT archive): pull up to len bytes, 0 at end, <0 to abort. */
+    long (*upload)(void *ud, char *buf, size_t len);
+    void *upload_ud;
+    /* Streamed 2xx body; non-zero return aborts the transfer. NULL = collect. */
+    int (*sink)(void *ud, const void *data, size_t len);
+    void *sink_ud;
+    long timeout_ms;           /* whole request; 0 = none */
+} dk_request;
+
+typedef struct dk_response {
+    long status;               /* HTTP status, 0 if none came */
+    dk_buf body;               /* collected body (always, for errors) */
+    char *path_stat;           /* X-Docker-Container-Path-Stat, if sent */
+    char *api_version;         /* Api-Version header, if sent */
+    bool sink_stopped;         /* the sink asked to stop */
+    bool upload_aborted;       /* the upload callback failed */
+} dk_response;
+void dk_response_clear(dk_response *rs);
+
+int dk_conn_init(dk_conn *c, const sbx_host *host, dk_endpoint *ep_moved);
+void dk_conn_clear(dk_conn *c);
+/* Apply the endpoint's transport options to a curl handle (also for hijack). */
+int dk_conn_setup_handle(dk_conn *c, CURL *h, char *errbuf);
+/*
+ * Send rq and wait for the whole answer. SBX_OK when an HTTP answer came
+ * (whatever its status); a transport failure sets the error and returns it.
+ * Takes the connection's lock.
+ */
+int dk_http(dk_conn *c, const dk_request *rq, dk_response *rs);
+
+/*
+ * A response body read on demand (for libarchive's pull model): begin
+ * sends the request and waits for the status; read returns the next bytes
+ * (*len 0 at the end). Holds the connection's lock from begin to end.
+ */
+typedef struct dk_pull dk_pull;
+int dk_pull_begin(dk_conn *c, const dk_request *rq, dk_response *rs, dk_pull **out);
+int dk_pull_read(dk_pull *p, const void **data, size_t *len);
+void dk_pull_end(dk_pull *p);
+
+/* --- hijack.c ------------------------------------------------------------- */
+
+/* A raw two-way stream taken over from an HTTP request (exec start). */
+typedef struct dk_hijack {
+    dk_conn *conn;
+    CURL *easy;
+    int fd;                    /* the socket, for poll() */
+    dk_buf pending;            /* stream bytes read along with the headers */
+    char errbuf[CURL_ERROR_SIZE];
+} dk_hijack;
+
+/*
+ * POST path with a JSON body asking for a connection upgrade. On SBX_OK the
+ * stream follows; an HTTP error answer is mapped to a code with context.
+ */
+int dk_hijack_open(dk_conn *c, const char *path, const char *json, const char *context,
+                   dk_hijack *hj);
+/* Non-blocking: >0 bytes, 0 at EOF, -1 would block; SBX error as -2 (set). */
+long dk_hijack_recv(dk_hijack *hj, void *buf, size_t len);
+long dk_hijack_send(dk_hijack *hj, const void *buf, size_t len);
+/* Half-close: the far end sees EOF on stdin. */
+int dk_hijack_close_write(dk_hijack *hj);
+void dk_hijack_close(dk_hijack *hj);
+
+/* --- api.c ---------------------------------------------------------------- */
+
+/* Ask /_ping (then /version) for the daemon's API version and pick ours. */
+int dk_api_negotiate(dk_conn *c);
+/*
+ * A request answered 2xx: SBX_OK; else the daemon's failure mapped to a code
+ * with context ("creating the container") and the daemon's own message.
+ */
+int dk_api_call(dk_conn *c, const dk_request *rq, dk_response *rs, const char *context);
+/* Same, parsing the JSON answer into *out (json_object_put() it). */
+int dk_api_json(dk_conn *c, const char *method, const char *path, const char *body,
+                const char *context, json_object **out);
+/* Set the error for a non-2xx answer; returns the code. */
+int dk_api_fail(dk_conn *c, const dk_response *rs, const char *context);
+/* URL-encode s into a new string (curl_free() it), NULL on failure. */
+char *dk_escape(dk_conn *c, const char *s);
+/* Member lookups tolerant of a missing key. */
+const char *dk_json_str(json_object *o, const char *key);
+int64_t dk_json_int(json_object *o, const char *key, int64_t dflt);
+bool dk_json_bool(json_object *o, const char *key);
+
+/* --- errmap.c ------------------------------------------------------------- */
+
+/* The code for an HTTP failure status and the daemon's message. */
+int dk_errmap_status(long status, const char *message);
+/* The code for a curl failure (os_errno from CURLINFO_OS_ERRNO). */
+int dk_errmap_curl(CURLcode cc, long os_errno);
+/* The "message" of a daemon's JSON error body, or the body itself; static-free copy in out. */
+void dk_errmap_message(const char *body, size_t len, char *out, size_t out_len);
+
+/* --- options.c ------------------------------------------------------------ */
+
+enum dk_pull_policy { DK_PULL_MISSING = 0, DK_PULL_NEVER = 1 };
+
+typedef struct dk_options {
+    char *image;             /* default "busybox" */
+    char *workdir;           /* absolute, default "/work" */
+    uint64_t ttl_s;          /* default 3600; 0 = never expires */
+    int pull;                /* enum dk_pull_policy */
+} dk_options;
+
+#define DK_DEFAULT_IMAGE "busybox"
+#define DK_DEFAULT_WORKDIR "/work"
+#define DK_DEFAULT_TTL_S 3600
+
+/* Parse the DSN's query (unknown key: SBX_E_DSN_UNKNOWN_OPTION, bad value: ..._BAD_OPTION_VALUE). */
+int dk_options_parse(const sbx_host *host, const sbx_plugin_dsn *dsn, dk_options *opt);
+void dk_options_clear(dk_options *opt);
+
+/* --- container.c ---------------------------------------------------------- */
+
+typedef struct dk_state {
+    const sbx_host *host;
+} dk_state;
+
+/* One sandbox: a running container. */
+typedef struct dk_sandbox {
+    const sbx_host *host;
+    dk_conn conn;
+    dk_options opt;
+    char id[80];               /* container id */
+    pthread_mutex_t lock;      /* guards oom_seen */
+    uint64_t oom_seen;         /* the cgroup's OOM-kill count last read */
+    bool memory_limited;
+} dk_sandbox;
+
+int dk_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
+            void **sandbox);
+int dk_destroy(void *sandbox);
+const char *dk_sandbox_id(void *sandbox);
+/* Force-remove a container and its anonymous volumes; a missing one is not an error. */
+int dk_container_remove(dk_conn *c, const char *id);
+/* Open a connection for a DSN and negotiate the API version. */
+int dk_connect(const sbx_host *host, const sbx_plugin_dsn *dsn, dk_conn *c);
+
+/* Labels identifying this process as the owner (container.c). */
+typedef struct dk_owner {
+    char host[256];
+    char boot[64];
+    long pid;
+    unsigned long long start;  /* process start time in clock ticks since boot */
+} dk_owner;
+void dk_owner_self(dk_owner *o);
+/* Start time of pid from /proc (0 if unknown or gone). */
+unsigned long long dk_proc_start(long pid);
+
+/* --- demux.c -------------------------------------------------------------- */
+
+/*
+ * Decoder of the engine's multiplexed stream: frames of an 8-byte header
+ * (stream byte, 3 zero bytes, big-endian 32-bit length) and payload. Feed
+ * bytes in any split; complete or partial payloads go to out() at once.
+ */
+typedef struct dk_demux {
+    unsigned char hdr[8];
+    size_t hdr_len;
+    int stream;                /* of the frame being read */
+    uint32_t left;             /* payload bytes still to come */
+    int (*out)(void *ud, int stream, const void *data, size_t len);
+    void *ud;
+} dk_demux;
+
+void dk_demux_init(dk_demux *d, int (*out)(void *ud, int stream, const void *data, size_t len),
+                   void *ud);
+/* 0, or out()'s non-zero return, or -1 for a malformed header. */
+int dk_demux_feed(dk_demux *d, const void *data, size_t len);
+/* True when no frame is half-read. */
+bool dk_demux_idle(const dk_demux *d);
+
+/* --- exec.c --------------------------------------------------------------- */
+
+int dk_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
+            sbx_plugin_exit *exit_out);
+/*
+ * Run argv in the container to completion without the user's I/O, capturing
+ * up to cap bytes of stdout into out (may be NULL). *exit_code gets the status.
+ */
+int dk_exec_simple(dk_sandbox *sb, const char *const *argv, dk_buf *out, size_t cap,
+                   int *exit_code);
+
+/* --- files.c -------------------------------------------------------------- */
+
+int dk_file_write(void *sandbox, const char *path, uint64_t size, uint32_t mode,
+                  long (*read)(void *userdata, void *buf, size_t len), void *userdata);
+int dk_file_read(void *sandbox, const char *path,
+                 int (*sink)(void *userdata, const void *data, size_t len), void *userdata);
+int dk_file_list(void *sandbox, const char *path,
+                 int (*entry)(void *userdata, const sbx_plugin_dirent *ent), void *userdata);
+int dk_file_remove(void *sandbox, const char *path, int recursive);
+int dk_file_mkdir(void *sandbox, const char *path);
+
+/* --- pathcheck.c ---------------------------------------------------------- */
+
+/* What the archive stat says of a path. */
+typedef struct dk_stat {
+    bool exists;
+    int type;                  /* SBX_FILE_* value */
+    uint64_t size;
+    uint32_t mode;             /* permission bits */
+    char *link_target;         /* resolved absolute target, for symlinks (malloc'd) */
+} dk_stat;
+void dk_stat_clear(dk_stat *st);
+
+/* HEAD the archive of an absolute container path (no symlink checks). */
+int dk_stat_path(dk_sandbox *sb, const char *abs, dk_stat *st);
+
+/*
+ * A sandbox path resolved in the container: the deepest prefix that exists
+ * with every symlink on the way followed and checked to stay inside the
+ * work dir (else SBX_E_PATH_ESCAPE), and what is left of the path below it.
+ */
+typedef struct dk_resolved {
+    char *real;                /* absolute, symlink-free, inside the work dir */
+    const char *rest;          /* components still missing ("" = all exist), points into rel */
+    dk_stat st;                /* stat of real */
+} dk_resolved;
+/* follow_last: also follow a symlink as the last component (not for remove). */
+int dk_resolve(dk_sandbox *sb, const char *rel, bool follow_last, dk_resolved *out);
+void dk_resolved_clear(dk_resolved *r);
+/* Decode base64 text; returns a malloc'd NUL-terminated buffer or NULL. */
+char *dk_base64_decode(const char *text, size_t *len);
+
+/* --- gc.c ----------------------------------------------------------------- */
+
+int dk_gc(void *state, const sbx_plugin_dsn *dsn,
+          int (*report)(void *userdata, const char *id, const char *reason), void *userdata,
+          size_t *removed);
+/*
+ * Why a container with these labels should go (static string), or NULL to
+ * keep it; pure, for tests.
+ */
+const char *dk_gc_verdict(const dk_owner *self, const char *host, const char *boot,
+                          const char *pid, const char *start, const char *created,
+                          const char *ttl, int64_t now,
+                          unsigned long long (*proc_start)(long pid));
+
+#endif

@@ -1,0 +1,464 @@
+/*
+ * Commands, through the exec endpoints. Each command runs under a small
+ * /bin/sh wrapper that:
+ *   - changes to the working directory and looks the program up in the
+ *     command's own PATH, so a missing program or directory is reported as
+ *     SBX_E_EXEC_START rather than as an exit status 126/127 of a shell;
+ *   - prints one control line on stderr, "\001sbx-pid N", with its pid, then
+ *     execs the program under `env -i` so it sees exactly the environment
+ *     it was given (the engine would add the image's and HOSTNAME).
+ * The engine makes every exec a session and process group leader, so N is
+ * the group of the command's whole tree. The engine has no call to kill an
+ * exec: on a timeout or an abort a second exec runs `kill -9 -N`.
+ */
+#include "docker.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* $1 = number of K=V words, $2 = cwd ("" = work dir), $3 = PATH for lookup. */
+static const char wrapper[] =
+    "n=$1 c=$2 P=$3; shift 3; eval \"x=\\${$((n + 1))}\"\n"
+    "if [ -n \"$c\" ]; then cd -- \"$c\" 2>/dev/null || { printf '\\001sbx-nocwd\\n' >&2; exit 126; }; fi\n"
+    "f=\n"
+    "case $x in\n"
+    "*/*) f=$x ;;\n"
+    "*) set -f; IFS=:; for d in $P; do d=${d:-.}\n"
+    "   if [ -f \"$d/$x\" ] && [ -x \"$d/$x\" ]; then f=$d/$x; break; fi; done; unset IFS; set +f ;;\n"
+    "esac\n"
+    "if [ -z \"$f\" ] || [ ! -f \"$f\" ]; then printf '\\001sbx-noexec\\n' >&2; exit 127; fi\n"
+    "if [ ! -x \"$f\" ]; then printf '\\001sbx-noperm\\n' >&2; exit 126; fi\n"
+    "printf '\\001sbx-pid %s\\n' \"$$\" >&2\n"
+    "exec env -i \"$@\"\n";
+
+/* glibc's execvp() search path when PATH is unset, which `env -i` uses. */
+#define DK_NO_PATH_DEFAULT "/bin:/usr/bin"
+/* After a kill, how long to wait for the stream to end before giving up on it. */
+#define DK_KILL_GRACE_MS 10000
+
+enum start_fail { START_OK = 0, START_NOCWD, START_NOEXEC, START_NOPERM };
+
+typedef struct run {
+    dk_sandbox *sb;
+    const sbx_plugin_io *io;   /* the user's I/O, or NULL */
+    dk_buf *capture;           /* dk_exec_simple's stdout */
+    size_t capture_cap;
+    bool wrapped;              /* expect the wrapper's control line */
+    bool marker_done;
+    dk_buf marker;
+    long pid;                  /* the command's process group, 0 until known */
+    int start_fail;            /* enum start_fail */
+    dk_buf diag;               /* stderr seen before the control line */
+    dk_buf early;              /* stdout seen before it: the engine does not keep
+                                * the order between the two streams */
+    bool aborted;              /* the output callback asked to stop */
+    bool timed_out;
+    bool kill_sent;
+    int failure;               /* an error code set while streaming */
+    dk_demux dm;
+} run;
+
+static uint64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static int user_output(run *r, int stream, const void *data, size_t len)
+{
+    if (r->aborted || r->timed_out || !len)
+        return 0;
+    if (r->capture) {
+        if (stream == SBX_STDOUT) {
+            size_t room = r->capture_cap > r->capture->len ? r->capture_cap - r->capture->len : 0;
+            if (dk_buf_append(r->capture, data, len < room ? len : room))
+                r->failure = SBX_E_NOMEM;
+        }
+        return 0;
+    }
+    if (r->io && r->io->output && r->io->output(r->io->userdata, stream, data, len) != 0)
+        r->aborted = true;
+    return 0;
+}
+
+/* The wrapper's first stderr line; anything else before it is diagnostic. */
+static void control_line(run *r)
+{
+    const char *m = r->marker.data;
+    if (strncmp(m, "\001sbx-pid ", 9) == 0)
+        r->pid = strtol(m + 9, NULL, 10);
+    else if (strcmp(m, "\001sbx-nocwd") == 0)
+        r->start_fail = START_NOCWD;
+    else if (strcmp(m, "\001sbx-noexec") == 0)
+        r->start_fail = START_NOEXEC;
+    else if (strcmp(m, "\001sbx-noperm") == 0)
+        r->start_fail = START_NOPERM;
+    else if (r->diag.len < 4096)
+        dk_buf_append(&r->diag, m, strlen(m));
+}
+
+static int on_frame(void *ud, int stream, const void *data, size_t len)
+{
+    run *r = ud;
+    const char *p = data;
+    if (!r->wrapped || r->marker_done)
+        return user_output(r, stream, data, len);
+    if (stream != SBX_STDERR) {
+        if (dk_buf_append(&r->early, p, len))
+            r->failure = SBX_E_NOMEM;
+        return 0;
+    }
+    for (size_t i = 0; i < len; i++) {
+        if (p[i] != '\n') {
+            if (r->marker.len < 256)
+                dk_buf_append(&r->marker, p + i, 1);
+            continue;
+        }
+        if (r->marker.len)
+            control_line(r);
+        r->marker_done = r->pid > 0 || r->start_fail;
+        r->marker.len = 0;
+        if (r->marker.data)
+            r->marker.data[0] = '\0';
+        if (r->pid > 0 && r->early.len) {
+            user_output(r, SBX_STDOUT, r->early.data, r->early.len);
+            r->early.len = 0;
+        }
+        if (r->marker_done)
+            return user_output(r, stream, p + i + 1, len - i - 1);
+    }
+    return 0;
+}
+
+static int exec_create(dk_sandbox *sb, json_object *body, char *id, size_t id_size)
+{
+    char path[160];
+    json_object *answer = NULL;
+    snprintf(path, sizeof(path), "/containers/%s/exec", sb->id);
+    const char *text = json_object_to_json_string_ext(body, JSON_C_TO_STRING_PLAIN);
+    int rc = text ? dk_api_json(&sb->conn, "POST", path, text, "creating an exec", &answer)
+                  : sb->host->set_error(SBX_E_NOMEM, "docker: out of memory");
+    const char *eid = rc == SBX_OK ? dk_json_str(answer, "Id") : NULL;
+    if (rc == SBX_OK && (!eid || !eid[0] || strlen(eid) >= id_size ||
+                         strspn(eid, "0123456789abcdef") != strlen(eid)))
+        rc = sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "docker: the exec create answer has no Id");
+    if (rc == SBX_OK)
+        snprintf(id, id_size, "%s", eid);
+    json_object_put(answer);
+    return rc;
+}
+
+/* Kill the command's process group with a second, detached exec. */
+static int kill_group(dk_sandbox *sb, long pid)
+{
+    char pidtxt[32], id[80], path[160];
+    snprintf(pidtxt, sizeof(pidtxt), "%ld", pid);
+    const char *const argv[] = {
+        "/bin/sh", "-c", "kill -9 -\"$1\" 2>/dev/null || kill -9 -- -\"$1\" 2>/dev/null; exit 0",
+        "sbx-kill", pidtxt, NULL};
+    json_object *body = json_object_new_object();
+    json_object *cmd = json_object_new_array();
+    for (size_t i = 0; argv[i]; i++)
+        json_object_array_add(cmd, json_object_new_string(argv[i]));
+    json_object_object_add(body, "Cmd", cmd);
+    int rc = exec_create(sb, body, id, sizeof(id));
+    json_object_put(body);
+    if (rc)
+        return rc;
+    snprintf(path, sizeof(path), "/exec/%s/start", id);
+    dk_request rq = {.method = "POST", .path = path, .json = "{\"Detach\":true,\"Tty\":false}"};
+    dk_response rs = {0};
+    rc = dk_api_call(&sb->conn, &rq, &rs, "starting the exec that kills a command");
+    dk_response_clear(&rs);
+    return rc;
+}
+
+static int exec_exit_code(dk_sandbox *sb, const char *id, int *code)
+{
+    char path[160];
+    snprintf(path, sizeof(path), "/exec/%s/json", id);
+    /* The stream can end a moment before the engine records the exit. */
+    for (int attempt = 0; attempt < 200; attempt++) {
+        json_object *o = NULL;
+        int rc = dk_api_json(&sb->conn, "GET", path, NULL, "inspecting an exec", &o);
+        if (rc)
+            return rc;
+        bool running = dk_json_bool(o, "Running");
+        int64_t ec = dk_json_int(o, "ExitCode", -1);
+        json_object_put(o);
+        if (!running && ec >= 0) {
+            *code = (int)ec;
+            return SBX_OK;
+        }
+        struct timespec ts = {0, (attempt < 20 ? 2 : 25) * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    return sb->host->set_error(SBX_E_BACKEND_FAILED,
+                               "docker: exec %.12s still runs after its output ended", id);
+}
+
+/* Pump the stream: output in, stdin out, kill on the deadline or an abort. */
+static int stream_loop(run *r, dk_hijack *hj, uint64_t deadline)
+{
+    const sbx_plugin_io *io = r->io;
+    bool want_input = io && DK_COVERS(io, sbx_plugin_io, input) && io->input;
+    char inbuf[65536], outbuf[65536];
+    size_t in_len = 0, in_off = 0;
+    bool in_eof = !want_input, write_closed = !want_input;
+    uint64_t kill_at = 0;
+
+    for (;;) {
+        long n = dk_hijack_recv(hj, outbuf, sizeof(outbuf));
+        if (n == -2)
+            return SBX_E_BACKEND_TRANSPORT;
+        if (n == 0)
+            break;
+        if (n > 0) {
+            if (dk_demux_feed(&r->dm, outbuf, (size_t)n) < 0)
+                return r->sb->host->set_error(SBX_E_BACKEND_PROTOCOL,
+                                              "docker: malformed frame in an exec's output");
+            if (r->failure)
+                return r->failure;
+            continue;
+        }
+        if (!in_eof && in_off == in_len && !r->aborted && !r->timed_out) {
+            long got = io->input(io->userdata, inbuf, sizeof(inbuf));
+            if (got <= 0)
+                in_eof = true;
+            else {
+                in_len = (size_t)got;
+                in_off = 0;
+            }
+        }
+        if (in_off < in_len) {
+            long sent = dk_hijack_send(hj, inbuf + in_off, in_len - in_off);
+            if (sent == -2) {
+                /* The command closed stdin without reading it all: not fatal. */
+                in_off = in_len = 0;
+                in_eof = true;
+            } else if (sent > 0) {
+                in_off += (size_t)sent;
+            }
+        }
+        if (in_eof && in_off == in_len && !write_closed) {
+            write_closed = true;
+            int rc = dk_hijack_close_write(hj);
+            if (rc)
+                return rc;
+        }
+        uint64_t now = now_ms();
+        if (deadline && now >= deadline && !r->timed_out && !r->aborted)
+            r->timed_out = true;
+        if ((r->timed_out || r->aborted) && !r->kill_sent && (r->pid > 0 || r->marker_done)) {
+            r->kill_sent = true;
+            kill_at = now;
+            if (r->pid > 0) {
+                int rc = kill_group(r->sb, r->pid);
+                if (rc)
+                    return rc;
+            }
+        }
+        if (r->kill_sent && now - kill_at > DK_KILL_GRACE_MS)
+            return r->sb->host->set_error(SBX_E_BACKEND_FAILED,
+                                          "docker: the command's output did not end %d s after "
+                                          "it was killed (a process left its group?)",
+                                          DK_KILL_GRACE_MS / 1000);
+        int wait = -1;
+        if (deadline && !r->timed_out)
+            wait = (int)(deadline > now ? deadline - now : 0);
+        if ((r->timed_out || r->aborted) && !r->kill_sent)
+            wait = 20;    /* the control line is still to come */
+        else if (r->kill_sent)
+            wait = 1000;
+        struct pollfd p = {.fd = hj->fd, .events = POLLIN};
+        if (in_off < in_len)
+            p.events |= POLLOUT;
+        if (poll(&p, 1, wait) < 0 && errno != EINTR)
+            return r->sb->host->set_error(SBX_E_SYSTEM, "docker: poll: %s", strerror(errno));
+    }
+    if (!dk_demux_idle(&r->dm))
+        return r->sb->host->set_error(SBX_E_BACKEND_PROTOCOL,
+                                      "docker: an exec's output ended inside a frame");
+    return SBX_OK;
+}
+
+/* Create, start, stream and reap one exec. */
+static int run_exec(run *r, json_object *body, uint64_t timeout_ms, int *exit_code)
+{
+    dk_sandbox *sb = r->sb;
+    char id[80], path[160];
+    int rc = exec_create(sb, body, id, sizeof(id));
+    if (rc)
+        return rc;
+    dk_demux_init(&r->dm, on_frame, r);
+    dk_hijack hj;
+    snprintf(path, sizeof(path), "/exec/%s/start", id);
+    rc = dk_hijack_open(&sb->conn, path, "{\"Detach\":false,\"Tty\":false}", "starting an exec",
+                        &hj);
+    if (rc)
+        return rc;
+    uint64_t deadline = timeout_ms ? now_ms() + timeout_ms : 0;
+    rc = stream_loop(r, &hj, deadline);
+    if (rc && r->pid > 0 && !r->kill_sent)
+        /* Leave no command running behind a failure. */
+        (void)kill_group(sb, r->pid);
+    dk_hijack_close(&hj);
+    if (rc == SBX_OK)
+        rc = exec_exit_code(sb, id, exit_code);
+    return rc;
+}
+
+static json_object *str_array(const char *const *v)
+{
+    json_object *a = json_object_new_array();
+    for (size_t i = 0; v && v[i]; i++)
+        json_object_array_add(a, json_object_new_string(v[i]));
+    return a;
+}
+
+static json_object *exec_body(json_object *cmd, bool attach_stdin, const char *workdir)
+{
+    json_object *b = json_object_new_object();
+    json_object_object_add(b, "AttachStdin", json_object_new_boolean(attach_stdin));
+    json_object_object_add(b, "AttachStdout", json_object_new_boolean(1));
+    json_object_object_add(b, "AttachStderr", json_object_new_boolean(1));
+    json_object_object_add(b, "Tty", json_object_new_boolean(0));
+    json_object_object_add(b, "Cmd", cmd);
+    json_object_object_add(b, "WorkingDir", json_object_new_string(workdir));
+    return b;
+}
+
+int dk_exec_simple(dk_sandbox *sb, const char *const *argv, dk_buf *out, size_t cap,
+                   int *exit_code)
+{
+    dk_buf sink = {0};
+    run r = {.sb = sb, .capture = out ? out : &sink, .capture_cap = out ? cap : 0};
+    json_object *body = exec_body(str_array(argv), false, sb->opt.workdir);
+    int rc = run_exec(&r, body, 0, exit_code);
+    json_object_put(body);
+    dk_buf_clear(&sink);
+    dk_buf_clear(&r.diag);
+    dk_buf_clear(&r.early);
+    dk_buf_clear(&r.marker);
+    return rc;
+}
+
+/* The wrapper's argv: sh -c WRAPPER sbx N CWD PATH K=V... ARGV... */
+static json_object *wrapped_cmd(dk_sandbox *sb, const sbx_plugin_cmd *cmd)
+{
+    const char *lookup = DK_NO_PATH_DEFAULT;
+    size_t nenv = 0;
+    for (; cmd->envp && cmd->envp[nenv]; nenv++)
+        if (strncmp(cmd->envp[nenv], "PATH=", 5) == 0)
+            lookup = cmd->envp[nenv] + 5;
+    char count[24], *cwd = NULL;
+    snprintf(count, sizeof(count), "%zu", nenv);
+    if (cmd->cwd && cmd->cwd[0] && asprintf(&cwd, "%s/%s", sb->opt.workdir, cmd->cwd) < 0)
+        return NULL;
+    json_object *a = json_object_new_array();
+    const char *head[] = {"/bin/sh", "-c", wrapper, "sbx", count, cwd ? cwd : "", lookup};
+    for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
+        json_object_array_add(a, json_object_new_string(head[i]));
+    free(cwd);
+    for (size_t i = 0; i < nenv; i++)
+        json_object_array_add(a, json_object_new_string(cmd->envp[i]));
+    for (size_t i = 0; cmd->argv[i]; i++)
+        json_object_array_add(a, json_object_new_string(cmd->argv[i]));
+    return a;
+}
+
+/* Did the memory limit kill something since the last look? (cgroup v2, then v1) */
+static bool oom_happened(dk_sandbox *sb)
+{
+    static const char *const argv[] = {
+        "/bin/sh", "-c",
+        "cat /sys/fs/cgroup/memory.events /sys/fs/cgroup/memory/memory.oom_control 2>/dev/null",
+        NULL};
+    dk_buf out = {0};
+    int code = -1;
+    bool oom = false;
+    if (dk_exec_simple(sb, argv, &out, 4096, &code) == SBX_OK && out.data) {
+        const char *k = strstr(out.data, "oom_kill ");
+        unsigned long long count = k ? strtoull(k + 9, NULL, 10) : 0;
+        pthread_mutex_lock(&sb->lock);
+        if (count > sb->oom_seen) {
+            sb->oom_seen = count;
+            oom = true;
+        }
+        pthread_mutex_unlock(&sb->lock);
+    }
+    dk_buf_clear(&out);
+    return oom;
+}
+
+static int start_failure(dk_sandbox *sb, const run *r, const sbx_plugin_cmd *cmd, int code)
+{
+    switch (r->start_fail) {
+    case START_NOCWD:
+        return sb->host->set_error(SBX_E_EXEC_START,
+                                   "docker: cannot run \"%s\": working directory %s does not exist",
+                                   cmd->argv[0], cmd->cwd);
+    case START_NOEXEC:
+        return sb->host->set_error(SBX_E_EXEC_START, "docker: cannot run \"%s\": no such program",
+                                   cmd->argv[0]);
+    case START_NOPERM:
+        return sb->host->set_error(SBX_E_EXEC_START, "docker: cannot run \"%s\": not executable",
+                                   cmd->argv[0]);
+    default:
+        return sb->host->set_error(SBX_E_EXEC_START,
+                                   "docker: the exec wrapper did not start (status %d; the image "
+                                   "needs /bin/sh): %.300s%.300s",
+                                   code, r->diag.data ? r->diag.data : "",
+                                   r->early.data ? r->early.data : "");
+    }
+}
+
+int dk_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
+            sbx_plugin_exit *exit_out)
+{
+    dk_sandbox *sb = sandbox;
+    if (strchr(cmd->argv[0], '=') && !strchr(cmd->argv[0], '/'))
+        return sb->host->set_error(SBX_E_EXEC_START,
+                                   "docker: a program name with '=' (\"%s\") cannot be run; "
+                                   "give a path such as ./%s",
+                                   cmd->argv[0], cmd->argv[0]);
+    json_object *argv = wrapped_cmd(sb, cmd);
+    if (!argv)
+        return sb->host->set_error(SBX_E_NOMEM, "docker: out of memory");
+    bool want_input = io && DK_COVERS(io, sbx_plugin_io, input) && io->input;
+    json_object *body = exec_body(argv, want_input, sb->opt.workdir);
+    run r = {.sb = sb, .io = io, .wrapped = true};
+    int code = -1;
+    int rc = run_exec(&r, body, cmd->timeout_ms, &code);
+    json_object_put(body);
+    if (rc == SBX_OK && !r.pid)
+        rc = start_failure(sb, &r, cmd, code);
+    if (rc == SBX_OK && r.aborted)
+        rc = sb->host->set_error(SBX_E_EXEC_ABORTED, "docker: the output callback stopped \"%s\"",
+                                 cmd->argv[0]);
+    dk_buf_clear(&r.diag);
+    dk_buf_clear(&r.early);
+    dk_buf_clear(&r.marker);
+    if (rc)
+        return rc;
+    sbx_plugin_exit e = {.struct_size = exit_out->struct_size};
+    if (r.timed_out) {
+        e.signal = 9;
+        e.timed_out = 1;
+    } else if (code > 128 && code <= 128 + 64) {
+        /* The engine reports a signal N as status 128+N, as shells do. */
+        e.signal = code - 128;
+        e.oom_killed = e.signal == 9 && sb->memory_limited && oom_happened(sb);
+    } else {
+        e.exited = 1;
+        e.exit_code = code;
+    }
+    size_t n = exit_out->struct_size < sizeof(e) ? exit_out->struct_size : sizeof(e);
+    memcpy(exit_out, &e, n);
+    return SBX_OK;
+}
