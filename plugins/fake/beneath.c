@@ -50,10 +50,13 @@ int fake_errno_error(const sbx_host *host, int err, const char *what, const char
         code = SBX_E_EXISTS;
         break;
     case EXDEV:
-    case ELOOP:
-        /* From beneath-resolution: a symlink that leads out (or a magic link). */
+        /* From beneath-resolution: a symlink that leads out. */
         return host->set_error(SBX_E_PATH_ESCAPE,
-                               "fake: %s \"%s\": a symlink leads out of the sandbox (%s)", what,
+                               "fake: %s \"%s\": a symlink leads out of the sandbox", what, path);
+    case ELOOP:
+        /* A symlink loop or a magic link: resolution could not be kept beneath the root. */
+        return host->set_error(SBX_E_PATH_ESCAPE,
+                               "fake: %s \"%s\": symlinks loop or use a magic link (%s)", what,
                                path, strerror(err));
     case ENOSYS:
         return host->set_error(SBX_E_KERNEL_FEATURE,

@@ -222,10 +222,12 @@ START_TEST(symlink_leading_out_is_refused)
     size_t len;
     int hostname_existed = access("/etc/hostname", F_OK) == 0;
 
-    th_sh(sb, "ln -s /etc etc && ln -s /etc/passwd pw && mkdir d && ln -s ../.. d/up");
+    th_sh(sb, "ln -s /etc etc && ln -s /etc/passwd pw && mkdir d && ln -s ../.. d/up && "
+              "ln -s loop loop");
     th_assert_code(th_read(sb, "etc/passwd", &data, &len), SBX_E_PATH_ESCAPE);
     th_assert_code(th_read(sb, "pw", &data, &len), SBX_E_PATH_ESCAPE);
     th_assert_code(th_read(sb, "d/up/etc/passwd", &data, &len), SBX_E_PATH_ESCAPE);
+    th_assert_code(th_read(sb, "loop", &data, &len), SBX_E_PATH_ESCAPE);
     th_assert_code(th_write(sb, "etc/sbx-fake-test", "x", 1, 0644), SBX_E_PATH_ESCAPE);
     th_assert_code(th_write(sb, "pw", "x", 1, 0644), SBX_E_PATH_ESCAPE);
     th_assert_code(th_plugin->file_list(sb, "etc", collect, &l), SBX_E_PATH_ESCAPE);
