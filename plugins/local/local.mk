@@ -33,12 +33,30 @@ plugins_local_sandboxio_local_init_LDADD = $(SECCOMP_LIBS)
 ## Tests: the plugin driven directly through its descriptor (no core needed),
 ## the escape battery, the same as an unprivileged user, and the contract.
 check_PROGRAMS += \
-	plugins/local/tests/test-local
+	plugins/local/tests/test-local \
+	plugins/local/tests/test-local-escape \
+	plugins/local/tests/escape-probe
 LOCAL_TEST_HARNESS = \
 	plugins/local/tests/harness.c \
 	plugins/local/tests/harness.h
 plugins_local_tests_test_local_SOURCES = plugins/local/tests/test-local.c $(LOCAL_TEST_HARNESS)
 plugins_local_tests_test_local_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 plugins_local_tests_test_local_LDADD = $(CHECK_LIBS) -ldl -lpthread
+plugins_local_tests_test_local_escape_SOURCES = \
+	plugins/local/tests/test-local-escape.c $(LOCAL_TEST_HARNESS)
+plugins_local_tests_test_local_escape_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+plugins_local_tests_test_local_escape_LDADD = $(CHECK_LIBS) -ldl -lpthread
+## The probe runs INSIDE sandboxes, copied in by the tests: no sanitizer
+## runtime there, so it is built plainly.
+plugins_local_tests_escape_probe_SOURCES = plugins/local/tests/escape-probe.c
+plugins_local_tests_escape_probe_CFLAGS = -std=gnu11 $(WARN_CFLAGS)
+plugins_local_tests_escape_probe_LDFLAGS =
+
 TESTS += \
-	plugins/local/tests/test-local
+	plugins/local/tests/test-local \
+	plugins/local/tests/test-local-escape \
+	plugins/local/tests/unprivileged.sh \
+	plugins/local/tests/contract.sh
+EXTRA_DIST += \
+	plugins/local/tests/unprivileged.sh \
+	plugins/local/tests/contract.sh

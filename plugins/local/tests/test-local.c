@@ -6,6 +6,7 @@
 
 #include <check.h>
 #include <errno.h>
+#include <sched.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -417,6 +418,39 @@ START_TEST(missing_init_is_backend_unavailable)
 }
 END_TEST
 
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+    ck_assert_int_ge(fputs(text, f), 0);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+/*
+ * With user namespaces switched off (here: user.max_user_namespaces=0 in a
+ * namespace of our own, so the host is untouched) open must refuse with
+ * SBX_E_KERNEL_FEATURE, naming the switch and how to turn it on.
+ */
+START_TEST(disabled_user_namespaces_are_a_kernel_feature_error)
+{
+    char map[64];
+    uid_t uid = geteuid();
+    gid_t gid = getegid();
+    ck_assert_int_eq(unshare(CLONE_NEWUSER), 0);
+    write_text("/proc/self/setgroups", "deny");
+    snprintf(map, sizeof map, "0 %u 1", (unsigned)uid);
+    write_text("/proc/self/uid_map", map);
+    snprintf(map, sizeof map, "0 %u 1", (unsigned)gid);
+    write_text("/proc/self/gid_map", map);
+    write_text("/proc/sys/user/max_user_namespaces", "0");
+    void *x = NULL;
+    ck_assert_int_eq(th_open(NULL, NULL, &x), SBX_E_KERNEL_FEATURE);
+    ck_assert_ptr_null(x);
+    ck_assert_msg(strstr(th_msg, "user.max_user_namespaces=0") && strstr(th_msg, "sysctl -w"),
+                  "%s", th_msg);
+}
+END_TEST
+
 static Suite *local_suite(void)
 {
     Suite *s = suite_create("local");
@@ -445,6 +479,7 @@ static Suite *local_suite(void)
     TCase *bare = tcase_create("no-sandbox");
     tcase_add_checked_fixture(bare, th_load, th_unload);
     tcase_add_test(bare, missing_init_is_backend_unavailable);
+    tcase_add_test(bare, disabled_user_namespaces_are_a_kernel_feature_error);
     suite_add_tcase(s, bare);
     return s;
 }

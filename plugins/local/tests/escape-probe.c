@@ -1,0 +1,133 @@
+/*
+ * escape-probe: tries one way out of a sandbox and prints "RESULT ERRNO".
+ * The escape battery copies it into a local sandbox and runs it there; each
+ * test then asserts the exact errno the containment must produce.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int report(long ret)
+{
+    printf("%ld %d\n", ret, ret < 0 ? errno : 0);
+    fflush(stdout);
+    return 0;
+}
+
+static long tcp_connect(const char *ip, int port)
+{
+    int s = socket(AF_INET, SOCK_STREAM, 0);
+    if (s < 0)
+        return -1;
+    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+    inet_pton(AF_INET, ip, &a.sin_addr);
+    return connect(s, (struct sockaddr *)&a, sizeof a);
+}
+
+/* Fork until the kernel refuses; children wait to be killed. Prints count, errno. */
+static int fork_bomb(void)
+{
+    long count = 0;
+    for (;;) {
+        pid_t p = fork();
+        if (p == 0) {
+            pause();
+            _exit(0);
+        }
+        if (p < 0)
+            break;
+        if (++count > 100000)
+            break;
+    }
+    printf("%ld %d\n", count, errno);
+    fflush(stdout);
+    return 0;
+}
+
+/* Write 1 MiB blocks to path until it fails. Prints bytes written, errno. */
+static int fill(const char *path)
+{
+    static char block[1 << 20];
+    long total = 0;
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0)
+        return report(-1);
+    memset(block, 'x', sizeof block);
+    for (;;) {
+        ssize_t n = write(fd, block, sizeof block);
+        if (n <= 0)
+            break;
+        total += n;
+    }
+    printf("%ld %d\n", total, errno);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *op = argc > 1 ? argv[1] : "";
+    const char *arg = argc > 2 ? argv[2] : "";
+
+    if (!strcmp(op, "open"))
+        return report(open(arg, O_RDONLY));
+    if (!strcmp(op, "create"))
+        return report(open(arg, O_WRONLY | O_CREAT, 0644));
+    if (!strcmp(op, "kill"))
+        return report(kill(atoi(arg), 0));
+    if (!strcmp(op, "ptrace"))
+        return report(ptrace(PTRACE_ATTACH, atoi(arg), NULL, NULL));
+    if (!strcmp(op, "connect"))
+        return report(tcp_connect(arg, atoi(argv[3])));
+    if (!strcmp(op, "mount"))
+        return report(mount("none", "/tmp", "tmpfs", 0, NULL));
+    if (!strcmp(op, "umount"))
+        return report(umount2("/proc", MNT_DETACH));
+    if (!strcmp(op, "module"))
+        return report(syscall(SYS_init_module, "", 0UL, ""));
+    if (!strcmp(op, "fmodule"))
+        return report(syscall(SYS_finit_module, 0, "", 0));
+    if (!strcmp(op, "unshare-user"))
+        return report(unshare(CLONE_NEWUSER));
+    if (!strcmp(op, "clone-user")) {
+        long r = syscall(SYS_clone, CLONE_NEWUSER | SIGCHLD, 0, 0, 0, 0);
+        if (r == 0)
+            _exit(0);
+        return report(r);
+    }
+    if (!strcmp(op, "bpf"))
+        return report(syscall(SYS_bpf, 0, NULL, 0));
+    if (!strcmp(op, "keyctl"))
+        return report(syscall(SYS_add_key, "user", "k", "v", 1, -4 /* process keyring */));
+    if (!strcmp(op, "userfaultfd"))
+        return report(syscall(SYS_userfaultfd, 0));
+    if (!strcmp(op, "perf"))
+        return report(syscall(SYS_perf_event_open, NULL, 0, -1, -1, 0));
+    if (!strcmp(op, "tiocsti")) {
+        char c = 'x';
+        return report(ioctl(0, TIOCSTI, &c));
+    }
+    if (!strcmp(op, "chroot"))
+        return report(chroot("/tmp"));
+    if (!strcmp(op, "setuid"))
+        return report(setuid(1000));
+    if (!strcmp(op, "forkbomb"))
+        return fork_bomb();
+    if (!strcmp(op, "fill"))
+        return fill(arg);
+    fprintf(stderr, "escape-probe: unknown op '%s'\n", op);
+    return 2;
+}

@@ -1,0 +1,305 @@
+/*
+ * The escape battery: each test tries one way out of a local sandbox and
+ * asserts the exact containment (the errno the kernel gives, or the
+ * sandboxio code), not merely that "something failed".
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <check.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+static void *sb;
+
+static void open_with(const char *query, const sbx_plugin_limits *limits)
+{
+    th_load();
+    int rc = th_open(query, limits, &sb);
+    ck_assert_msg(rc == SBX_OK, "open: %d %s", rc, th_msg);
+    th_install_probe(sb);
+}
+
+static void setup(void)
+{
+    open_with(NULL, NULL);
+}
+
+static void teardown(void)
+{
+    if (sb)
+        ck_assert_int_eq(th_plugin->destroy(sb), SBX_OK);
+    sb = NULL;
+    th_unload();
+}
+
+typedef struct outcome {
+    long ret;
+    int err;
+} outcome;
+
+/* Run /work/probe OP [ARG [ARG2]] inside and parse "RET ERRNO". */
+static outcome probe(const char *op, const char *arg, const char *arg2)
+{
+    const char *argv[] = { "/work/probe", op, arg, arg2, NULL };
+    th_result r;
+    outcome o = { 0, 0 };
+    th_exec(sb, argv, NULL, NULL, NULL, 0, 30000, &r);
+    ck_assert_msg(r.rc == SBX_OK, "probe %s: %d %s", op, r.rc, th_msg);
+    ck_assert_msg(sscanf(r.out, "%ld %d", &o.ret, &o.err) == 2, "probe %s said '%s' / '%s'", op,
+                  r.out, r.err);
+    th_result_free(&r);
+    return o;
+}
+
+#define ASSERT_ERRNO(o, e) \
+    ck_assert_msg((o).ret == -1 && (o).err == (e), "got ret %ld errno %d (%s), want errno %d (%s)", \
+                  (o).ret, (o).err, strerror((o).err), (e), strerror(e))
+
+START_TEST(host_files_outside_binds_are_absent)
+{
+    ck_assert_int_eq(access("/etc/passwd", F_OK), 0); /* the host has what we look for */
+    static const char *const paths[] = {
+        "/etc/shadow", "/root", "/home", "/var", "/etc/ssh",
+        "/proc/self/root/etc/shadow", "/proc/1/root/etc/shadow", "/proc/1/cwd/../../etc/shadow",
+        "../../../../../etc/shadow", "/work/../../etc/shadow", "/usr/../etc/shadow",
+    };
+    for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
+        outcome o = probe("open", paths[i], NULL);
+        ck_assert_msg(o.ret == -1 && o.err == ENOENT, "%s: ret %ld errno %d", paths[i], o.ret, o.err);
+    }
+}
+END_TEST
+
+START_TEST(system_dirs_and_root_are_read_only)
+{
+    ASSERT_ERRNO(probe("create", "/usr/escape", NULL), EROFS);
+    ASSERT_ERRNO(probe("create", "/usr/bin/escape", NULL), EROFS);
+    ASSERT_ERRNO(probe("create", "/escape", NULL), EROFS);
+    ASSERT_ERRNO(probe("create", "/etc/escape", NULL), EROFS);
+    /* Owned by host root, which the sandbox's uid is not: refused before the read-only cover. */
+    ASSERT_ERRNO(probe("create", "/proc/sys/kernel/hostname", NULL), EACCES);
+    ck_assert_int_eq(access("/usr/escape", F_OK), -1);
+}
+END_TEST
+
+START_TEST(host_processes_cannot_be_seen_signalled_or_traced)
+{
+    char pid[32];
+    snprintf(pid, sizeof pid, "%d", (int)getpid());
+    ck_assert_int_gt(getpid(), 50); /* not a number the sandbox's own pids reach */
+    ASSERT_ERRNO(probe("kill", pid, NULL), ESRCH);
+    ASSERT_ERRNO(probe("ptrace", pid, NULL), ESRCH);
+    th_result r;
+    th_sh(sb, "ls -d /proc/[0-9]* | wc -l", 0, &r);
+    /* init, the supervisor, sh, ls, wc: nothing of the host */
+    ck_assert_int_le(atoi(r.out), 5);
+    th_result_free(&r);
+}
+END_TEST
+
+START_TEST(host_loopback_listener_is_unreachable)
+{
+    int l = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+    struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+    socklen_t len = sizeof a;
+    ck_assert_int_eq(bind(l, (struct sockaddr *)&a, sizeof a), 0);
+    ck_assert_int_eq(listen(l, 4), 0);
+    ck_assert_int_eq(getsockname(l, (struct sockaddr *)&a, &len), 0);
+    char port[16];
+    snprintf(port, sizeof port, "%d", ntohs(a.sin_port));
+    ASSERT_ERRNO(probe("connect", "127.0.0.1", port), ECONNREFUSED);
+    ASSERT_ERRNO(probe("connect", "10.0.0.1", "80"), ENETUNREACH);
+    ck_assert_int_eq(accept(l, NULL, NULL), -1);
+    ck_assert_int_eq(errno, EAGAIN);
+    close(l);
+}
+END_TEST
+
+START_TEST(mount_and_chroot_are_denied)
+{
+    ASSERT_ERRNO(probe("mount", NULL, NULL), EPERM);
+    ASSERT_ERRNO(probe("umount", NULL, NULL), EPERM);
+    ASSERT_ERRNO(probe("chroot", NULL, NULL), EPERM);
+}
+END_TEST
+
+START_TEST(kernel_modules_cannot_be_loaded)
+{
+    ASSERT_ERRNO(probe("module", NULL, NULL), EPERM);
+    ASSERT_ERRNO(probe("fmodule", NULL, NULL), EPERM);
+}
+END_TEST
+
+START_TEST(user_namespaces_cannot_be_created)
+{
+    ASSERT_ERRNO(probe("unshare-user", NULL, NULL), EPERM);
+    ASSERT_ERRNO(probe("clone-user", NULL, NULL), EPERM);
+}
+END_TEST
+
+START_TEST(kernel_attack_surface_is_denied)
+{
+    ASSERT_ERRNO(probe("bpf", NULL, NULL), EPERM);
+    ASSERT_ERRNO(probe("keyctl", NULL, NULL), EPERM);
+    ASSERT_ERRNO(probe("userfaultfd", NULL, NULL), EPERM);
+    ASSERT_ERRNO(probe("perf", NULL, NULL), EPERM);
+    ASSERT_ERRNO(probe("tiocsti", NULL, NULL), EPERM);
+    ASSERT_ERRNO(probe("setuid", NULL, NULL), EINVAL); /* uid 1000 does not exist inside */
+}
+END_TEST
+
+START_TEST(no_capability_and_no_new_privs)
+{
+    th_result r;
+    th_sh(sb, "grep -E '^(Cap(Inh|Prm|Eff|Bnd|Amb)|NoNewPrivs|Seccomp):' /proc/self/status", 0, &r);
+    ck_assert_int_eq(r.rc, SBX_OK);
+    ck_assert_str_eq(r.out, "CapInh:\t0000000000000000\nCapPrm:\t0000000000000000\n"
+                            "CapEff:\t0000000000000000\nCapBnd:\t0000000000000000\n"
+                            "CapAmb:\t0000000000000000\nNoNewPrivs:\t1\nSeccomp:\t2\n");
+    th_result_free(&r);
+}
+END_TEST
+
+START_TEST(fork_bomb_is_stopped_by_the_pids_limit)
+{
+    teardown();
+    sbx_plugin_limits lim = { .struct_size = sizeof lim, .pids = 24 };
+    open_with(NULL, &lim);
+    unsigned long ns = th_pidns_of(th_init_pid(sb));
+    outcome o = probe("forkbomb", NULL, NULL);
+    /* init + supervisor + the probe count too: fewer than 24 children. */
+    ck_assert_int_eq(o.err, EAGAIN);
+    ck_assert_int_lt(o.ret, 24);
+    ck_assert_int_ge(o.ret, 10);
+    ck_assert_int_eq(th_settle_pidns(ns, 1), 1);
+    /* The sandbox still works, and the limit cannot be raised inside. */
+    th_result r;
+    th_sh(sb, "ulimit -u 100000 2>/dev/null; echo $?; grep 'Max processes' /proc/self/limits", 0, &r);
+    ck_assert_str_eq(r.out, "2\nMax processes             24                   24                   processes \n");
+    th_result_free(&r);
+}
+END_TEST
+
+START_TEST(work_dir_tmp_and_shm_are_size_bounded)
+{
+    teardown();
+    open_with("size=8m", NULL);
+    static const char *const files[] = { "/work/big", "/tmp/big", "/dev/shm/big" };
+    for (size_t i = 0; i < 3; i++) {
+        outcome o = probe("fill", files[i], NULL);
+        ck_assert_msg(o.err == ENOSPC, "%s: errno %d", files[i], o.err);
+        ck_assert_int_le(o.ret, 8L << 20);
+        ck_assert_int_ge(o.ret, 6L << 20);
+    }
+}
+END_TEST
+
+START_TEST(file_api_refuses_symlinks_and_dots_that_lead_out)
+{
+    struct stat before, after;
+    ck_assert_int_eq(stat("/etc/passwd", &before), 0);
+    th_result r;
+    th_sh(sb, "ln -s /etc etc_abs && ln -s ../../../../../etc etc_rel && ln -s /etc/passwd pw "
+              "&& ln -s /proc/self/root pr && mkdir d && ln -s .. d/up && ln -s /proc/1/root p1",
+          0, &r);
+    ck_assert_int_eq(r.ex.exit_code, 0);
+    th_result_free(&r);
+
+    static const char *const reads[] = { "etc_abs/passwd", "etc_rel/passwd", "pw", "pr/etc/passwd",
+                                         "p1/etc/passwd", "../etc/passwd", "d/up/../etc/passwd" };
+    for (size_t i = 0; i < sizeof reads / sizeof *reads; i++) {
+        char *data;
+        size_t len;
+        int rc = th_read(sb, reads[i], &data, &len);
+        ck_assert_msg(rc == SBX_E_PATH_ESCAPE, "read %s: %d %s", reads[i], rc, th_msg);
+        ck_assert_uint_eq(len, 0);
+        free(data);
+    }
+    ck_assert_int_eq(th_write(sb, "etc_abs/sbx-escape", "x", 1, 0644), SBX_E_PATH_ESCAPE);
+    ck_assert_int_eq(th_write(sb, "pw", "x", 1, 0644), SBX_E_PATH_ESCAPE);
+    ck_assert_int_eq(th_write(sb, "etc_rel/sub/x", "x", 1, 0644), SBX_E_PATH_ESCAPE);
+    ck_assert_int_eq(th_plugin->file_mkdir(sb, "etc_abs/sbx-escape"), SBX_E_PATH_ESCAPE);
+    ck_assert_int_eq(th_plugin->file_remove(sb, "etc_abs/passwd", 0), SBX_E_PATH_ESCAPE);
+    ck_assert_int_eq(th_plugin->file_remove(sb, "pr/etc/passwd", 0), SBX_E_PATH_ESCAPE);
+    ck_assert_int_eq(access("/etc/sbx-escape", F_OK), -1);
+    ck_assert_int_eq(stat("/etc/passwd", &after), 0);
+    ck_assert_int_eq(before.st_size, after.st_size);
+    ck_assert_int_eq(before.st_mtime, after.st_mtime);
+    /* Inside the work dir a symlink is fine; removing a link never touches its target. */
+    char *data;
+    size_t len;
+    ck_assert_int_eq(th_write(sb, "d/f", "ok", 2, 0644), SBX_OK);
+    ck_assert_int_eq(th_read(sb, "d/up/d/f", &data, &len), SBX_OK);
+    ck_assert_str_eq(data, "ok");
+    free(data);
+    ck_assert_int_eq(th_plugin->file_remove(sb, "pw", 0), SBX_OK);
+    ck_assert_int_eq(th_plugin->file_remove(sb, "etc_abs", 1), SBX_OK);
+    ck_assert_int_eq(access("/etc/passwd", F_OK), 0);
+}
+END_TEST
+
+static void *daemon_thread(void *arg)
+{
+    th_result *r = arg;
+    th_sh(sb, "setsid sh -c 'sleep 1000 & sleep 1000' & sleep 1000", 0, r);
+    return NULL;
+}
+
+START_TEST(no_process_survives_destroy)
+{
+    pthread_t t;
+    th_result r;
+    unsigned long ns = th_pidns_of(th_init_pid(sb));
+    ck_assert_int_eq(pthread_create(&t, NULL, daemon_thread, &r), 0);
+    for (int i = 0; i < 300 && th_count_in_pidns(ns) < 6; i++)
+        usleep(10000);
+    ck_assert_int_ge(th_count_in_pidns(ns), 6);
+    ck_assert_int_eq(th_plugin->destroy(sb), SBX_OK);
+    sb = NULL;
+    ck_assert_int_eq(th_count_in_pidns(ns), 0);
+    pthread_join(t, NULL);
+    th_result_free(&r);
+}
+END_TEST
+
+static Suite *escape_suite(void)
+{
+    Suite *s = suite_create("local-escape");
+    TCase *tc = tcase_create("escape");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, host_files_outside_binds_are_absent);
+    tcase_add_test(tc, system_dirs_and_root_are_read_only);
+    tcase_add_test(tc, host_processes_cannot_be_seen_signalled_or_traced);
+    tcase_add_test(tc, host_loopback_listener_is_unreachable);
+    tcase_add_test(tc, mount_and_chroot_are_denied);
+    tcase_add_test(tc, kernel_modules_cannot_be_loaded);
+    tcase_add_test(tc, user_namespaces_cannot_be_created);
+    tcase_add_test(tc, kernel_attack_surface_is_denied);
+    tcase_add_test(tc, no_capability_and_no_new_privs);
+    tcase_add_test(tc, fork_bomb_is_stopped_by_the_pids_limit);
+    tcase_add_test(tc, work_dir_tmp_and_shm_are_size_bounded);
+    tcase_add_test(tc, file_api_refuses_symlinks_and_dots_that_lead_out);
+    tcase_add_test(tc, no_process_survives_destroy);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(escape_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,51 @@
+#!/bin/sh
+# Run the local plugin's tests and escape battery again as an unprivileged
+# user (nobody), the way most users run sandboxio. When the tests run as
+# root (CI), setpriv drops to uid/gid 65534 with no supplementary groups;
+# when they already run unprivileged, they run as they are.
+set -eu
+
+b=${SBX_TEST_BUILDDIR:?}
+init=$b/plugins/local/sandboxio-local-init
+plugin=$b/plugins/local/.libs/sandboxio-local.so
+for f in "$init" "$plugin" "$b/plugins/local/tests/test-local" \
+         "$b/plugins/local/tests/test-local-escape" "$b/plugins/local/tests/escape-probe"; do
+    if [ ! -e "$f" ]; then
+        echo "unprivileged.sh: missing $f" >&2
+        exit 99
+    fi
+done
+
+if [ "$(id -u)" = 0 ]; then
+    if ! command -v setpriv >/dev/null 2>&1; then
+        echo "SKIP: setpriv (util-linux) is not installed" >&2
+        exit 77
+    fi
+    as_nobody="setpriv --reuid=65534 --regid=65534 --clear-groups --"
+else
+    as_nobody=
+fi
+
+# The build tree may sit under a directory nobody cannot enter: copy what
+# the tests need into a world-readable temporary directory.
+tmp=$(mktemp -d /tmp/sbx-local-unpriv.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+cp "$init" "$plugin" "$b/plugins/local/tests/test-local" \
+   "$b/plugins/local/tests/test-local-escape" "$b/plugins/local/tests/escape-probe" "$tmp/"
+chmod 755 "$tmp" "$tmp"/*
+
+export SANDBOXIO_PLUGIN_PATH="$tmp" SANDBOXIO_LOCAL_INIT="$tmp/sandboxio-local-init" \
+       SBX_LOCAL_PROBE="$tmp/escape-probe" SBX_TEST_BUILDDIR="$tmp" CK_DEFAULT_TIMEOUT=120
+
+# Can this user create a user namespace at all? If not, the plugin must say
+# so with SBX_E4008 (test-local checks that code in a namespace of its own
+# with user.max_user_namespaces=0); nothing else can run: skip.
+if ! $as_nobody unshare -U true 2>/dev/null; then
+    echo "SKIP: unprivileged user namespaces are disabled on this machine" \
+         "(kernel.unprivileged_userns_clone / user.max_user_namespaces)" >&2
+    exit 77
+fi
+
+cd "$tmp"
+$as_nobody "$tmp/test-local"
+$as_nobody "$tmp/test-local-escape"
