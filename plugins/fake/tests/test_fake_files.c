@@ -190,9 +190,11 @@ END_TEST
 START_TEST(recursive_remove_does_not_follow_symlinks)
 {
     void *sb = th_open();
-    char outside[] = "/tmp/sbx-fake-outside-XXXXXX", victim[64], script[128];
+    char outside[256], victim[300], script[700];
     FILE *f;
 
+    /* Beside the roots, in the private TMPDIR the harness removes if a test fails. */
+    snprintf(outside, sizeof(outside), "%s/outside-XXXXXX", getenv("TMPDIR"));
     ck_assert_ptr_nonnull(mkdtemp(outside));
     snprintf(victim, sizeof(victim), "%s/keep", outside);
     f = fopen(victim, "w");

@@ -127,9 +127,11 @@ END_TEST
 START_TEST(destroy_removes_the_whole_root_but_nothing_outside)
 {
     void *sb = th_open();
-    char outside[] = "/tmp/sbx-fake-outside-XXXXXX", keep[64], script[256], root[4096];
+    char outside[256], keep[300], script[700], root[4096];
     FILE *f;
 
+    /* Beside the roots, in the private TMPDIR the harness removes if a test fails. */
+    snprintf(outside, sizeof(outside), "%s/outside-XXXXXX", getenv("TMPDIR"));
     ck_assert_ptr_nonnull(mkdtemp(outside));
     snprintf(keep, sizeof(keep), "%s/keep", outside);
     f = fopen(keep, "w");
