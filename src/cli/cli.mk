@@ -35,6 +35,7 @@ SBX_CLI_TESTS = \
 	tests/cli/run-exit-status-passthrough.sh \
 	tests/cli/run-timeout-exits-124.sh \
 	tests/cli/run-interrupt-destroys-sandbox.sh \
+	tests/cli/run-closed-stdout-stops-command.sh \
 	tests/cli/run-json-output.sh \
 	tests/cli/run-bad-input-exit-codes.sh \
 	tests/cli/plugins-json-lists-fake.sh \

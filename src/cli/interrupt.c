@@ -24,6 +24,12 @@ static void on_signal(int sig)
     (void)ignored;
 }
 
+/* Only there so that SIGPIPE is not fatal: see sbx_cli_interrupt_install(). */
+static void on_sigpipe(int sig)
+{
+    (void)sig;
+}
+
 int sbx_cli_interrupt_install(void)
 {
     static const int signals[] = { SIGINT, SIGTERM, SIGHUP };
@@ -46,7 +52,13 @@ int sbx_cli_interrupt_install(void)
         if (sigaction(signals[i], &sa, NULL) != 0)
             return -1;
     }
-    return 0;
+
+    /* A closed stdout must not kill us with the sandbox still up: with a
+     * handler, a write fails with EPIPE instead. SIG_IGN would do that too,
+     * but it is inherited by the commands a backend starts; a handler is not. */
+    sa.sa_handler = on_sigpipe;
+    sa.sa_flags = SA_RESTART;
+    return sigaction(SIGPIPE, &sa, NULL);
 }
 
 int sbx_cli_interrupted(void)

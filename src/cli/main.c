@@ -4,7 +4,6 @@
 #include "config.h"
 
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sandboxio/sandboxio.h>
@@ -74,25 +73,6 @@ static int cmd_help(int argc, char **argv)
     return cmd->fn(2, sub_argv);
 }
 
-/* Ignore nothing across exec: a handler (unlike SIG_IGN) is reset to the
- * default in the commands a local backend starts, yet lets sandboxio see
- * EPIPE on a closed stdout instead of dying with its sandbox still up. */
-static void on_sigpipe(int sig)
-{
-    (void)sig;
-}
-
-static int install_sigpipe_handler(void)
-{
-    struct sigaction sa;
-
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = on_sigpipe;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESTART;
-    return sigaction(SIGPIPE, &sa, NULL);
-}
-
 int main(int argc, char **argv)
 {
     static const struct option options[] = {
@@ -102,9 +82,6 @@ int main(int argc, char **argv)
     };
     const struct sbx_cli_command *cmd;
     int opt, status;
-
-    if (install_sigpipe_handler() != 0)
-        return sbx_cli_error(SBX_E_SYSTEM, "sigaction(SIGPIPE): %m");
 
     sbx_cli_getopt_reset();
     while ((opt = getopt_long(argc, argv, "+:hV", options, NULL)) != -1) {
