@@ -9,8 +9,10 @@ FAKE_DIR="$SBX_TEST_BUILDDIR/plugins/fake/.libs"
 [ -x "$SBX" ] || { echo "ERROR: $SBX is not built" >&2; exit 99; }
 [ -f "$FAKE_DIR/sandboxio-fake.so" ] || { echo "ERROR: the fake plugin is not built in $FAKE_DIR" >&2; exit 99; }
 
-# Tests choose their backend explicitly.
-unset SANDBOXIO_DSN
+# The tests run on the fake backend unless they say otherwise, whatever the
+# compiled-in default backend is.
+SANDBOXIO_DSN=fake://
+export SANDBOXIO_DSN
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT

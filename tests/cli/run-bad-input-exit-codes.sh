@@ -19,7 +19,7 @@ expect_error 121 SBX_E2001
 sbx run --dsn fake:// --network open -- echo via-flag
 expect_status 0
 expect_stdout "via-flag"
-unset SANDBOXIO_DSN
+SANDBOXIO_DSN=fake://
 
 sbx run --memory 12Q --network open -- echo x
 expect_error 120 SBX_E1015

@@ -14,10 +14,18 @@ expect_status 0
 expect_stdout "to-out"
 [ "$(cat "$ERR")" = "to-err" ] || fail "stderr is not the command's"
 
-# The default backend (no --dsn, no SANDBOXIO_DSN) is the fake for now.
+# SANDBOXIO_DSN names the backend when --dsn does not.
+sbx run --network open -- echo from SANDBOXIO_DSN
+expect_status 0
+expect_stdout "from SANDBOXIO_DSN"
+
+# Without either, the compiled-in default backend (fake:// for now) is used.
+unset SANDBOXIO_DSN
 sbx run --network open -- echo default backend
 expect_status 0
 expect_stdout "default backend"
+SANDBOXIO_DSN=fake://
+export SANDBOXIO_DSN
 
 sbx_in "fed through" run --network open --stdin -- cat
 expect_status 0
