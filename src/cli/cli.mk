@@ -36,6 +36,7 @@ SBX_CLI_TESTS = \
 	tests/cli/run-timeout-exits-124.sh \
 	tests/cli/run-interrupt-destroys-sandbox.sh \
 	tests/cli/run-closed-stdout-stops-command.sh \
+	tests/cli/run-policy-reaches-backend.sh \
 	tests/cli/run-json-output.sh \
 	tests/cli/run-bad-input-exit-codes.sh \
 	tests/cli/plugins-json-lists-fake.sh \

@@ -26,7 +26,9 @@ void run_opts_release(struct run_opts *opts);
 /*
  * Run the command in sandbox, its output going live to our stdout/stderr
  * (streamed when the backend can, else captured and printed after). Returns
- * the SBX code of the exec; *result is set when it is SBX_OK.
+ * the SBX code of the exec, or SBX_E_SYSTEM if the output could not be
+ * written (errors already reported); *result may be set either way and is
+ * the caller's to free.
  */
 int run_exec_live(sbx_sandbox *sandbox, const sbx_cmd *cmd, sbx_result **result);
 

@@ -84,14 +84,19 @@ int run_exec_live(sbx_sandbox *sandbox, const sbx_cmd *cmd, sbx_result **result)
         sbx_cli_error_lib(rc, "running the command");
         return rc;
     }
-    data = sbx_result_stdout(*result, &len);
-    if (len && write_all(STDOUT_FILENO, data, len) != 0)
-        sbx_cli_error(SBX_E_SYSTEM, "cannot write the command's stdout: %s", strerror(errno));
-    data = sbx_result_stderr(*result, &len);
-    if (len && write_all(STDERR_FILENO, data, len) != 0)
-        sbx_cli_error(SBX_E_SYSTEM, "cannot write the command's stderr: %s", strerror(errno));
     warn_truncated(*result, SBX_STDOUT);
     warn_truncated(*result, SBX_STDERR);
+    for (int stream = SBX_STDOUT; stream <= SBX_STDERR; stream++) {
+        const char *name = stream == SBX_STDOUT ? "stdout" : "stderr";
+
+        data = stream == SBX_STDOUT ? sbx_result_stdout(*result, &len)
+                                    : sbx_result_stderr(*result, &len);
+        if (len && write_all(stream == SBX_STDOUT ? STDOUT_FILENO : STDERR_FILENO, data, len)) {
+            sbx_cli_error(SBX_E_SYSTEM, "cannot write the command's %s: %s", name, strerror(errno));
+            /* The output was lost: the command's status would hide that. */
+            return SBX_E_SYSTEM;
+        }
+    }
     return SBX_OK;
 }
 
