@@ -59,4 +59,12 @@ TESTS += \
 	plugins/local/tests/contract.sh
 EXTRA_DIST += \
 	plugins/local/tests/unprivileged.sh \
-	plugins/local/tests/contract.sh
+	plugins/local/tests/contract.sh \
+	bench/local/run.sh
+
+## The benchmark driver: built on demand by bench/local/run.sh
+## (`make bench/local/bench-local`), never installed.
+EXTRA_PROGRAMS = bench/local/bench-local
+bench_local_bench_local_SOURCES = bench/local/bench-local.c
+bench_local_bench_local_LDADD = src/libsandboxio.la
+CLEANFILES += bench/local/bench-local

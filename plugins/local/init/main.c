@@ -114,6 +114,17 @@ int main(void)
     if (fstat(CTL_FD, &st) < 0 || !S_ISSOCK(st.st_mode))
         return 120; /* not started by the plugin */
 
+    /*
+     * An ignored signal and the signal mask survive clone() and execve():
+     * start from the defaults, whatever the client did (a client that ignores
+     * SIGPIPE must not make `yes | head` print "Broken pipe" inside).
+     */
+    for (int sig = 1; sig < NSIG; sig++)
+        if (sig != SIGKILL && sig != SIGSTOP)
+            signal(sig, SIG_DFL);
+    sigemptyset(&chld);
+    sigprocmask(SIG_SETMASK, &chld, NULL);
+
     long n = lp_recv(CTL_FD, &hdr, msgbuf, sizeof msgbuf - 1, NULL, NULL);
     if (n < 0 || hdr.type != LP_CONFIG)
         return 121;

@@ -315,12 +315,14 @@ static int setup_mounts(const init_config *cfg, init_failure *why)
                       LP_STEP_BIND_USER, why) < 0)
             return -1;
 
-    STEP(why, LP_STEP_PIVOT, mount("oldroot", "oldroot", NULL, MS_REC | MS_PRIVATE, NULL),
-         "make oldroot private");
-    STEP(why, LP_STEP_PIVOT, umount2("oldroot", MNT_DETACH), "detach oldroot");
+    /*
+     * Everything is private since the first step, so no unmount reaches the
+     * host. Detaching the base after the second pivot takes /oldroot (the
+     * whole host tree) with it: one lazy unmount, one RCU grace period.
+     */
     STEP(why, LP_STEP_PIVOT, chdir("/newroot"), "chdir newroot");
     STEP(why, LP_STEP_PIVOT, syscall(SYS_pivot_root, ".", "."), "pivot to newroot");
-    STEP(why, LP_STEP_PIVOT, umount2(".", MNT_DETACH), "detach base");
+    STEP(why, LP_STEP_PIVOT, umount2(".", MNT_DETACH), "detach base and host tree");
     STEP(why, LP_STEP_PIVOT, chdir("/"), "chdir /");
     STEP(why, LP_STEP_ROOT_READONLY, make_readonly("/", 0), "read-only /");
     return 0;

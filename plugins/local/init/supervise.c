@@ -142,13 +142,16 @@ void init_supervise(char *const *argv, char *const *envp, const char *cwd, const
     int sigfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
     if (sigfd < 0)
         goto fail;
-    main_pid = fork();
+    /*
+     * vfork: the child only makes system calls before execve() or _exit(),
+     * and init's copy-on-write fork would cost more than the exec itself.
+     */
+    main_pid = vfork();
     if (main_pid < 0)
         goto fail;
     if (main_pid == 0) {
         int report[2] = { LP_START_FAILED, 0 };
         sigprocmask(SIG_SETMASK, &all, NULL);
-        signal(SIGPIPE, SIG_DFL);
         if (setsid() < 0 || dup2(fds[0], 0) < 0 || dup2(fds[1], 1) < 0 || dup2(fds[2], 2) < 0)
             report[1] = errno;
         else if (cwd[0] && chdir(cwd) < 0)

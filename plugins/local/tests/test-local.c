@@ -348,6 +348,25 @@ START_TEST(owner_sigkill_leaves_no_process)
 }
 END_TEST
 
+START_TEST(client_signal_settings_do_not_leak_inside)
+{
+    void *x;
+    sigset_t block;
+    sigemptyset(&block);
+    sigaddset(&block, SIGTERM);
+    signal(SIGPIPE, SIG_IGN);
+    sigprocmask(SIG_BLOCK, &block, NULL);
+    ck_assert_int_eq(th_open(NULL, NULL, &x), SBX_OK);
+    th_result r;
+    th_sh(x, "yes | head -c 4; grep -E '^Sig(Blk|Ign):' /proc/self/status", 0, &r);
+    ck_assert_int_eq(r.rc, SBX_OK);
+    ck_assert_str_eq(r.out, "y\ny\nSigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n");
+    ck_assert_str_eq(r.err, "");
+    th_result_free(&r);
+    ck_assert_int_eq(th_plugin->destroy(x), SBX_OK);
+}
+END_TEST
+
 START_TEST(dsn_options_are_checked)
 {
     void *x = NULL;
@@ -479,6 +498,7 @@ static Suite *local_suite(void)
     TCase *bare = tcase_create("no-sandbox");
     tcase_add_checked_fixture(bare, th_load, th_unload);
     tcase_add_test(bare, missing_init_is_backend_unavailable);
+    tcase_add_test(bare, client_signal_settings_do_not_leak_inside);
     tcase_add_test(bare, disabled_user_namespaces_are_a_kernel_feature_error);
     suite_add_tcase(s, bare);
     return s;

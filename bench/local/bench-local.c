@@ -1,0 +1,210 @@
+/*
+ * bench-local: figures for the local backend through the public API.
+ *
+ *   bench-local exec N     mean time of N execs of `true` in one open sandbox,
+ *                          and of N plain fork+exec+wait of /bin/true
+ *   bench-local stdout N   N bytes through `head -c N /dev/zero | cat`, streamed
+ *   bench-local idle N     host memory of N open idle sandboxes (PSS and RSS)
+ *   bench-local many N     open N sandboxes at once, exec in each, destroy all
+ *
+ * Run from bench/local/run.sh, which prints the command lines it used.
+ */
+#include "config.h"
+
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <sandboxio/sandboxio.h>
+
+extern char **environ;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void die(const char *what, int rc)
+{
+    const sbx_error *e = sbx_error_last();
+    fprintf(stderr, "bench-local: %s: %s %s\n", what, sbx_error_id(rc), e ? e->message : "");
+    exit(1);
+}
+
+static sbx_sandbox *open_local(sbx_client *c)
+{
+    sbx_sandbox *sb;
+    int rc = sbx_sandbox_open(&sb, c, "local://", NULL);
+    if (rc)
+        die("open", rc);
+    return sb;
+}
+
+static void run(sbx_sandbox *sb, const char *const *argv)
+{
+    sbx_cmd *cmd;
+    sbx_result *res;
+    int rc = sbx_cmd_new(&cmd, argv);
+    if (rc || (rc = sbx_exec(&res, sb, cmd)))
+        die("exec", rc);
+    if (sbx_result_exit_code(res) != 0)
+        die("exec status", 0);
+    sbx_result_free(res);
+    sbx_cmd_free(cmd);
+}
+
+static int bench_exec(sbx_client *c, int n)
+{
+    const char *const argv[] = { "/usr/bin/true", NULL };
+    sbx_sandbox *sb = open_local(c);
+    run(sb, argv); /* warm up */
+    double t0 = now_s();
+    for (int i = 0; i < n; i++)
+        run(sb, argv);
+    double in_sandbox = (now_s() - t0) / n;
+    sbx_sandbox_destroy(sb);
+    sbx_sandbox_free(sb);
+
+    t0 = now_s();
+    for (int i = 0; i < n; i++) {
+        pid_t pid;
+        int st;
+        if (posix_spawn(&pid, "/usr/bin/true", NULL, NULL, (char **)argv, environ) != 0
+            || waitpid(pid, &st, 0) != pid)
+            die("posix_spawn", 0);
+    }
+    double plain = (now_s() - t0) / n;
+    printf("exec_in_open_sandbox_us %.1f\nplain_fork_exec_us %.1f\nratio %.2f\n",
+           in_sandbox * 1e6, plain * 1e6, in_sandbox / plain);
+    return 0;
+}
+
+static int count_bytes(void *u, int stream, const void *data, size_t len)
+{
+    (void)stream;
+    (void)data;
+    *(unsigned long long *)u += len;
+    return 0;
+}
+
+static int bench_stdout(sbx_client *c, unsigned long long n)
+{
+    char script[128];
+    snprintf(script, sizeof script, "head -c %llu /dev/zero | cat", n);
+    const char *const argv[] = { "sh", "-c", script, NULL };
+    const char *const path[] = { NULL };
+    (void)path;
+    sbx_sandbox *sb = open_local(c);
+    sbx_cmd *cmd;
+    sbx_result *res;
+    unsigned long long got = 0;
+    int rc = sbx_cmd_new(&cmd, argv);
+    if (!rc)
+        rc = sbx_cmd_set_env(cmd, "PATH", "/usr/bin:/bin");
+    double t0 = now_s();
+    if (rc || (rc = sbx_exec_stream(&res, sb, cmd, count_bytes, &got)))
+        die("exec", rc);
+    double dt = now_s() - t0;
+    if (got != n)
+        die("short output", 0);
+    printf("stdout_bytes %llu\nseconds %.3f\nGB_per_s %.2f\n", n, dt, (double)n / dt / 1e9);
+    sbx_result_free(res);
+    sbx_cmd_free(cmd);
+    sbx_sandbox_destroy(sb);
+    sbx_sandbox_free(sb);
+    return 0;
+}
+
+/* kB of a /proc/PID/smaps_rollup field. */
+static long smaps_kb(int pid, const char *field)
+{
+    char path[64], line[256];
+    long kb = 0;
+    snprintf(path, sizeof path, "/proc/%d/smaps_rollup", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    size_t fl = strlen(field);
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, field, fl) == 0 && line[fl] == ':')
+            kb = atol(line + fl + 1);
+    fclose(f);
+    return kb;
+}
+
+static int bench_idle(sbx_client *c, int n)
+{
+    sbx_sandbox **v = calloc((size_t)n, sizeof *v);
+    long self_before = smaps_kb(getpid(), "Rss");
+    for (int i = 0; i < n; i++)
+        v[i] = open_local(c);
+    long pss = 0, rss = 0;
+    for (int i = 0; i < n; i++) {
+        int pid = atoi(sbx_sandbox_id(v[i]) + strlen("local-"));
+        pss += smaps_kb(pid, "Pss");
+        rss += smaps_kb(pid, "Rss");
+    }
+    long self_delta = smaps_kb(getpid(), "Rss") - self_before;
+    printf("sandboxes %d\ninit_pss_kib_each %.0f\ninit_rss_kib_each %.0f\n"
+           "client_rss_kib_each %.1f\nhost_kib_per_idle_sandbox %.0f\n",
+           n, (double)pss / n, (double)rss / n, (double)self_delta / n,
+           (double)(pss + (self_delta > 0 ? self_delta : 0)) / n);
+    for (int i = 0; i < n; i++) {
+        sbx_sandbox_destroy(v[i]);
+        sbx_sandbox_free(v[i]);
+    }
+    free(v);
+    return 0;
+}
+
+static int bench_many(sbx_client *c, int n)
+{
+    const char *const argv[] = { "/usr/bin/true", NULL };
+    sbx_sandbox **v = calloc((size_t)n, sizeof *v);
+    double t0 = now_s();
+    for (int i = 0; i < n; i++)
+        v[i] = open_local(c);
+    double t1 = now_s();
+    for (int i = 0; i < n; i++)
+        run(v[i], argv);
+    double t2 = now_s();
+    for (int i = 0; i < n; i++) {
+        sbx_sandbox_destroy(v[i]);
+        sbx_sandbox_free(v[i]);
+    }
+    double t3 = now_s();
+    printf("sandboxes %d\nopen_all_s %.3f\nexec_each_s %.3f\ndestroy_all_s %.3f\n", n, t1 - t0,
+           t2 - t1, t3 - t2);
+    free(v);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    sbx_client *c;
+    if (argc != 3) {
+        fprintf(stderr, "usage: bench-local exec|stdout|idle|many N\n");
+        return 2;
+    }
+    int rc = sbx_client_new(&c);
+    if (rc)
+        die("client", rc);
+    unsigned long long n = strtoull(argv[2], NULL, 10);
+    if (!strcmp(argv[1], "exec"))
+        rc = bench_exec(c, (int)n);
+    else if (!strcmp(argv[1], "stdout"))
+        rc = bench_stdout(c, n);
+    else if (!strcmp(argv[1], "idle"))
+        rc = bench_idle(c, (int)n);
+    else if (!strcmp(argv[1], "many"))
+        rc = bench_many(c, (int)n);
+    else
+        rc = 2;
+    sbx_client_free(c);
+    return rc;
+}

@@ -1,0 +1,64 @@
+#!/bin/sh
+# bench/local/run.sh [BUILDDIR] - the local backend's figures, side by side.
+#
+# Builds what it needs in BUILDDIR (default: the current directory, a
+# configured build tree), then measures, in one run:
+#   1. one-shot `sandboxio run --dsn local:// -- true` against bubblewrap and
+#      unshare(1) doing comparable isolation (hyperfine);
+#   2. exec into an already-open sandbox against a plain fork+exec;
+#   3. stdout throughput: 1 GiB through `head -c 1G /dev/zero | cat`, against
+#      the same pipeline on the host;
+#   4. host memory per idle open sandbox;
+#   5. 100 sandboxes open at once.
+# Figures are ratios to print, not asserts: the machine's load moves them.
+set -eu
+
+b=$(cd "${1:-.}" && pwd)
+for t in src/sandboxio plugins/local/sandboxio-local.la plugins/local/sandboxio-local-init \
+         bench/local/bench-local; do
+    make -C "$b" -s "$t" >/dev/null
+done
+export SANDBOXIO_PLUGIN_PATH="$b/plugins/local/.libs"
+export SANDBOXIO_LOCAL_INIT="$b/plugins/local/sandboxio-local-init"
+# Run the real binaries, not libtool's wrapper scripts (a shell start each).
+export LD_LIBRARY_PATH="$b/src/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+cli="$b/src/.libs/sandboxio"
+[ -x "$cli" ] || cli="$b/src/sandboxio"
+bench="$b/bench/local/.libs/bench-local"
+[ -x "$bench" ] || bench="$b/bench/local/bench-local"
+
+echo "# machine: $(uname -srm), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), uid $(id -u)"
+echo
+
+echo "## 1. one-shot run of true"
+bwrap_cmd="bwrap --unshare-all --die-with-parent --ro-bind /usr /usr --symlink usr/bin /bin \
+--symlink usr/lib /lib --symlink usr/lib64 /lib64 --symlink usr/sbin /sbin --proc /proc \
+--dev /dev --tmpfs /tmp --tmpfs /work --chdir /work true"
+if command -v hyperfine >/dev/null 2>&1; then
+    hyperfine -N --warmup 10 --runs "${RUNS:-200}" --style basic \
+        "$cli run --dsn local:// -- true" \
+        "$bwrap_cmd" \
+        "unshare -Urpmnif true"
+else
+    echo "(hyperfine not installed: apt-get install hyperfine)"
+fi
+echo
+
+echo "## 2. exec into an open sandbox vs plain fork+exec (bench-local exec 500)"
+"$bench" exec 500
+echo
+
+echo "## 3. stdout throughput (bench-local stdout 1073741824)"
+"$bench" stdout 1073741824
+start=$(date +%s.%N)
+head -c 1073741824 /dev/zero | cat >/dev/null
+end=$(date +%s.%N)
+awk -v s="$start" -v e="$end" 'BEGIN { printf "host_pipeline_GB_per_s %.2f\n", 1.073741824 / (e - s) }'
+echo
+
+echo "## 4. host memory per idle sandbox (bench-local idle 50)"
+"$bench" idle 50
+echo
+
+echo "## 5. 100 sandboxes open at once (bench-local many 100)"
+"$bench" many 100
