@@ -121,6 +121,11 @@ static int list_add(sbx_client *c, sbx_plugin_list *l, const char *scheme)
     if (rc) {
         const sbx_error *e = sbx_error_last();
         info->load_message = keep(l, e ? e->message : sbx_strerror(rc));
+        if (rc != SBX_E_PLUGIN_BAD_NAME) {
+            char *path = sbx__loader_find(c, scheme);
+            info->path = keep(l, path);
+            free(path);
+        }
         return rc;
     }
     const sbx_plugin *d = lp->desc;

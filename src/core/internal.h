@@ -116,6 +116,8 @@ SBX_HIDDEN const sbx_host *sbx__host_table(void);
 SBX_HIDDEN int sbx__loader_init(void);
 /* fini the client's plugin state; the module itself stays resident. */
 SBX_HIDDEN void sbx__loader_unload(sbx_loaded_plugin *lp);
+/* The file that would serve scheme (caller frees), NULL if none. */
+SBX_HIDDEN char *sbx__loader_find(const sbx_client *c, const char *scheme);
 /* Is scheme a name a plugin file may carry? */
 SBX_HIDDEN int sbx__scheme_ok(const char *scheme);
 

@@ -7,6 +7,7 @@
  */
 #include "internal.h"
 
+#include <dlfcn.h>
 #include <ltdl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,7 +61,7 @@ int sbx__scheme_ok(const char *scheme)
 }
 
 /* Which file would serve scheme: the first existing one on the search path. */
-static char *find_plugin_file(const sbx_client *c, const char *scheme)
+char *sbx__loader_find(const sbx_client *c, const char *scheme)
 {
     size_t n = sbx_client_plugin_dir_count(c);
     for (size_t i = 0; i < n; i++) {
@@ -150,6 +151,21 @@ static int check_descriptor(const sbx_plugin *d, lt_dlhandle h, const char *path
 }
 
 /*
+ * libltdl reports every failure as "file not found"; the dynamic linker's
+ * own message says what is wrong (not ELF, missing dependency, ...).
+ */
+static const char *why_not_loadable(const char *path)
+{
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (h) {
+        dlclose(h);
+        return "libltdl refused it";
+    }
+    const char *why = dlerror();
+    return why ? why : "unknown reason";
+}
+
+/*
  * Modules that passed every check, shared by all clients of the process and
  * never unloaded (plugin code may still run on another thread, and libraries
  * plugins use may have registered exit handlers). Guarded by ltdl_lock.
@@ -175,11 +191,9 @@ static int open_module(const char *path, const char *scheme, const sbx_plugin **
         return sbx__error_set(SBX_E_INTERNAL, "libltdl: %s", lt_dlerror());
     lt_dlhandle h = lt_dlopenadvise(path, advise);
     lt_dladvise_destroy(&advise);
-    if (!h) {
-        const char *why = lt_dlerror();
+    if (!h)
         return refuse(SBX_E_PLUGIN_NOT_LOADABLE, NULL, path, "cannot be loaded: %s",
-                      why ? why : "unknown reason");
-    }
+                      why_not_loadable(path));
     sbx_plugin_entry_fn entry = (sbx_plugin_entry_fn)(uintptr_t)lt_dlsym(h, SBX_PLUGIN_ENTRY);
     if (!entry) {
         int major = other_abi_major(h);
@@ -262,7 +276,7 @@ int sbx__loader_get(sbx_client *c, const char *scheme, sbx_loaded_plugin **out)
         }
     }
     int rc;
-    char *path = find_plugin_file(c, scheme);
+    char *path = sbx__loader_find(c, scheme);
     if (!path) {
         rc = sbx__error_set(SBX_E_PLUGIN_NOT_FOUND,
                             "no plugin for scheme '%s': sandboxio-%s.so is in none of the %zu "
