@@ -32,12 +32,12 @@ static void expect_timed_out(sbxc_ctx *ctx, const sbx_result *r, double took, co
 void sbxc_case_timeout_kills(sbxc_ctx *ctx)
 {
     sbx_sandbox *sb = sbxc_open_default(ctx, 0);
-    const char *argv[] = { "sleep", "20", NULL };
+    const char *argv[] = { "sleep", "10", NULL };
     sbx_cmd *cmd = sbxc_cmd(ctx, argv);
     SBXC_OK(ctx, "sbx_cmd_set_timeout", sbx_cmd_set_timeout(cmd, TIMEOUT_MS));
     double start = sbxc_now();
     sbx_result *r = sbxc_run(ctx, sb, cmd);
-    expect_timed_out(ctx, r, sbxc_now() - start, "sleep 20 with a 1 s timeout");
+    expect_timed_out(ctx, r, sbxc_now() - start, "sleep 10 with a 1 s timeout");
     sbx_result_free(r);
 
     /* A command that ends in time is not "timed out". */
@@ -60,8 +60,8 @@ void sbxc_case_timeout_kills_tree(sbxc_ctx *ctx)
      * with it; one of them would leave a file behind 3 s later. */
     sbx_cmd *cmd = sbxc_sh(ctx,
                            "(sleep 3; echo late > sbxc-late) & "
-                           "sh -c \"sleep 20; : $1\" & "
-                           "sleep 20",
+                           "sh -c \"sleep 10; : $1\" & "
+                           "sleep 10",
                            token, NULL);
     SBXC_OK(ctx, "sbx_cmd_set_timeout", sbx_cmd_set_timeout(cmd, TIMEOUT_MS));
     double start = sbxc_now();
@@ -96,10 +96,10 @@ void sbxc_case_policy_timeout(sbxc_ctx *ctx)
     SBXC_OK(ctx, "sbx_policy_set_timeout", sbx_policy_set_timeout(p, TIMEOUT_MS));
     sbx_sandbox *sb = sbxc_open(ctx, p);
     sbx_policy_free(p);
-    const char *argv[] = { "sleep", "20", NULL };
+    const char *argv[] = { "sleep", "10", NULL };
     double start = sbxc_now();
     sbx_result *r = sbxc_run(ctx, sb, sbxc_cmd(ctx, argv));
-    expect_timed_out(ctx, r, sbxc_now() - start, "sleep 20 under a 1 s policy timeout");
+    expect_timed_out(ctx, r, sbxc_now() - start, "sleep 10 under a 1 s policy timeout");
     sbx_result_free(r);
 
     /* The smaller of the policy's and the command's timeouts applies. */

@@ -31,3 +31,29 @@ contract_libsbxcontract_la_LIBADD = src/libsandboxio.la $(JSONC_LIBS) -lpthread
 ## The CLI subcommand; cli.mk (included before this fragment) defines the program.
 src_sandboxio_SOURCES += src/cli/cmd_contract.c
 src_sandboxio_LDADD += contract/libsbxcontract.la
+
+## Self-test: deliberately broken plugins, each of which the suite must fail
+## on the right case. Built for `make check` only, never installed.
+SBXC_SELFTEST_LINK = -module -avoid-version -shared -no-undefined -rpath /nowhere \
+	-export-symbols-regex '^sandboxio_plugin_v1$$' $(SAN_LDFLAGS)
+SBXC_SELFTEST_COMMON = contract/selftest/hostproc.c contract/selftest/hostproc.h
+check_LTLIBRARIES += \
+	contract/selftest/sandboxio-liar.la \
+	contract/selftest/sandboxio-leaker.la \
+	contract/selftest/sandboxio-sleepy.la \
+	contract/selftest/sandboxio-cropper.la
+contract_selftest_sandboxio_liar_la_SOURCES = contract/selftest/liar.c $(SBXC_SELFTEST_COMMON)
+contract_selftest_sandboxio_liar_la_LDFLAGS = $(SBXC_SELFTEST_LINK)
+contract_selftest_sandboxio_leaker_la_SOURCES = contract/selftest/leaker.c $(SBXC_SELFTEST_COMMON)
+contract_selftest_sandboxio_leaker_la_LDFLAGS = $(SBXC_SELFTEST_LINK)
+contract_selftest_sandboxio_sleepy_la_SOURCES = contract/selftest/sleepy.c $(SBXC_SELFTEST_COMMON)
+contract_selftest_sandboxio_sleepy_la_LDFLAGS = $(SBXC_SELFTEST_LINK)
+contract_selftest_sandboxio_cropper_la_SOURCES = contract/selftest/cropper.c $(SBXC_SELFTEST_COMMON)
+contract_selftest_sandboxio_cropper_la_LDFLAGS = $(SBXC_SELFTEST_LINK)
+
+SBXC_TESTS = \
+	contract/tests/fake-passes-contract.sh \
+	contract/tests/contract-cli-usage.sh \
+	contract/selftest/broken-plugins-are-caught.sh
+TESTS += $(SBXC_TESTS)
+EXTRA_DIST += $(SBXC_TESTS)
