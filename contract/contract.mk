@@ -57,3 +57,5 @@ SBXC_TESTS = \
 	contract/selftest/broken-plugins-are-caught.sh
 TESTS += $(SBXC_TESTS)
 EXTRA_DIST += $(SBXC_TESTS)
+
+dist_doc_DATA += docs/contract.md
