@@ -182,7 +182,7 @@ static int run_loop(exec_run *r, uint64_t timeout_ms)
 }
 
 static int report(local_sandbox *sb, exec_run *r, const sbx_plugin_cmd *cmd,
-                  sbx_plugin_exit *out)
+                  sbx_plugin_exit *out, int oom_seen)
 {
     const sbx_host *host = sb->host;
     const lp_status *s = &r->status;
@@ -208,7 +208,13 @@ static int report(local_sandbox *sb, exec_run *r, const sbx_plugin_cmd *cmd,
         out->exit_code = out->exited ? WEXITSTATUS(s->wstatus) : 0;
         out->signal = WIFSIGNALED(s->wstatus) ? WTERMSIG(s->wstatus) : 0;
         out->timed_out = r->timed_out;
-        out->oom_killed = 0;
+        /*
+         * The OOM killer killed a process of the sandbox during this exec: a
+         * shell running the hog exits 137 rather than dying itself, so the
+         * counter, not the wait status, decides. (An exec running at the
+         * same time in the same sandbox would see the same kill.)
+         */
+        out->oom_killed = oom_seen && !r->timed_out && !(out->exited && out->exit_code == 0);
     }
     return SBX_OK;
 }
@@ -264,11 +270,12 @@ int local_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io
         goto out;
     }
 
+    uint64_t ooms = local_cgroup_oom_kills(&sb->cg);
     if (run_loop(&r, cmd->timeout_ms) < 0)
         rc = host->set_error(SBX_E_BACKEND_FAILED,
                              "local: lost the command's supervisor (sandbox destroyed?)");
     else
-        rc = report(sb, &r, cmd, exit_out);
+        rc = report(sb, &r, cmd, exit_out, local_cgroup_oom_kills(&sb->cg) > ooms);
 out:
     close_fd(&r.in);
     close_fd(&r.out);

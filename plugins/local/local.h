@@ -27,6 +27,13 @@ typedef struct local_options {
     size_t nbinds;
 } local_options;
 
+/* The sandbox's cgroups (cgroup.c); empty paths when no limit needs one. */
+typedef struct local_cgroup {
+    int v2;
+    char mem[4096];
+    char cpu[4096];
+} local_cgroup;
+
 typedef struct local_sandbox {
     const sbx_host *host;
     int ctl;          /* control socket to init; closing it ends the sandbox */
@@ -35,6 +42,7 @@ typedef struct local_sandbox {
     int workfd;       /* O_PATH descriptor of the work dir, from init */
     uid_t owner_uid;  /* host uid that files created for the sandbox get, or -1 */
     gid_t owner_gid;
+    local_cgroup cg;
     char id[32];
 } local_sandbox;
 
@@ -47,6 +55,13 @@ int local_spawn(const sbx_host *host, const local_options *opt, const sbx_plugin
                 local_sandbox *sb);
 /* Kill init (and so every process of the sandbox) and wait until it is gone. */
 void local_reap(local_sandbox *sb);
+
+/* cgroup.c */
+uint64_t local_cgroup_caps(void);
+int local_cgroup_create(const sbx_host *host, const sbx_plugin_limits *limits, local_cgroup *cg);
+int local_cgroup_attach(const local_cgroup *cg, pid_t pid);
+uint64_t local_cgroup_oom_kills(const local_cgroup *cg);
+void local_cgroup_remove(local_cgroup *cg);
 
 /* exec.c */
 int local_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,

@@ -11,6 +11,7 @@ plugins_local_sandboxio_local_la_SOURCES = \
 	plugins/local/spawn.c \
 	plugins/local/exec.c \
 	plugins/local/files.c \
+	plugins/local/cgroup.c \
 	plugins/local/proto.c \
 	plugins/local/proto.h
 plugins_local_sandboxio_local_la_CPPFLAGS = $(AM_CPPFLAGS) \

@@ -23,8 +23,12 @@
  * sandbox's processes, and without CAP_SYS_RESOURCE nothing inside can
  * raise it. As root the sandbox runs as an unprivileged host uid, to which
  * the limit applies (host root is exempt).
+ * Memory (with OOM reports) and CPU limits need a writable cgroup hierarchy:
+ * the descriptor declares them as possible, probe() says whether they are
+ * here (cgroup.c).
  */
 #define LOCAL_CAPS (LOCAL_BASE_CAPS | SBX_CAP_LIMIT_PIDS)
+#define LOCAL_MAX_CAPS (LOCAL_CAPS | SBX_CAP_LIMIT_MEMORY | SBX_CAP_OOM_REPORT | SBX_CAP_LIMIT_CPU)
 
 typedef struct local_state {
     const sbx_host *host;
@@ -53,7 +57,8 @@ static int local_probe(void *state, const sbx_plugin_dsn *dsn, uint64_t *caps_ou
     if (rc != SBX_OK)
         return rc;
     local_options_free(&opt);
-    *caps_out = LOCAL_CAPS;
+    /* Memory and CPU limits only where a cgroup will really enforce them. */
+    *caps_out = LOCAL_CAPS | local_cgroup_caps();
     return SBX_OK;
 }
 
@@ -66,11 +71,11 @@ static int local_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_l
     if (rc != SBX_OK)
         return rc;
     if (limits && limits->struct_size >= offsetof(sbx_plugin_limits, pids) + sizeof limits->pids
-        && (limits->memory_bytes || limits->cpu_millis || limits->network != 0)) {
+        && limits->network != 0) {
         local_options_free(&opt);
-        /* The core refuses these from the capabilities; never run half-limited. */
+        /* The core refuses it from the capabilities; never run with a network asked for. */
         return st->host->set_error(SBX_E_INVALID_ARGUMENT,
-                                   "local: asked for a limit this backend does not enforce");
+                                   "local: only network 'none' is supported");
     }
     local_sandbox *sb = calloc(1, sizeof *sb);
     if (!sb) {
@@ -110,7 +115,7 @@ static const sbx_plugin descriptor = {
     .name = "local",
     .version = PACKAGE_VERSION,
     .description = "Linux namespaces + seccomp on this machine; no daemon, no root needed",
-    .caps = LOCAL_CAPS,
+    .caps = LOCAL_MAX_CAPS,
     .tier = SBX_TIER_NAMESPACE,
     .init = local_init,
     .fini = local_fini,

@@ -246,6 +246,7 @@ int local_spawn(const sbx_host *host, const local_options *opt, const sbx_plugin
 
     sb->ctl = sb->pidfd = sb->workfd = -1;
     sb->pid = 0;
+    memset(&sb->cg, 0, sizeof sb->cg);
     sb->owner_uid = root ? uid : (uid_t)-1;
     sb->owner_gid = root ? gid : (gid_t)-1;
     if (!init || !*init)
@@ -257,6 +258,9 @@ int local_spawn(const sbx_host *host, const local_options *opt, const sbx_plugin
         return host->set_error(SBX_E_BACKEND_UNAVAILABLE,
                                "local: the sandbox init '%s' is not executable: %s", init,
                                strerror(errno));
+    if (limits && limits->struct_size >= offsetof(sbx_plugin_limits, pids) + sizeof limits->pids
+        && (rc = local_cgroup_create(host, limits, &sb->cg)) != SBX_OK)
+        return rc;
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0
         || pipe2(sync, O_CLOEXEC) < 0
         || (null_fd = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0) {
@@ -296,6 +300,12 @@ int local_spawn(const sbx_host *host, const local_options *opt, const sbx_plugin
         || (snprintf(map, sizeof map, "0 %u 1\n", (unsigned)gid),
             write_proc(sb->pid, "gid_map", map) < 0)) {
         rc = host->set_error(SBX_E_KERNEL_FEATURE, "local: writing the user namespace's id maps: %s",
+                             strerror(errno));
+        goto out;
+    }
+    /* Into its cgroup before it runs: nothing of the sandbox escapes the limits. */
+    if (local_cgroup_attach(&sb->cg, sb->pid) < 0) {
+        rc = host->set_error(SBX_E_KERNEL_FEATURE, "local: moving init into its cgroup: %s",
                              strerror(errno));
         goto out;
     }
@@ -347,4 +357,5 @@ void local_reap(local_sandbox *sb)
     }
     sb->pidfd = -1;
     sb->pid = 0;
+    local_cgroup_remove(&sb->cg);
 }

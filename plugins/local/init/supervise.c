@@ -152,6 +152,18 @@ void init_supervise(char *const *argv, char *const *envp, const char *cwd, const
     if (main_pid == 0) {
         int report[2] = { LP_START_FAILED, 0 };
         sigprocmask(SIG_SETMASK, &all, NULL);
+        /*
+         * When memory runs out (the sandbox's limit, or the host's), the
+         * OOM killer must pick a command, not init or a supervisor: a full
+         * tmpfs belongs to no process, so without a hint any of them could
+         * be chosen. Raising one's own score needs no privilege, and the
+         * command cannot lower it below its parent's again.
+         */
+        int adj = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+        if (adj >= 0) {
+            if (write(adj, "500", 3) < 0) { /* only a hint */ }
+            close(adj);
+        }
         if (setsid() < 0 || dup2(fds[0], 0) < 0 || dup2(fds[1], 1) < 0 || dup2(fds[2], 2) < 0)
             report[1] = errno;
         else if (cwd[0] && chdir(cwd) < 0)

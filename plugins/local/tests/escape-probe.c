@@ -77,6 +77,20 @@ static int fill(const char *path)
     return 0;
 }
 
+/* Touch 1 MiB blocks until max_mib; prints the count only if nothing stopped it. */
+static int alloc(long max_mib)
+{
+    long n = 0;
+    for (; n < max_mib; n++) {
+        char *p = malloc(1 << 20);
+        if (!p)
+            break;
+        memset(p, 1, 1 << 20);
+    }
+    printf("%ld %d\n", n, n < max_mib ? ENOMEM : 0);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *op = argc > 1 ? argv[1] : "";
@@ -126,6 +140,8 @@ int main(int argc, char **argv)
         return report(setuid(1000));
     if (!strcmp(op, "forkbomb"))
         return fork_bomb();
+    if (!strcmp(op, "alloc"))
+        return alloc(atol(arg));
     if (!strcmp(op, "fill"))
         return fill(arg);
     fprintf(stderr, "escape-probe: unknown op '%s'\n", op);

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,6 +249,82 @@ START_TEST(file_api_refuses_symlinks_and_dots_that_lead_out)
 }
 END_TEST
 
+static uint64_t probed_caps(void)
+{
+    sbx_plugin_dsn dsn = { sizeof dsn, "local", "", "", 0, NULL };
+    uint64_t caps = 0;
+    ck_assert_int_eq(th_plugin->probe(th_state, &dsn, &caps), SBX_OK);
+    return caps;
+}
+
+/*
+ * Memory: where a cgroup can enforce a limit, a hog (and a tmpfs filled past
+ * it) is OOM-killed and reported; where none can, asking for a memory limit
+ * is refused before anything runs, never run unlimited.
+ */
+START_TEST(unbounded_memory_is_killed_by_the_memory_limit)
+{
+    uint64_t caps = probed_caps();
+    teardown();
+    sbx_plugin_limits lim = { .struct_size = sizeof lim, .memory_bytes = 64u << 20 };
+    if (!(caps & SBX_CAP_LIMIT_MEMORY)) {
+        th_load();
+        void *x = NULL;
+        ck_assert_int_eq(th_open(NULL, &lim, &x), SBX_E_KERNEL_FEATURE);
+        ck_assert_ptr_null(x);
+        fprintf(stderr, "note: no writable cgroup with the memory controller here; checked "
+                        "that a memory limit is refused (%s)\n", th_msg);
+        return;
+    }
+    ck_assert_uint_ne(caps & SBX_CAP_OOM_REPORT, 0);
+    open_with(NULL, &lim);
+    const char *argv[] = { "/work/probe", "alloc", "4096", NULL };
+    th_result r;
+    th_exec(sb, argv, NULL, NULL, NULL, 0, 60000, &r);
+    ck_assert_int_eq(r.rc, SBX_OK);
+    ck_assert_int_eq(r.ex.exited, 0);
+    ck_assert_int_eq(r.ex.signal, SIGKILL);
+    ck_assert_int_eq(r.ex.oom_killed, 1);
+    ck_assert_int_eq(r.ex.timed_out, 0);
+    th_result_free(&r);
+    /* tmpfs pages count too: filling the work dir cannot take the host's memory. */
+    th_sh(sb, "head -c 268435456 /dev/zero > /work/big; echo $?", 60000, &r);
+    ck_assert_int_eq(r.rc, SBX_OK);
+    ck_assert_int_eq(r.ex.oom_killed, 1);
+    th_result_free(&r);
+    /* The pages stay charged while the file exists; freed, the sandbox goes on. */
+    ck_assert_int_eq(th_plugin->file_remove(sb, "big", 0), SBX_OK);
+    th_sh(sb, "echo alive", 0, &r);
+    ck_assert_str_eq(r.out, "alive\n");
+    th_result_free(&r);
+}
+END_TEST
+
+START_TEST(cpu_limit_throttles_a_busy_loop)
+{
+    uint64_t caps = probed_caps();
+    teardown();
+    sbx_plugin_limits lim = { .struct_size = sizeof lim, .cpu_millis = 200 };
+    if (!(caps & SBX_CAP_LIMIT_CPU)) {
+        th_load();
+        void *x = NULL;
+        ck_assert_int_eq(th_open(NULL, &lim, &x), SBX_E_KERNEL_FEATURE);
+        fprintf(stderr, "note: no writable cgroup with the cpu controller here; checked that a "
+                        "CPU limit is refused (%s)\n", th_msg);
+        return;
+    }
+    open_with(NULL, &lim);
+    th_result r;
+    /* CPU ticks (1/100 s) a busy loop gets in 2 s of wall time at 0.2 CPU. */
+    th_sh(sb, "sh -c 'while :; do :; done' & p=$!; sleep 2; "
+              "awk '{print $14 + $15}' /proc/$p/stat; kill $p", 30000, &r);
+    ck_assert_int_eq(r.rc, SBX_OK);
+    int ticks = atoi(r.out);
+    ck_assert_msg(ticks >= 10 && ticks <= 80, "busy loop got %d ticks in 2 s at 0.2 CPU", ticks);
+    th_result_free(&r);
+}
+END_TEST
+
 static void *daemon_thread(void *arg)
 {
     th_result *r = arg;
@@ -291,6 +368,8 @@ static Suite *escape_suite(void)
     tcase_add_test(tc, work_dir_tmp_and_shm_are_size_bounded);
     tcase_add_test(tc, file_api_refuses_symlinks_and_dots_that_lead_out);
     tcase_add_test(tc, no_process_survives_destroy);
+    tcase_add_test(tc, unbounded_memory_is_killed_by_the_memory_limit);
+    tcase_add_test(tc, cpu_limit_throttles_a_busy_loop);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,292 @@
+/*
+ * Memory and CPU limits of a local sandbox, through cgroups.
+ *
+ * Used only where they are really enforced: cgroup v2 with the memory/cpu
+ * controller available at the hierarchy's root, or the v1 memory/cpu
+ * hierarchies, and a client allowed to write there (root). Each sandbox
+ * gets <hierarchy>/sandboxio/<client pid>-<n>; init is moved in before it
+ * runs, so everything in the sandbox is counted. The memory limit covers
+ * the sandbox's tmpfs pages too, and swap is held at zero so a hog is
+ * killed rather than swapped. An OOM kill shows in the oom_kill counter
+ * (memory.events in v2, memory.oom_control in v1).
+ *
+ * A client killed with SIGKILL cannot remove its directory; the next open
+ * removes empty directories whose client pid is gone.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "local.h"
+
+#define GROUP "sandboxio"
+
+/* Mount point of the hierarchy with fstype (cgroup2) or super option opt (v1). */
+static int find_mount(const char *fstype, const char *opt, char *out, size_t cap)
+{
+    FILE *f = fopen("/proc/self/mountinfo", "re");
+    char line[4096];
+    int found = 0;
+    if (!f)
+        return 0;
+    while (!found && fgets(line, sizeof line, f)) {
+        char mnt[PATH_MAX], type[64], super[1024];
+        const char *dash = strstr(line, " - ");
+        if (!dash || sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1
+            || sscanf(dash + 3, "%63s %*s %1023s", type, super) != 2)
+            continue;
+        if (strcmp(type, fstype) != 0)
+            continue;
+        if (opt) {
+            /* the controller must be a whole word of the super options */
+            char padded[1100];
+            char word[80];
+            snprintf(padded, sizeof padded, ",%s,", super);
+            snprintf(word, sizeof word, ",%s,", opt);
+            if (!strstr(padded, word))
+                continue;
+        }
+        if (strlen(mnt) < cap) {
+            strcpy(out, mnt);
+            found = 1;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
+static int has_word(const char *path, const char *word)
+{
+    char buf[1024];
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return 0;
+    buf[n] = '\0';
+    for (char *save = NULL, *t = strtok_r(buf, " \n", &save); t; t = strtok_r(NULL, " \n", &save))
+        if (!strcmp(t, word))
+            return 1;
+    return 0;
+}
+
+static int write_to(const char *dir, const char *file, const char *text)
+{
+    char path[PATH_MAX + 64];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = write(fd, text, strlen(text));
+    int e = errno;
+    close(fd);
+    errno = e;
+    return n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+/* Where each kind of limit can go on this machine. */
+typedef struct cg_layout {
+    int v2;                  /* 1: one v2 hierarchy holds both */
+    char mem[PATH_MAX];      /* hierarchy root with the memory controller, "" if none */
+    char cpu[PATH_MAX];      /* hierarchy root with the cpu controller, "" if none */
+} cg_layout;
+
+static void layout(cg_layout *l)
+{
+    char v2[PATH_MAX];
+    memset(l, 0, sizeof *l);
+    if (geteuid() != 0)
+        return; /* delegated subtrees for unprivileged users: not supported yet */
+    if (find_mount("cgroup2", NULL, v2, sizeof v2)) {
+        char ctl[PATH_MAX + 32];
+        snprintf(ctl, sizeof ctl, "%s/cgroup.controllers", v2);
+        if (has_word(ctl, "memory") && access(v2, W_OK) == 0) {
+            l->v2 = 1;
+            strcpy(l->mem, v2);
+        }
+        if (has_word(ctl, "cpu") && access(v2, W_OK) == 0) {
+            l->v2 = 1;
+            strcpy(l->cpu, v2);
+        }
+        if (l->v2)
+            return;
+    }
+    if (find_mount("cgroup", "memory", l->mem, sizeof l->mem) && access(l->mem, W_OK) != 0)
+        l->mem[0] = '\0';
+    if (find_mount("cgroup", "cpu", l->cpu, sizeof l->cpu) && access(l->cpu, W_OK) != 0)
+        l->cpu[0] = '\0';
+}
+
+uint64_t local_cgroup_caps(void)
+{
+    cg_layout l;
+    layout(&l);
+    return (l.mem[0] ? SBX_CAP_LIMIT_MEMORY | SBX_CAP_OOM_REPORT : 0)
+           | (l.cpu[0] ? SBX_CAP_LIMIT_CPU : 0);
+}
+
+/* Remove empty group directories left by clients that died. */
+static void sweep(const char *parent)
+{
+    DIR *d = opendir(parent);
+    if (!d)
+        return;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        int pid = atoi(e->d_name);
+        if (pid > 0 && strchr(e->d_name, '-') && kill(pid, 0) < 0 && errno == ESRCH)
+            (void)unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
+    }
+    closedir(d);
+}
+
+/* mkdir <root>/sandboxio (controllers enabled for its children) and the group. */
+static int make_group(const sbx_host *host, const char *root, int v2, const char *ctls,
+                      const char *name, char *out, size_t cap)
+{
+    char parent[PATH_MAX + 32];
+    snprintf(parent, sizeof parent, "%s/" GROUP, root);
+    if (mkdir(parent, 0755) < 0 && errno != EEXIST)
+        return host->set_error(SBX_E_BACKEND_PERMISSION, "local: cgroup: mkdir %s: %s", parent,
+                               strerror(errno));
+    if (v2 && (write_to(root, "cgroup.subtree_control", ctls) < 0
+               || write_to(parent, "cgroup.subtree_control", ctls) < 0))
+        return host->set_error(SBX_E_KERNEL_FEATURE,
+                               "local: cgroup: enabling '%s' below %s: %s", ctls, root,
+                               strerror(errno));
+    sweep(parent);
+    if ((size_t)snprintf(out, cap, "%s/%s", parent, name) >= cap)
+        return host->set_error(SBX_E_SYSTEM, "local: cgroup path too long");
+    if (mkdir(out, 0755) < 0)
+        return host->set_error(SBX_E_BACKEND_PERMISSION, "local: cgroup: mkdir %s: %s", out,
+                               strerror(errno));
+    return SBX_OK;
+}
+
+int local_cgroup_create(const sbx_host *host, const sbx_plugin_limits *lim, local_cgroup *cg)
+{
+    static atomic_uint seq;
+    char name[64], val[64];
+    cg_layout l;
+    int rc;
+
+    memset(cg, 0, sizeof *cg);
+    if (!lim->memory_bytes && !lim->cpu_millis)
+        return SBX_OK;
+    layout(&l);
+    if ((lim->memory_bytes && !l.mem[0]) || (lim->cpu_millis && !l.cpu[0]))
+        return host->set_error(SBX_E_KERNEL_FEATURE,
+                               "local: no writable cgroup hierarchy with the %s controller",
+                               lim->memory_bytes && !l.mem[0] ? "memory" : "cpu");
+    snprintf(name, sizeof name, "%d-%u", (int)getpid(), atomic_fetch_add(&seq, 1));
+    cg->v2 = l.v2;
+    if (lim->memory_bytes) {
+        rc = make_group(host, l.mem, l.v2, l.v2 ? "+memory" : NULL, name, cg->mem, sizeof cg->mem);
+        if (rc != SBX_OK)
+            goto fail;
+        snprintf(val, sizeof val, "%llu", (unsigned long long)lim->memory_bytes);
+        if (write_to(cg->mem, l.v2 ? "memory.max" : "memory.limit_in_bytes", val) < 0) {
+            rc = host->set_error(SBX_E_KERNEL_FEATURE, "local: cgroup: memory limit: %s",
+                                 strerror(errno));
+            goto fail;
+        }
+        /* No swap: past the limit the kernel must kill, not page out. */
+        if (l.v2)
+            (void)write_to(cg->mem, "memory.swap.max", "0");
+        else
+            (void)write_to(cg->mem, "memory.memsw.limit_in_bytes", val);
+        if (!l.v2)
+            (void)write_to(cg->mem, "memory.swappiness", "0");
+    }
+    if (lim->cpu_millis) {
+        if (l.v2 && cg->mem[0]) {
+            strcpy(cg->cpu, cg->mem);
+            if (write_to(l.cpu, "cgroup.subtree_control", "+cpu") < 0) {
+                rc = host->set_error(SBX_E_KERNEL_FEATURE, "local: cgroup: enabling cpu: %s",
+                                     strerror(errno));
+                goto fail;
+            }
+            char parent[PATH_MAX + 32];
+            snprintf(parent, sizeof parent, "%s/" GROUP, l.cpu);
+            (void)write_to(parent, "cgroup.subtree_control", "+cpu");
+        } else {
+            rc = make_group(host, l.cpu, l.v2, l.v2 ? "+cpu" : NULL, name, cg->cpu, sizeof cg->cpu);
+            if (rc != SBX_OK)
+                goto fail;
+        }
+        unsigned long long quota = (unsigned long long)lim->cpu_millis * 100; /* per 100 ms */
+        int bad;
+        if (l.v2) {
+            snprintf(val, sizeof val, "%llu 100000", quota);
+            bad = write_to(cg->cpu, "cpu.max", val) < 0;
+        } else {
+            snprintf(val, sizeof val, "%llu", quota);
+            bad = write_to(cg->cpu, "cpu.cfs_period_us", "100000") < 0
+                  || write_to(cg->cpu, "cpu.cfs_quota_us", val) < 0;
+        }
+        if (bad) {
+            rc = host->set_error(SBX_E_KERNEL_FEATURE, "local: cgroup: cpu limit: %s",
+                                 strerror(errno));
+            goto fail;
+        }
+    }
+    return SBX_OK;
+fail:
+    local_cgroup_remove(cg);
+    return rc;
+}
+
+int local_cgroup_attach(const local_cgroup *cg, pid_t pid)
+{
+    char val[32];
+    snprintf(val, sizeof val, "%d", (int)pid);
+    if (cg->mem[0] && write_to(cg->mem, "cgroup.procs", val) < 0)
+        return -1;
+    if (cg->cpu[0] && strcmp(cg->cpu, cg->mem) != 0 && write_to(cg->cpu, "cgroup.procs", val) < 0)
+        return -1;
+    return 0;
+}
+
+uint64_t local_cgroup_oom_kills(const local_cgroup *cg)
+{
+    char path[PATH_MAX + 32], line[256];
+    uint64_t n = 0;
+    if (!cg->mem[0])
+        return 0;
+    snprintf(path, sizeof path, "%s/%s", cg->mem, cg->v2 ? "memory.events" : "memory.oom_control");
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return 0;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "oom_kill ", 9) == 0)
+            n = strtoull(line + 9, NULL, 10);
+    fclose(f);
+    return n;
+}
+
+void local_cgroup_remove(local_cgroup *cg)
+{
+    /* The last tasks of a killed namespace may take a moment to leave. */
+    for (int i = 0; i < 200 && cg->mem[0]; i++) {
+        if (rmdir(cg->mem) == 0 || errno == ENOENT)
+            break;
+        usleep(5000);
+    }
+    for (int i = 0; i < 200 && cg->cpu[0] && strcmp(cg->cpu, cg->mem) != 0; i++) {
+        if (rmdir(cg->cpu) == 0 || errno == ENOENT)
+            break;
+        usleep(5000);
+    }
+    cg->mem[0] = cg->cpu[0] = '\0';
+}
