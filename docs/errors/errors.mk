@@ -60,6 +60,8 @@ EXTRA_DIST += \
 	docs/errors/SBX_E4010.md \
 	docs/errors/SBX_E4011.md \
 	docs/errors/SBX_E4012.md \
+	docs/errors/SBX_E4013.md \
+	docs/errors/SBX_E4014.md \
 	docs/errors/SBX_E5001.md \
 	docs/errors/SBX_E5002.md \
 	docs/errors/SBX_E5003.md \

@@ -89,6 +89,8 @@ typedef enum sbx_code {
     SBX_E_IS_DIRECTORY = 4010,          /* SBX_E4010 */
     SBX_E_NOT_DIRECTORY = 4011,         /* SBX_E4011 */
     SBX_E_EXISTS = 4012,                /* SBX_E4012 */
+    SBX_E_NOT_EMPTY = 4013,             /* SBX_E4013 directory not empty */
+    SBX_E_NOT_REGULAR = 4014,           /* SBX_E4014 not a regular file */
 
     /* 5xxx: execution */
     SBX_E_EXEC_TIMEOUT = 5001,          /* SBX_E5001 */

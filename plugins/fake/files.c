@@ -165,7 +165,7 @@ static int read_file(fake_sandbox *sb, const char *path,
     } else if (S_ISDIR(st.st_mode)) {
         rc = fake_errno_error(host, EISDIR, "cannot read", path);
     } else if (!S_ISREG(st.st_mode)) {
-        rc = host->set_error(SBX_E_INVALID_ARGUMENT, "fake: cannot read \"%s\": not a regular file",
+        rc = host->set_error(SBX_E_NOT_REGULAR, "fake: cannot read \"%s\": not a regular file",
                              path);
     } else if ((buf = malloc(CHUNK_SIZE)) == NULL) {
         rc = host->set_error(SBX_E_NOMEM, "fake: out of memory");
@@ -297,7 +297,7 @@ static int remove_path(fake_sandbox *sb, const char *path, int recursive)
         if (unlinkat(dir_fd, base, AT_REMOVEDIR) != 0) {
             err = errno;
             if (err == ENOTEMPTY || err == EEXIST)
-                rc = host->set_error(SBX_E_IS_DIRECTORY,
+                rc = host->set_error(SBX_E_NOT_EMPTY,
                                      "fake: cannot remove \"%s\": directory not empty "
                                      "(remove it recursively)", path);
             else

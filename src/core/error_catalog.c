@@ -88,6 +88,8 @@ static const catalog_row catalog[] = {
     ROW(SBX_E_IS_DIRECTORY, 4010, "the path is a directory"),
     ROW(SBX_E_NOT_DIRECTORY, 4011, "a path component is not a directory"),
     ROW(SBX_E_EXISTS, 4012, "the path already exists"),
+    ROW(SBX_E_NOT_EMPTY, 4013, "the directory is not empty"),
+    ROW(SBX_E_NOT_REGULAR, 4014, "the path is not a regular file"),
 
     /* 5xxx: execution */
     ROW(SBX_E_EXEC_TIMEOUT, 5001, "the command ran past its timeout"),

@@ -147,6 +147,18 @@ static int stop_sink(void *userdata, const void *data, size_t len)
     return 1;
 }
 
+START_TEST(reading_a_fifo_is_refused_not_blocked)
+{
+    void *sb = th_open();
+    char *data = NULL;
+    size_t len = 0;
+
+    th_sh(sb, "mkfifo pipe");
+    th_assert_code(th_read(sb, "pipe", &data, &len), SBX_E_NOT_REGULAR);
+    th_assert_code(th_plugin->destroy(sb), SBX_OK);
+}
+END_TEST
+
 START_TEST(short_or_failing_source_leaves_no_file)
 {
     void *sb = th_open();
@@ -176,7 +188,7 @@ START_TEST(remove_plain_recursive_and_missing)
     th_assert_code(th_plugin->file_remove(sb, "empty", 0), SBX_OK);
     th_assert_code(th_write(sb, "tree/a/b/c", "x", 1, 0644), SBX_OK);
     th_sh(sb, "mkdir tree/locked && touch tree/locked/f && chmod 000 tree/locked");
-    th_assert_code(th_plugin->file_remove(sb, "tree", 0), SBX_E_IS_DIRECTORY);
+    th_assert_code(th_plugin->file_remove(sb, "tree", 0), SBX_E_NOT_EMPTY);
     th_assert_code(th_plugin->file_remove(sb, "tree", 1), SBX_OK);
     th_assert_code(th_plugin->file_remove(sb, "tree", 1), SBX_E_NOT_FOUND);
     th_assert_code(th_plugin->file_remove(sb, "missing", 0), SBX_E_NOT_FOUND);
@@ -326,6 +338,7 @@ static Suite *files_suite(void)
     tcase_add_test(esc, recursive_remove_does_not_follow_symlinks);
     tcase_add_test(esc, symlink_leading_out_is_refused);
     tcase_add_test(esc, symlink_staying_inside_is_followed);
+    tcase_add_test(esc, reading_a_fifo_is_refused_not_blocked);
     suite_add_tcase(s, esc);
     return s;
 }
