@@ -61,7 +61,9 @@ TESTS += \
 EXTRA_DIST += \
 	plugins/local/tests/unprivileged.sh \
 	plugins/local/tests/contract.sh \
-	bench/local/run.sh
+	bench/local/run.sh \
+	docs/backends/local.md \
+	docs/performance.md
 
 ## The benchmark driver: built on demand by bench/local/run.sh
 ## (`make bench/local/bench-local`), never installed.
