@@ -295,6 +295,36 @@ int dk_demux_feed(dk_demux *d, const void *data, size_t len);
 /* True when no frame is half-read. */
 bool dk_demux_idle(const dk_demux *d);
 
+/* --- control.c ----------------------------------------------------------- */
+
+/* Why the wrapper did not start the command. */
+enum dk_start_fail { DK_START_OK = 0, DK_START_NOCWD, DK_START_NOEXEC, DK_START_NOPERM };
+/* How docker-init saw the command end. */
+enum dk_end { DK_END_UNKNOWN = 0, DK_END_EXITED, DK_END_SIGNALED };
+
+/*
+ * Filter of an exec's output: takes out the wrapper's and docker-init's
+ * control lines and passes every other byte to out() in order.
+ */
+typedef struct dk_control {
+    dk_buf hold[2];            /* per stream: bytes that may begin a control line */
+    long session;              /* the wrapper's pid = the exec's session, 0 until known */
+    int start_fail;            /* enum dk_start_fail */
+    int ended;                 /* enum dk_end, from docker-init */
+    int status;                /* exit status when DK_END_EXITED */
+    char fatal[256];           /* docker-init's FATAL message, if any */
+    int (*out)(void *ud, int stream, const void *data, size_t len);
+    void *ud;
+} dk_control;
+
+void dk_control_init(dk_control *c,
+                     int (*out)(void *ud, int stream, const void *data, size_t len), void *ud);
+/* 0, out()'s non-zero return, or -1 when out of memory. */
+int dk_control_feed(dk_control *c, int stream, const void *data, size_t len);
+/* At the end of the stream: pass on whatever is still held. */
+int dk_control_flush(dk_control *c);
+void dk_control_clear(dk_control *c);
+
 /* --- exec.c --------------------------------------------------------------- */
 
 int dk_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,

@@ -4,6 +4,7 @@ plugins_docker_sandboxio_docker_la_SOURCES = \
 	plugins/docker/docker.h \
 	plugins/docker/plugin.c \
 	plugins/docker/endpoint.c \
+	plugins/docker/buf.c \
 	plugins/docker/http.c \
 	plugins/docker/hijack.c \
 	plugins/docker/api.c \
@@ -11,6 +12,7 @@ plugins_docker_sandboxio_docker_la_SOURCES = \
 	plugins/docker/options.c \
 	plugins/docker/container.c \
 	plugins/docker/demux.c \
+	plugins/docker/control.c \
 	plugins/docker/exec.c \
 	plugins/docker/pathcheck.c \
 	plugins/docker/files.c \

@@ -4,12 +4,19 @@
  *   - changes to the working directory and looks the program up in the
  *     command's own PATH, so a missing program or directory is reported as
  *     SBX_E_EXEC_START rather than as an exit status 126/127 of a shell;
- *   - prints one control line on stderr, "\001sbx-pid N", with its pid, then
- *     execs the program under `env -i` so it sees exactly the environment
- *     it was given (the engine would add the image's and HOSTNAME).
- * The engine makes every exec a session and process group leader, so N is
- * the group of the command's whole tree. The engine has no call to kill an
- * exec: on a timeout or an abort a second exec runs `kill -9 -N`.
+ *   - prints its pid on stderr: the engine makes every exec a session
+ *     leader, so that pid names the session of the command's whole tree;
+ *   - runs it as `docker-init -s -v -- env -i -- K=V... ARGV...`: env -i
+ *     gives exactly the environment asked for (the engine would add the
+ *     image's and HOSTNAME), and docker-init (tini, mounted by the engine
+ *     in every container made with Init) says on exit whether the command
+ *     exited or was killed by a signal; the engine's exit code alone
+ *     cannot tell `exit 137` from SIGKILL.
+ * control.c takes those lines out of the output the caller sees.
+ * The engine has no call to kill an exec: on a timeout or an abort a second
+ * exec kills every process of the session, which takes the whole tree
+ * (a process that called setsid() itself has left it, as with any kill
+ * by session or group).
  */
 #include "docker.h"
 
@@ -33,28 +40,24 @@ static const char wrapper[] =
     "if [ -z \"$f\" ] || [ ! -f \"$f\" ]; then printf '\\001sbx-noexec\\n' >&2; exit 127; fi\n"
     "if [ ! -x \"$f\" ]; then printf '\\001sbx-noperm\\n' >&2; exit 126; fi\n"
     "printf '\\001sbx-pid %s\\n' \"$$\" >&2\n"
-    "exec env -i \"$@\"\n";
+    "if [ -x /sbin/docker-init ]; then exec /sbin/docker-init -s -v -- env -i -- \"$@\"; fi\n"
+    "exec env -i -- \"$@\"\n";
 
 /* glibc's execvp() search path when PATH is unset, which `env -i` uses. */
 #define DK_NO_PATH_DEFAULT "/bin:/usr/bin"
 /* After a kill, how long to wait for the stream to end before giving up on it. */
 #define DK_KILL_GRACE_MS 10000
-
-enum start_fail { START_OK = 0, START_NOCWD, START_NOEXEC, START_NOPERM };
+/* Output kept to explain a command that never started. */
+#define DK_DIAG_MAX 512
 
 typedef struct run {
     dk_sandbox *sb;
     const sbx_plugin_io *io;   /* the user's I/O, or NULL */
     dk_buf *capture;           /* dk_exec_simple's stdout */
     size_t capture_cap;
-    bool wrapped;              /* expect the wrapper's control line */
-    bool marker_done;
-    dk_buf marker;
-    long pid;                  /* the command's process group, 0 until known */
-    int start_fail;            /* enum start_fail */
-    dk_buf diag;               /* stderr seen before the control line */
-    dk_buf early;              /* stdout seen before it: the engine does not keep
-                                * the order between the two streams */
+    bool wrapped;              /* stderr carries control lines */
+    dk_control ctl;
+    dk_buf diag;               /* the first output bytes, for start failures */
     bool aborted;              /* the output callback asked to stop */
     bool timed_out;
     bool kill_sent;
@@ -71,7 +74,11 @@ static uint64_t now_ms(void)
 
 static int user_output(run *r, int stream, const void *data, size_t len)
 {
-    if (r->aborted || r->timed_out || !len)
+    if (!len)
+        return 0;
+    if (r->diag.len < DK_DIAG_MAX)
+        dk_buf_append(&r->diag, data, len < DK_DIAG_MAX ? len : DK_DIAG_MAX);
+    if (r->aborted || r->timed_out)
         return 0;
     if (r->capture) {
         if (stream == SBX_STDOUT) {
@@ -86,53 +93,31 @@ static int user_output(run *r, int stream, const void *data, size_t len)
     return 0;
 }
 
-/* The wrapper's first stderr line; anything else before it is diagnostic. */
-static void control_line(run *r)
+static int filtered_output(void *ud, int stream, const void *data, size_t len)
 {
-    const char *m = r->marker.data;
-    if (strncmp(m, "\001sbx-pid ", 9) == 0)
-        r->pid = strtol(m + 9, NULL, 10);
-    else if (strcmp(m, "\001sbx-nocwd") == 0)
-        r->start_fail = START_NOCWD;
-    else if (strcmp(m, "\001sbx-noexec") == 0)
-        r->start_fail = START_NOEXEC;
-    else if (strcmp(m, "\001sbx-noperm") == 0)
-        r->start_fail = START_NOPERM;
-    else if (r->diag.len < 4096)
-        dk_buf_append(&r->diag, m, strlen(m));
+    return user_output(ud, stream, data, len);
 }
 
 static int on_frame(void *ud, int stream, const void *data, size_t len)
 {
     run *r = ud;
-    const char *p = data;
-    if (!r->wrapped || r->marker_done)
+    if (!r->wrapped)
         return user_output(r, stream, data, len);
-    if (stream != SBX_STDERR) {
-        if (dk_buf_append(&r->early, p, len))
-            r->failure = SBX_E_NOMEM;
-        return 0;
-    }
-    for (size_t i = 0; i < len; i++) {
-        if (p[i] != '\n') {
-            if (r->marker.len < 256)
-                dk_buf_append(&r->marker, p + i, 1);
-            continue;
-        }
-        if (r->marker.len)
-            control_line(r);
-        r->marker_done = r->pid > 0 || r->start_fail;
-        r->marker.len = 0;
-        if (r->marker.data)
-            r->marker.data[0] = '\0';
-        if (r->pid > 0 && r->early.len) {
-            user_output(r, SBX_STDOUT, r->early.data, r->early.len);
-            r->early.len = 0;
-        }
-        if (r->marker_done)
-            return user_output(r, stream, p + i + 1, len - i - 1);
-    }
+    if (dk_control_feed(&r->ctl, stream, data, len) < 0)
+        r->failure = SBX_E_NOMEM;
     return 0;
+}
+
+/* The session of the command's tree, once known. */
+static long command_session(const run *r)
+{
+    return r->wrapped ? r->ctl.session : 0;
+}
+
+/* Nothing more will start: the command runs, or the wrapper gave up. */
+static bool start_settled(const run *r)
+{
+    return !r->wrapped || r->ctl.session || r->ctl.start_fail;
 }
 
 static int exec_create(dk_sandbox *sb, json_object *body, char *id, size_t id_size)
@@ -153,14 +138,23 @@ static int exec_create(dk_sandbox *sb, json_object *body, char *id, size_t id_si
     return rc;
 }
 
-/* Kill the command's process group with a second, detached exec. */
-static int kill_group(dk_sandbox *sb, long pid)
+/*
+ * Kill every process of session $1, again until none is left (a fork storm
+ * may add some while the first sweep runs). Builtins only, so it works
+ * while a pids limit is exhausted.
+ */
+static const char kill_script[] =
+    "s=$1; n=0; while [ $n -lt 20 ]; do n=$((n + 1)); found=\n"
+    "for d in /proc/[0-9]*; do read -r l < \"$d/stat\" || continue; set -f; set -- ${l##*) }; set +f\n"
+    "  if [ \"$4\" = \"$s\" ]; then kill -9 \"${d#/proc/}\" 2>/dev/null; found=1; fi; done\n"
+    "[ -n \"$found\" ] || break; done; exit 0\n";
+
+/* Kill the command's session with a second, detached exec. */
+static int kill_session(dk_sandbox *sb, long session)
 {
-    char pidtxt[32], id[80], path[160];
-    snprintf(pidtxt, sizeof(pidtxt), "%ld", pid);
-    const char *const argv[] = {
-        "/bin/sh", "-c", "kill -9 -\"$1\" 2>/dev/null || kill -9 -- -\"$1\" 2>/dev/null; exit 0",
-        "sbx-kill", pidtxt, NULL};
+    char sidtxt[32], id[80], path[160];
+    snprintf(sidtxt, sizeof(sidtxt), "%ld", session);
+    const char *const argv[] = {"/bin/sh", "-c", kill_script, "sbx-kill", sidtxt, NULL};
     json_object *body = json_object_new_object();
     json_object *cmd = json_object_new_array();
     for (size_t i = 0; argv[i]; i++)
@@ -254,11 +248,11 @@ static int stream_loop(run *r, dk_hijack *hj, uint64_t deadline)
         uint64_t now = now_ms();
         if (deadline && now >= deadline && !r->timed_out && !r->aborted)
             r->timed_out = true;
-        if ((r->timed_out || r->aborted) && !r->kill_sent && (r->pid > 0 || r->marker_done)) {
+        if ((r->timed_out || r->aborted) && !r->kill_sent && start_settled(r)) {
             r->kill_sent = true;
             kill_at = now;
-            if (r->pid > 0) {
-                int rc = kill_group(r->sb, r->pid);
+            if (command_session(r) > 0) {
+                int rc = kill_session(r->sb, command_session(r));
                 if (rc)
                     return rc;
             }
@@ -284,7 +278,9 @@ static int stream_loop(run *r, dk_hijack *hj, uint64_t deadline)
     if (!dk_demux_idle(&r->dm))
         return r->sb->host->set_error(SBX_E_BACKEND_PROTOCOL,
                                       "docker: an exec's output ended inside a frame");
-    return SBX_OK;
+    if (r->wrapped)
+        dk_control_flush(&r->ctl);
+    return r->failure;
 }
 
 /* Create, start, stream and reap one exec. */
@@ -296,6 +292,7 @@ static int run_exec(run *r, json_object *body, uint64_t timeout_ms, int *exit_co
     if (rc)
         return rc;
     dk_demux_init(&r->dm, on_frame, r);
+    dk_control_init(&r->ctl, filtered_output, r);
     dk_hijack hj;
     snprintf(path, sizeof(path), "/exec/%s/start", id);
     rc = dk_hijack_open(&sb->conn, path, "{\"Detach\":false,\"Tty\":false}", "starting an exec",
@@ -304,9 +301,9 @@ static int run_exec(run *r, json_object *body, uint64_t timeout_ms, int *exit_co
         return rc;
     uint64_t deadline = timeout_ms ? now_ms() + timeout_ms : 0;
     rc = stream_loop(r, &hj, deadline);
-    if (rc && r->pid > 0 && !r->kill_sent)
+    if (rc && command_session(r) > 0 && !r->kill_sent)
         /* Leave no command running behind a failure. */
-        (void)kill_group(sb, r->pid);
+        (void)kill_session(sb, command_session(r));
     dk_hijack_close(&hj);
     if (rc == SBX_OK)
         rc = exec_exit_code(sb, id, exit_code);
@@ -343,8 +340,7 @@ int dk_exec_simple(dk_sandbox *sb, const char *const *argv, dk_buf *out, size_t 
     json_object_put(body);
     dk_buf_clear(&sink);
     dk_buf_clear(&r.diag);
-    dk_buf_clear(&r.early);
-    dk_buf_clear(&r.marker);
+    dk_control_clear(&r.ctl);
     return rc;
 }
 
@@ -398,23 +394,25 @@ static bool oom_happened(dk_sandbox *sb)
 
 static int start_failure(dk_sandbox *sb, const run *r, const sbx_plugin_cmd *cmd, int code)
 {
-    switch (r->start_fail) {
-    case START_NOCWD:
+    switch (r->ctl.start_fail) {
+    case DK_START_NOCWD:
         return sb->host->set_error(SBX_E_EXEC_START,
                                    "docker: cannot run \"%s\": working directory %s does not exist",
                                    cmd->argv[0], cmd->cwd);
-    case START_NOEXEC:
+    case DK_START_NOEXEC:
         return sb->host->set_error(SBX_E_EXEC_START, "docker: cannot run \"%s\": no such program",
                                    cmd->argv[0]);
-    case START_NOPERM:
+    case DK_START_NOPERM:
         return sb->host->set_error(SBX_E_EXEC_START, "docker: cannot run \"%s\": not executable",
                                    cmd->argv[0]);
     default:
+        if (r->ctl.fatal[0])
+            return sb->host->set_error(SBX_E_EXEC_START, "docker: cannot run \"%s\": %s",
+                                       cmd->argv[0], r->ctl.fatal);
         return sb->host->set_error(SBX_E_EXEC_START,
                                    "docker: the exec wrapper did not start (status %d; the image "
-                                   "needs /bin/sh): %.300s%.300s",
-                                   code, r->diag.data ? r->diag.data : "",
-                                   r->early.data ? r->early.data : "");
+                                   "needs /bin/sh): %.*s",
+                                   code, (int)r->diag.len, r->diag.data ? r->diag.data : "");
     }
 }
 
@@ -436,23 +434,30 @@ int dk_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
     int code = -1;
     int rc = run_exec(&r, body, cmd->timeout_ms, &code);
     json_object_put(body);
-    if (rc == SBX_OK && !r.pid)
+    if (rc == SBX_OK && !r.ctl.session)
         rc = start_failure(sb, &r, cmd, code);
+    else if (rc == SBX_OK && r.ctl.fatal[0] && r.ctl.ended == DK_END_UNKNOWN && !r.timed_out)
+        rc = start_failure(sb, &r, cmd, code);    /* docker-init could not exec env */
     if (rc == SBX_OK && r.aborted)
         rc = sb->host->set_error(SBX_E_EXEC_ABORTED, "docker: the output callback stopped \"%s\"",
                                  cmd->argv[0]);
     dk_buf_clear(&r.diag);
-    dk_buf_clear(&r.early);
-    dk_buf_clear(&r.marker);
+    dk_control_clear(&r.ctl);
     if (rc)
         return rc;
     sbx_plugin_exit e = {.struct_size = exit_out->struct_size};
     if (r.timed_out) {
         e.signal = 9;
         e.timed_out = 1;
-    } else if (code > 128 && code <= 128 + 64) {
-        /* The engine reports a signal N as status 128+N, as shells do. */
-        e.signal = code - 128;
+    } else if (r.ctl.ended == DK_END_EXITED) {
+        e.exited = 1;
+        e.exit_code = r.ctl.status;
+    } else if (r.ctl.ended == DK_END_SIGNALED || (code > 128 && code <= 128 + 64)) {
+        /*
+         * docker-init exits 128+N after a signal N. Without its word (no
+         * docker-init), 128+N is read as a signal, as shells do.
+         */
+        e.signal = code > 128 && code <= 128 + 64 ? code - 128 : 9;
         e.oom_killed = e.signal == 9 && sb->memory_limited && oom_happened(sb);
     } else {
         e.exited = 1;

@@ -16,31 +16,6 @@
 /* Collected bodies (JSON answers, error messages) never grow past this. */
 #define DK_BODY_MAX ((size_t)64 << 20)
 
-int dk_buf_append(dk_buf *b, const void *data, size_t len)
-{
-    if (b->len + len + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 1024;
-        while (cap < b->len + len + 1)
-            cap *= 2;
-        char *p = realloc(b->data, cap);
-        if (!p)
-            return SBX_E_NOMEM;
-        b->data = p;
-        b->cap = cap;
-    }
-    if (len)
-        memcpy(b->data + b->len, data, len);
-    b->len += len;
-    b->data[b->len] = '\0';
-    return SBX_OK;
-}
-
-void dk_buf_clear(dk_buf *b)
-{
-    free(b->data);
-    memset(b, 0, sizeof(*b));
-}
-
 void dk_response_clear(dk_response *rs)
 {
     dk_buf_clear(&rs->body);
