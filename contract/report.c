@@ -153,7 +153,9 @@ int sbxc_print_json(FILE *out, const char *dsn, const sbxc_backend *b,
                                    o->status == SBXC_PASS ? "pass"
                                    : o->status == SBXC_SKIP ? "skip" : "fail"));
         json_object_object_add(c, "reason", json_object_new_string(o->reason));
-        json_object_object_add(c, "seconds", json_object_new_double(o->seconds));
+        char secs[32];
+        snprintf(secs, sizeof secs, "%.3f", o->seconds);
+        json_object_object_add(c, "seconds", json_object_new_double_s(o->seconds, secs));
         json_object_array_add(cases, c);
         counts[o->status]++;
     }
