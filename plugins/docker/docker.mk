@@ -23,3 +23,6 @@ plugins_docker_sandboxio_docker_la_LIBADD = $(CURL_LIBS) $(JSONC_LIBS) $(ARCHIVE
 plugins_docker_sandboxio_docker_la_LDFLAGS = $(SBX_PLUGIN_LINK)
 
 EXTRA_DIST += docs/backends/docker.md
+
+## `sandboxio gc`: a CLI command, built into the CLI's program.
+src_sandboxio_SOURCES += src/cli/cmd_gc.c

@@ -18,6 +18,7 @@ static const struct sbx_cli_command commands[] = {
     { "plugins", cmd_plugins, "list installed backends, their ABI, capabilities and tier" },
     { "doctor", cmd_doctor, "environment report to paste into an issue (no secrets)" },
     { "contract", cmd_contract, "run the contract suite against a backend" },
+    { "gc", cmd_gc, "remove sandboxes leaked by crashed clients" },
     { "version", cmd_version, "print the versions of sandboxio and its library" },
     { "help", cmd_help, "show the help of a command" },
 };
