@@ -161,8 +161,8 @@ void sbxc_case_file_remove(sbxc_ctx *ctx)
 
     SBXC_OK(ctx, "sbx_file_write", sbx_file_write(sb, "full/inner/f", "x", 1, 0644));
     rc = sbx_file_remove(sb, "full", 0);
-    SBXC_CHECK(ctx, rc != SBX_OK, "sbx_file_remove of a non-empty directory without recursive "
-               "succeeded");
+    sbxc_expect_code(ctx, "sbx_file_remove of a non-empty directory without recursive", rc,
+                     SBX_E_NOT_EMPTY);
     char *got = listing(ctx, sb, "full/inner");
     SBXC_CHECK(ctx, strcmp(got, "f:1:1;") == 0,
                "a refused non-recursive remove still changed the directory: '%s'", got);
@@ -205,5 +205,41 @@ void sbxc_case_file_missing(sbxc_ctx *ctx)
     rc = sbx_file_list(sb, "no-such-dir", &list);
     sbx_dirlist_free(list);
     sbxc_expect_code(ctx, "sbx_file_list of a missing directory", rc, SBX_E_NOT_FOUND);
+    sbxc_close(ctx, sb);
+}
+
+void sbxc_case_file_wrong_type(sbxc_ctx *ctx)
+{
+    sbx_sandbox *sb = sbxc_open_default(ctx, 0);
+    SBXC_OK(ctx, "sbx_file_write", sbx_file_write(sb, "dir/file", "x", 1, 0644));
+    void *data = NULL;
+    size_t len = 0;
+    int rc = sbx_file_read(sb, "dir", &data, &len);
+    sbx_free(data);
+    sbxc_expect_code(ctx, "sbx_file_read of a directory", rc, SBX_E_IS_DIRECTORY);
+    rc = sbx_file_write(sb, "dir", "x", 1, 0644);
+    sbxc_expect_code(ctx, "sbx_file_write over a directory", rc, SBX_E_IS_DIRECTORY);
+    sbx_dirlist *list = NULL;
+    rc = sbx_file_list(sb, "dir/file", &list);
+    sbx_dirlist_free(list);
+    sbxc_expect_code(ctx, "sbx_file_list of a regular file", rc, SBX_E_NOT_DIRECTORY);
+    rc = sbx_file_mkdir(sb, "dir/file/sub");
+    sbxc_expect_code(ctx, "sbx_file_mkdir under a regular file", rc, SBX_E_NOT_DIRECTORY);
+    rc = sbx_file_write(sb, "dir/file/x", "x", 1, 0644);
+    sbxc_expect_code(ctx, "sbx_file_write under a regular file", rc, SBX_E_NOT_DIRECTORY);
+    if (sbxc_has(ctx, SBX_CAP_EXEC)) {
+        /* A FIFO: reading it would block forever if it were opened. */
+        sbx_result *r = sbxc_run(ctx, sb, sbxc_sh(ctx, "mkfifo fifo", NULL));
+        sbxc_expect_exit(ctx, r, 0, "mkfifo");
+        sbx_result_free(r);
+        rc = sbx_file_read(sb, "fifo", &data, &len);
+        sbx_free(data);
+        sbxc_expect_code(ctx, "sbx_file_read of a FIFO", rc, SBX_E_NOT_REGULAR);
+    }
+    data = NULL;
+    rc = sbx_file_read(sb, "dir/file", &data, &len);
+    bool intact = rc == SBX_OK && len == 1 && memcmp(data, "x", 1) == 0;
+    sbx_free(data);
+    SBXC_CHECK(ctx, intact, "dir/file changed after the refused calls");
     sbxc_close(ctx, sb);
 }
