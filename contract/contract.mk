@@ -41,7 +41,8 @@ check_LTLIBRARIES += \
 	contract/selftest/sandboxio-liar.la \
 	contract/selftest/sandboxio-leaker.la \
 	contract/selftest/sandboxio-sleepy.la \
-	contract/selftest/sandboxio-cropper.la
+	contract/selftest/sandboxio-cropper.la \
+	contract/selftest/sandboxio-crasher.la
 contract_selftest_sandboxio_liar_la_SOURCES = contract/selftest/liar.c $(SBXC_SELFTEST_COMMON)
 contract_selftest_sandboxio_liar_la_LDFLAGS = $(SBXC_SELFTEST_LINK)
 contract_selftest_sandboxio_leaker_la_SOURCES = contract/selftest/leaker.c $(SBXC_SELFTEST_COMMON)
@@ -50,6 +51,8 @@ contract_selftest_sandboxio_sleepy_la_SOURCES = contract/selftest/sleepy.c $(SBX
 contract_selftest_sandboxio_sleepy_la_LDFLAGS = $(SBXC_SELFTEST_LINK)
 contract_selftest_sandboxio_cropper_la_SOURCES = contract/selftest/cropper.c $(SBXC_SELFTEST_COMMON)
 contract_selftest_sandboxio_cropper_la_LDFLAGS = $(SBXC_SELFTEST_LINK)
+contract_selftest_sandboxio_crasher_la_SOURCES = contract/selftest/crasher.c $(SBXC_SELFTEST_COMMON)
+contract_selftest_sandboxio_crasher_la_LDFLAGS = $(SBXC_SELFTEST_LINK)
 
 SBXC_TESTS = \
 	contract/tests/fake-passes-contract.sh \

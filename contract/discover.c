@@ -163,7 +163,8 @@ int sbxc_discover(const char *dsn, sbxc_backend *b, char *err, size_t err_size)
     close(fds[1]);
     static report r;
     memset(&r, 0, sizeof r);
-    double deadline = sbxc_now() + DISCOVER_LIMIT_S;
+    double limit = DISCOVER_LIMIT_S * sbxc_time_factor();
+    double deadline = sbxc_now() + limit;
     bool got = read_full(fds[0], &r, sizeof r, deadline);
     close(fds[0]);
     int status = 0;
@@ -176,7 +177,7 @@ int sbxc_discover(const char *dsn, sbxc_backend *b, char *err, size_t err_size)
                      WTERMSIG(status), strsignal(WTERMSIG(status)));
         else
             snprintf(err, err_size, "loading the plugin or opening a sandbox did not finish "
-                     "within %.0fs", DISCOVER_LIMIT_S);
+                     "within %.0fs", limit);
         return -1;
     }
     if (!r.ok) {

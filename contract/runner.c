@@ -25,8 +25,7 @@
 /* How long a case may take to exit once it has reported. */
 #define EXIT_GRACE_S 10.0
 
-/* Optional multiplier for every case's limit, for slow machines and valgrind. */
-static unsigned time_factor(void)
+unsigned sbxc_time_factor(void)
 {
     const char *s = getenv("SANDBOXIO_CONTRACT_TIME_FACTOR");
     long v = s ? strtol(s, NULL, 10) : 1;
@@ -134,7 +133,7 @@ static void run_case(const sbxc_case *c, const char *dsn, const sbxc_backend *b,
     out->status = SBXC_FAIL;
     out->reason[0] = '\0';
     double start = sbxc_now();
-    double limit = (double)(c->limit_s ? c->limit_s : 60) * time_factor();
+    double limit = (double)(c->limit_s ? c->limit_s : 60) * sbxc_time_factor();
 
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) < 0) {

@@ -3,7 +3,8 @@
 # that proves its flaw: liar (declares net-none, runs host processes) on
 # SBX-ISO-001, leaker (destroy leaves a process) on SBX-CLEAN-001, sleepy
 # (ignores timeouts) on SBX-TIME-001, cropper (drops output past 1 MiB
-# without saying truncated) on SBX-EXEC-008.
+# without saying truncated) on SBX-EXEC-008; and crasher (every exec dies of
+# SIGSEGV) fails every exec case while the runner itself carries on.
 #
 # The script runs in a session of its own and kills whatever is left in it
 # after each run, so the broken plugins leak nothing past the test.
@@ -67,6 +68,14 @@ grep -q '^FAIL SBX-TIME-001 .*not reported as timed out' "$work/sleepy.out" ||
 expect_caught cropper SBX-EXEC-008
 grep -q '^FAIL SBX-EXEC-008 .*1048576 bytes captured, expected 67108864' "$work/cropper.out" ||
     fail "cropper: SBX-EXEC-008 failed for another reason"
+
+expect_caught crasher SBX-EXEC-001
+grep -Eq '^FAIL SBX-EXEC-001 .*(killed by signal 11|without reporting)' "$work/crasher.out" ||
+    fail "crasher: SBX-EXEC-001 failed for another reason"
+grep -q '^PASS SBX-LIFE-001 ' "$work/crasher.out" ||
+    fail "crasher: a case that runs no command did not pass"
+[ "$(grep -c '^FAIL ' "$work/crasher.out")" -ge 10 ] ||
+    fail "crasher: fewer than 10 exec cases failed"
 
 kill_leftovers
 [ "$killed" -eq 0 ] || fail "$killed processes were still running at the end"
