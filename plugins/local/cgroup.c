@@ -258,21 +258,28 @@ int local_cgroup_attach(const local_cgroup *cg, pid_t pid)
     return 0;
 }
 
-uint64_t local_cgroup_oom_kills(const local_cgroup *cg)
+int local_cgroup_open_oom(const local_cgroup *cg)
 {
-    char path[PATH_MAX + 32], line[256];
-    uint64_t n = 0;
+    char path[PATH_MAX + 32];
     if (!cg->mem[0])
-        return 0;
+        return -1;
     snprintf(path, sizeof path, "%s/%s", cg->mem, cg->v2 ? "memory.events" : "memory.oom_control");
-    FILE *f = fopen(path, "re");
-    if (!f)
+    return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+uint64_t local_cgroup_oom_kills(int fd)
+{
+    char buf[1024];
+    if (fd < 0)
         return 0;
-    while (fgets(line, sizeof line, f))
+    ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+    if (n <= 0)
+        return 0;
+    buf[n] = '\0';
+    for (char *line = buf; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
         if (strncmp(line, "oom_kill ", 9) == 0)
-            n = strtoull(line + 9, NULL, 10);
-    fclose(f);
-    return n;
+            return strtoull(line + 9, NULL, 10);
+    return 0;
 }
 
 void local_cgroup_remove(local_cgroup *cg)

@@ -181,10 +181,9 @@ static int run_loop(exec_run *r, uint64_t timeout_ms)
     return 0;
 }
 
-static int report(local_sandbox *sb, exec_run *r, const sbx_plugin_cmd *cmd,
+static int report(const sbx_host *host, exec_run *r, const sbx_plugin_cmd *cmd,
                   sbx_plugin_exit *out, int oom_seen)
 {
-    const sbx_host *host = sb->host;
     const lp_status *s = &r->status;
 
     switch (s->kind) {
@@ -227,7 +226,7 @@ int local_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io
     exec_run r = { .io = io, .in = -1, .out = -1, .err = -1, .st = -1 };
     int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 }, st[2] = { -1, -1 };
     size_t len = 0;
-    int rc;
+    int rc, oomfd = -1;
 
     if (!cmd || !cmd->argv || !cmd->argv[0] || !cmd->argv[0][0] || !io)
         return host->set_error(SBX_E_INVALID_ARGUMENT, "local: exec needs a non-empty argv");
@@ -252,6 +251,7 @@ int local_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io
     }
     /* A bigger pipe means fewer wake-ups per byte; a refusal only costs speed. */
     (void)fcntl(out[1], F_SETPIPE_SZ, 1 << 20);
+    oomfd = local_cgroup_open_oom(&sb->cg);
     int theirs[4] = { in[1], out[1], err[1], st[1] };
     if (lp_send(sb->ctl, LP_EXEC, req, len, theirs, 4) < 0) {
         rc = host->set_error(SBX_E_BACKEND_FAILED, "local: the sandbox is gone (%s)",
@@ -270,13 +270,15 @@ int local_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io
         goto out;
     }
 
-    uint64_t ooms = local_cgroup_oom_kills(&sb->cg);
+    /* From here on, sb is not touched: only what this exec owns. */
+    uint64_t ooms = local_cgroup_oom_kills(oomfd);
     if (run_loop(&r, cmd->timeout_ms) < 0)
         rc = host->set_error(SBX_E_BACKEND_FAILED,
                              "local: lost the command's supervisor (sandbox destroyed?)");
     else
-        rc = report(sb, &r, cmd, exit_out, local_cgroup_oom_kills(&sb->cg) > ooms);
+        rc = report(host, &r, cmd, exit_out, local_cgroup_oom_kills(oomfd) > ooms);
 out:
+    close_fd(&oomfd);
     close_fd(&r.in);
     close_fd(&r.out);
     close_fd(&r.err);

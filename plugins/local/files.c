@@ -35,7 +35,7 @@ static int map_errno(const sbx_host *host, int err, const char *op, const char *
     case EISDIR: code = SBX_E_IS_DIRECTORY; break;
     case ENOTDIR: code = SBX_E_NOT_DIRECTORY; break;
     case EEXIST: code = SBX_E_EXISTS; break;
-    case ENOTEMPTY: code = SBX_E_IS_DIRECTORY; break;
+    case ENOTEMPTY: code = SBX_E_NOT_EMPTY; break;
     case EACCES: case EPERM: case EROFS: code = SBX_E_BACKEND_PERMISSION; break;
     case ENOSPC: case EDQUOT: case EFBIG: code = SBX_E_BACKEND_QUOTA; break;
     case ENAMETOOLONG: code = SBX_E_BAD_PATH; break;
@@ -228,7 +228,7 @@ int local_file_read(void *sandbox, const char *path,
     } else if (S_ISDIR(st.st_mode)) {
         rc = map_errno(sb->host, EISDIR, "read", path);
     } else if (!S_ISREG(st.st_mode)) {
-        rc = sb->host->set_error(SBX_E_INVALID_ARGUMENT, "local: read '%s': not a regular file",
+        rc = sb->host->set_error(SBX_E_NOT_REGULAR, "local: read '%s': not a regular file",
                                  path);
     } else {
         char *buf = malloc(IO_CHUNK);
@@ -362,7 +362,7 @@ int local_file_remove(void *sandbox, const char *path, int recursive)
     else if (!recursive)
         rc = as_sandbox(sb, unlinkat(parent, name, AT_REMOVEDIR)) < 0
                  ? (errno == ENOTEMPTY || errno == EEXIST
-                        ? sb->host->set_error(SBX_E_IS_DIRECTORY,
+                        ? sb->host->set_error(SBX_E_NOT_EMPTY,
                                               "local: remove '%s': directory not empty "
                                               "(remove it recursively)", path)
                         : map_errno(sb->host, errno, "remove", path))

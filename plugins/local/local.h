@@ -60,7 +60,10 @@ void local_reap(local_sandbox *sb);
 uint64_t local_cgroup_caps(void);
 int local_cgroup_create(const sbx_host *host, const sbx_plugin_limits *limits, local_cgroup *cg);
 int local_cgroup_attach(const local_cgroup *cg, pid_t pid);
-uint64_t local_cgroup_oom_kills(const local_cgroup *cg);
+/* The group's OOM counter, as a descriptor (-1 without a memory group) ... */
+int local_cgroup_open_oom(const local_cgroup *cg);
+/* ... and its current value (0 for -1). */
+uint64_t local_cgroup_oom_kills(int fd);
 void local_cgroup_remove(local_cgroup *cg);
 
 /* exec.c */

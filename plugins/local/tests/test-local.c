@@ -224,13 +224,20 @@ START_TEST(file_errors_have_exact_codes)
     ck_assert_int_eq(th_plugin->file_list(sb, "nope", on_entry, &n), SBX_E_NOT_FOUND);
     ck_assert_int_eq(th_plugin->file_list(sb, "d", on_entry, &n), SBX_OK);
     ck_assert_str_eq(n.buf, "e:2:40 f:1:5 ");
-    ck_assert_int_eq(th_plugin->file_remove(sb, "d", 0), SBX_E_IS_DIRECTORY);
+    ck_assert_int_eq(th_plugin->file_remove(sb, "d", 0), SBX_E_NOT_EMPTY);
     ck_assert_int_eq(th_plugin->file_remove(sb, "nope", 0), SBX_E_NOT_FOUND);
     ck_assert_int_eq(th_plugin->file_remove(sb, "d/f", 0), SBX_OK);
     ck_assert_int_eq(th_plugin->file_remove(sb, "d", 1), SBX_OK);
     ck_assert_int_eq(th_read(sb, "d/f", &data, &len), SBX_E_NOT_FOUND);
     free(data);
     ck_assert_int_eq(th_plugin->file_remove(sb, "", 1), SBX_E_BAD_PATH);
+    /* A FIFO planted inside is refused, not waited on. */
+    th_result r;
+    th_sh(sb, "mkfifo pipe", 0, &r);
+    ck_assert_int_eq(r.ex.exit_code, 0);
+    th_result_free(&r);
+    ck_assert_int_eq(th_read(sb, "pipe", &data, &len), SBX_E_NOT_REGULAR);
+    free(data);
 }
 END_TEST
 

@@ -32,6 +32,12 @@ tmp=$(mktemp -d /tmp/sbx-local-unpriv.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 cp "$init" "$plugin" "$b/plugins/local/tests/test-local" \
    "$b/plugins/local/tests/test-local-escape" "$b/plugins/local/tests/escape-probe" "$tmp/"
+# The CLI for the contract suite: libtool keeps the real binary in .libs.
+cli=
+if [ -x "$b/src/.libs/sandboxio" ]; then
+    cp "$b/src/.libs/sandboxio" "$b"/src/.libs/libsandboxio.so* "$tmp/"
+    cli="$tmp/sandboxio"
+fi
 chmod 755 "$tmp" "$tmp"/*
 
 export SANDBOXIO_PLUGIN_PATH="$tmp" SANDBOXIO_LOCAL_INIT="$tmp/sandboxio-local-init" \
@@ -49,3 +55,8 @@ fi
 cd "$tmp"
 $as_nobody "$tmp/test-local"
 $as_nobody "$tmp/test-local-escape"
+if [ -n "$cli" ]; then
+    $as_nobody env LD_LIBRARY_PATH="$tmp" "$cli" contract local://
+else
+    echo "note: no built CLI in $b/src/.libs: contract suite not run unprivileged" >&2
+fi
