@@ -22,46 +22,6 @@
 static const char *const keepalive_cmd[] = {
     "-c", "trap 'exit 0' TERM; while :; do sleep 86400 & wait $!; done", NULL};
 
-unsigned long long dk_proc_start(long pid)
-{
-    char path[64], buf[1024];
-    snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-    FILE *f = fopen(path, "re");
-    if (!f)
-        return 0;
-    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    /* The command name may hold spaces and ')': fields restart after the last ')'. */
-    char *p = strrchr(buf, ')');
-    if (!p)
-        return 0;
-    unsigned long long start = 0;
-    /* After ") " come state (field 3) ... starttime (field 22): skip 19 fields. */
-    p++;
-    for (int field = 3; field < 22 && p; field++)
-        p = strchr(p + 1, ' ');
-    if (!p || sscanf(p, " %llu", &start) != 1)
-        return 0;
-    return start;
-}
-
-void dk_owner_self(dk_owner *o)
-{
-    memset(o, 0, sizeof(*o));
-    if (gethostname(o->host, sizeof(o->host) - 1) != 0)
-        o->host[0] = '\0';
-    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
-    if (f) {
-        if (!fgets(o->boot, sizeof(o->boot), f))
-            o->boot[0] = '\0';
-        o->boot[strcspn(o->boot, "\n")] = '\0';
-        fclose(f);
-    }
-    o->pid = (long)getpid();
-    o->start = dk_proc_start(o->pid);
-}
-
 int dk_connect(const sbx_host *host, const sbx_plugin_dsn *dsn, dk_conn *c)
 {
     dk_env env = dk_env_from_process();

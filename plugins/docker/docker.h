@@ -5,6 +5,7 @@
  *
  * Files by concern:
  *   endpoint.c  where the daemon is (DSN, DOCKER_HOST, TLS settings)
+ *   buf.c       byte buffers and base64
  *   http.c      libcurl transport: requests on one reused connection
  *   hijack.c    the raw two-way stream of an exec (connection upgrade)
  *   api.c       version negotiation, JSON helpers, error answers
@@ -12,8 +13,11 @@
  *   options.c   the DSN's query options
  *   container.c create, start and remove containers (sandbox life cycle)
  *   demux.c     the multiplexed stdout/stderr stream decoder
+ *   control.c   control lines of the exec wrapper and docker-init
  *   exec.c      commands: wrapper, stdin, timeout, exit status
+ *   pathcheck.c paths in the container, refused when a symlink leads out
  *   files.c     files through the archive endpoints (libarchive)
+ *   owner.c     a sandbox's owner labels and whether the owner is gone
  *   gc.c        removal of leaked containers
  *   plugin.c    the descriptor
  */
@@ -92,7 +96,7 @@ int dk_endpoint_from_dsn(const sbx_host *host, const sbx_plugin_dsn *dsn, const 
                          dk_endpoint *ep);
 void dk_endpoint_clear(dk_endpoint *ep);
 
-/* --- http.c --------------------------------------------------------------- */
+/* --- buf.c ---------------------------------------------------------------- */
 
 /* A byte buffer. */
 typedef struct dk_buf {
@@ -102,6 +106,10 @@ typedef struct dk_buf {
 } dk_buf;
 int dk_buf_append(dk_buf *b, const void *data, size_t len);
 void dk_buf_clear(dk_buf *b);
+/* Decode base64 text; returns a malloc'd NUL-terminated buffer or NULL. */
+char *dk_base64_decode(const char *text, size_t *len);
+
+/* --- http.c --------------------------------------------------------------- */
 
 /*
  * A connection to one daemon: one curl handle whose connection is kept and
@@ -261,7 +269,9 @@ int dk_container_remove(dk_conn *c, const char *id);
 /* Open a connection for a DSN and negotiate the API version. */
 int dk_connect(const sbx_host *host, const sbx_plugin_dsn *dsn, dk_conn *c);
 
-/* Labels identifying this process as the owner (container.c). */
+/* --- owner.c -------------------------------------------------------------- */
+
+/* Labels identifying this process as the owner. */
 typedef struct dk_owner {
     char host[256];
     char boot[64];
@@ -271,6 +281,14 @@ typedef struct dk_owner {
 void dk_owner_self(dk_owner *o);
 /* Start time of pid from /proc (0 if unknown or gone). */
 unsigned long long dk_proc_start(long pid);
+/*
+ * Why a container with these labels should go (static string), or NULL to
+ * keep it. proc_start is dk_proc_start() but for tests.
+ */
+const char *dk_gc_verdict(const dk_owner *self, const char *host, const char *boot,
+                          const char *pid, const char *start, const char *created,
+                          const char *ttl, int64_t now,
+                          unsigned long long (*proc_start)(long pid));
 
 /* --- demux.c -------------------------------------------------------------- */
 
@@ -375,21 +393,11 @@ typedef struct dk_resolved {
 /* follow_last: also follow a symlink as the last component (not for remove). */
 int dk_resolve(dk_sandbox *sb, const char *rel, bool follow_last, dk_resolved *out);
 void dk_resolved_clear(dk_resolved *r);
-/* Decode base64 text; returns a malloc'd NUL-terminated buffer or NULL. */
-char *dk_base64_decode(const char *text, size_t *len);
 
 /* --- gc.c ----------------------------------------------------------------- */
 
 int dk_gc(void *state, const sbx_plugin_dsn *dsn,
           int (*report)(void *userdata, const char *id, const char *reason), void *userdata,
           size_t *removed);
-/*
- * Why a container with these labels should go (static string), or NULL to
- * keep it; pure, for tests.
- */
-const char *dk_gc_verdict(const dk_owner *self, const char *host, const char *boot,
-                          const char *pid, const char *start, const char *created,
-                          const char *ttl, int64_t now,
-                          unsigned long long (*proc_start)(long pid));
 
 #endif

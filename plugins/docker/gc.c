@@ -14,39 +14,6 @@
 #include <string.h>
 #include <time.h>
 
-static bool number(const char *s, long long *out)
-{
-    char *end;
-    if (!s || !s[0])
-        return false;
-    *out = strtoll(s, &end, 10);
-    return *end == '\0';
-}
-
-const char *dk_gc_verdict(const dk_owner *self, const char *host, const char *boot,
-                          const char *pid, const char *start, const char *created,
-                          const char *ttl, int64_t now,
-                          unsigned long long (*proc_start)(long pid))
-{
-    long long c, t, p, s;
-    if (number(created, &c) && number(ttl, &t) && t > 0 && c + t <= now)
-        return "TTL passed";
-    if (!host || strcmp(host, self->host) != 0 || !self->host[0])
-        return NULL;    /* another machine: only its TTL can tell */
-    if (!boot || !self->boot[0])
-        return NULL;
-    if (strcmp(boot, self->boot) != 0)
-        return "owner gone (machine rebooted)";
-    if (!number(pid, &p) || p <= 0)
-        return NULL;
-    unsigned long long now_start = proc_start((long)p);
-    if (now_start == 0)
-        return "owner process gone";
-    if (number(start, &s) && s > 0 && (unsigned long long)s != now_start)
-        return "owner process gone (pid reused)";
-    return NULL;
-}
-
 static const char *label(json_object *labels, const char *key)
 {
     return dk_json_str(labels, key);
