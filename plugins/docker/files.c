@@ -268,7 +268,7 @@ static int read_tar(dk_sandbox *sb, tar_in *in, const char *path,
                     : sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "docker: bad tar for \"%s\": %s",
                                           path, archive_error_string(a));
     } else if (archive_entry_filetype(e) != AE_IFREG) {
-        rc = sb->host->set_error(SBX_E_NOT_FOUND, "docker: \"%s\" is not a regular file", path);
+        rc = sb->host->set_error(SBX_E_NOT_REGULAR, "docker: \"%s\" is not a regular file", path);
     } else {
         for (;;) {
             const void *block;
@@ -307,6 +307,8 @@ int dk_file_read(void *sandbox, const char *path,
         rc = sb->host->set_error(SBX_E_NOT_FOUND, "docker: \"%s\" does not exist", path);
     else if (r.st.type == 2)
         rc = sb->host->set_error(SBX_E_IS_DIRECTORY, "docker: \"%s\" is a directory", path);
+    else if (r.st.type != 1)
+        rc = sb->host->set_error(SBX_E_NOT_REGULAR, "docker: \"%s\" is not a regular file", path);
     char *apath = rc == SBX_OK ? archive_path(sb, r.real) : NULL;
     if (rc == SBX_OK && !apath)
         rc = enomem(sb);
@@ -441,7 +443,7 @@ int dk_file_remove(void *sandbox, const char *path, int recursive)
     if (rc == SBX_OK && code == 3)
         rc = sb->host->set_error(SBX_E_NOT_FOUND, "docker: \"%s\" does not exist", path);
     else if (rc == SBX_OK && code == 5)
-        rc = sb->host->set_error(SBX_E_IS_DIRECTORY,
+        rc = sb->host->set_error(SBX_E_NOT_EMPTY,
                                  "docker: cannot remove \"%s\": directory not empty (remove it "
                                  "recursively)",
                                  path);
