@@ -54,6 +54,13 @@ contract_selftest_sandboxio_cropper_la_LDFLAGS = $(SBXC_SELFTEST_LINK)
 contract_selftest_sandboxio_crasher_la_SOURCES = contract/selftest/crasher.c $(SBXC_SELFTEST_COMMON)
 contract_selftest_sandboxio_crasher_la_LDFLAGS = $(SBXC_SELFTEST_LINK)
 
+check_PROGRAMS += contract/tests/test_contract_report
+contract_tests_test_contract_report_SOURCES = contract/tests/test_contract_report.c
+contract_tests_test_contract_report_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(JSONC_CFLAGS)
+contract_tests_test_contract_report_LDADD = contract/libsbxcontract.la src/libsandboxio.la \
+	$(CHECK_LIBS) $(JSONC_LIBS)
+TESTS += contract/tests/test_contract_report
+
 SBXC_TESTS = \
 	contract/tests/fake-passes-contract.sh \
 	contract/tests/contract-cli-usage.sh \
