@@ -42,7 +42,8 @@ check_LTLIBRARIES += \
 	contract/selftest/sandboxio-leaker.la \
 	contract/selftest/sandboxio-sleepy.la \
 	contract/selftest/sandboxio-cropper.la \
-	contract/selftest/sandboxio-crasher.la
+	contract/selftest/sandboxio-crasher.la \
+	contract/selftest/sandboxio-hanger.la
 contract_selftest_sandboxio_liar_la_SOURCES = contract/selftest/liar.c $(SBXC_SELFTEST_COMMON)
 contract_selftest_sandboxio_liar_la_LDFLAGS = $(SBXC_SELFTEST_LINK)
 contract_selftest_sandboxio_leaker_la_SOURCES = contract/selftest/leaker.c $(SBXC_SELFTEST_COMMON)
@@ -53,6 +54,8 @@ contract_selftest_sandboxio_cropper_la_SOURCES = contract/selftest/cropper.c $(S
 contract_selftest_sandboxio_cropper_la_LDFLAGS = $(SBXC_SELFTEST_LINK)
 contract_selftest_sandboxio_crasher_la_SOURCES = contract/selftest/crasher.c $(SBXC_SELFTEST_COMMON)
 contract_selftest_sandboxio_crasher_la_LDFLAGS = $(SBXC_SELFTEST_LINK)
+contract_selftest_sandboxio_hanger_la_SOURCES = contract/selftest/hanger.c $(SBXC_SELFTEST_COMMON)
+contract_selftest_sandboxio_hanger_la_LDFLAGS = $(SBXC_SELFTEST_LINK)
 
 check_PROGRAMS += contract/tests/test_contract_report
 contract_tests_test_contract_report_SOURCES = contract/tests/test_contract_report.c

@@ -25,11 +25,12 @@
 /* How long a case may take to exit once it has reported. */
 #define EXIT_GRACE_S 10.0
 
-unsigned sbxc_time_factor(void)
+double sbxc_time_factor(void)
 {
     const char *s = getenv("SANDBOXIO_CONTRACT_TIME_FACTOR");
-    long v = s ? strtol(s, NULL, 10) : 1;
-    return v >= 1 && v <= 100 ? (unsigned)v : 1;
+    char *end = NULL;
+    double v = s ? strtod(s, &end) : 1.0;
+    return s && end != s && *end == '\0' && v > 0 && v <= 100 ? v : 1.0;
 }
 
 static void sleep_ms(long ms)

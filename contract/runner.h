@@ -28,8 +28,9 @@ typedef struct sbxc_outcome {
 void sbxc_check_needs(sbxc_ctx *ctx, const sbxc_case *c);
 
 /* SANDBOXIO_CONTRACT_TIME_FACTOR: multiplies every time limit of the runner
- * (slow machines, valgrind); 1 when unset or out of 1..100. */
-unsigned sbxc_time_factor(void);
+ * (above 1 for slow machines and valgrind; below 1 lets the self-test see a
+ * hang quickly); 1 when unset or not a number in (0, 100]. */
+double sbxc_time_factor(void);
 
 /* Learn the backend's caps and tier in a forked process (discover.c);
  * 0, or -1 with the reason in err. */

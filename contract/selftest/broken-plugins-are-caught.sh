@@ -4,7 +4,8 @@
 # SBX-ISO-001, leaker (destroy leaves a process) on SBX-CLEAN-001, sleepy
 # (ignores timeouts) on SBX-TIME-001, cropper (drops output past 1 MiB
 # without saying truncated) on SBX-EXEC-008; and crasher (every exec dies of
-# SIGSEGV) fails every exec case while the runner itself carries on.
+# SIGSEGV) fails every exec case while the runner itself carries on; hanger
+# (every exec blocks) is killed at the case's time limit and reported FAIL.
 #
 # The script runs in a session of its own and kills whatever is left in it
 # after each run, so the broken plugins leak nothing past the test.
@@ -46,7 +47,8 @@ fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 
 expect_caught() {
     plugin=$1 case_id=$2
-    "$cli" contract "$plugin://" >"$work/$plugin.out" 2>"$work/$plugin.err"
+    shift 2
+    "$cli" contract "$plugin://" "$@" >"$work/$plugin.out" 2>"$work/$plugin.err"
     status=$?
     kill_leftovers
     echo "--- $plugin:// (exit $status, $killed leftover processes killed)"
@@ -76,6 +78,11 @@ grep -q '^PASS SBX-LIFE-001 ' "$work/crasher.out" ||
     fail "crasher: a case that runs no command did not pass"
 [ "$(grep -c '^FAIL ' "$work/crasher.out")" -ge 10 ] ||
     fail "crasher: fewer than 10 exec cases failed"
+
+# The limit of SBX-EXEC-004 is 60 s; a factor of 0.05 makes it 3 s.
+SANDBOXIO_CONTRACT_TIME_FACTOR=0.05 expect_caught hanger SBX-EXEC-004 --only SBX-EXEC-004
+grep -q '^FAIL SBX-EXEC-004 .*did not finish within 3s: killed' "$work/hanger.out" ||
+    fail "hanger: SBX-EXEC-004 failed for another reason"
 
 kill_leftovers
 [ "$killed" -eq 0 ] || fail "$killed processes were still running at the end"

@@ -194,6 +194,8 @@ int hostproc_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io 
     const hostproc_flaws *flaws = &hostproc_flaws_of_this_plugin;
     if (flaws->crash_in_exec)
         raise(SIGSEGV);
+    while (flaws->hang_in_exec)
+        pause();
     int out_fd[2], err_fd[2];
     if (pipe2(out_fd, O_CLOEXEC) < 0)
         return host->set_error(SBX_E_SYSTEM, "pipe: %s", strerror(errno));

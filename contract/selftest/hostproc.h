@@ -16,6 +16,7 @@ typedef struct hostproc_flaws {
     int ignore_timeout;     /* exec never kills on a deadline */
     size_t crop_after;      /* drop output past this many bytes per stream, silently; 0 = never */
     int crash_in_exec;      /* every exec dies of SIGSEGV, taking its caller with it */
+    int hang_in_exec;       /* every exec blocks forever */
 } hostproc_flaws;
 
 /* Capabilities the host-process backend honours. */

@@ -36,7 +36,7 @@ static void usage(FILE *out)
           "Environment: SANDBOXIO_PLUGIN_PATH (where plugins are searched first),\n"
           "SANDBOXIO_MUST_WORK=1 (a missing host prerequisite fails instead of\n"
           "skipping), SANDBOXIO_CONTRACT_TIME_FACTOR=N (multiply each case's time\n"
-          "limit, for slow machines or valgrind).\n",
+          "limit by N, a number in (0, 100], for slow machines or valgrind).\n",
           out);
 }
 
