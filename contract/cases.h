@@ -20,6 +20,7 @@ void sbxc_case_env_inherits_nothing(sbxc_ctx *ctx);
 void sbxc_case_env_set(sbxc_ctx *ctx);
 void sbxc_case_cwd(sbxc_ctx *ctx);
 void sbxc_case_missing_program(sbxc_ctx *ctx);
+void sbxc_case_clean_signal_state(sbxc_ctx *ctx);
 /* cases_output.c */
 void sbxc_case_big_output(sbxc_ctx *ctx);
 void sbxc_case_big_output_stream(sbxc_ctx *ctx);

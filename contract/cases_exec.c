@@ -182,3 +182,38 @@ void sbxc_case_missing_program(sbxc_ctx *ctx)
     sbxc_expect_code(ctx, "sbx_exec of a program that does not exist", rc, SBX_E_EXEC_START);
     sbxc_close(ctx, sb);
 }
+
+/* The hexadecimal mask after "field:" in /proc/self/status text, or -1. */
+static long long status_mask(const char *text, size_t len, const char *field)
+{
+    const char *p = memmem(text, len, field, strlen(field));
+    if (!p)
+        return -1;
+    return strtoll(p + strlen(field), NULL, 16);
+}
+
+void sbxc_case_clean_signal_state(sbxc_ctx *ctx)
+{
+    /* The case process ignores SIGPIPE (runner.c): a backend that passed
+     * the caller's dispositions on would show bit 13 here. */
+    sbx_sandbox *sb = sbxc_open_default(ctx, 0);
+    const char *argv[] = { "cat", "/proc/self/status", NULL };
+    sbx_result *r = sbxc_run(ctx, sb, sbxc_cmd(ctx, argv));
+    size_t len = 0;
+    const char *out = sbx_result_stdout(r, &len);
+    long long ignored = status_mask(out, len, "SigIgn:");
+    long long blocked = status_mask(out, len, "SigBlk:");
+    sbx_result_free(r);
+    sbxc_close(ctx, sb);
+    /* Signals 32 and 33 belong to the C library (glibc's posix_spawn leaves
+     * them ignored): no program uses them, no caller sets them. */
+    const long long libc_reserved = (1LL << 31) | (1LL << 32);
+    if (ignored > 0)
+        ignored &= ~libc_reserved;
+    if (ignored < 0 || blocked < 0)
+        sbxc_host_skip(ctx, "the sandbox has no /proc/self/status to read the signal state from");
+    SBXC_CHECK(ctx, ignored == 0, "the command starts with signals ignored (SigIgn %llx): "
+               "the caller's dispositions leaked in", ignored);
+    SBXC_CHECK(ctx, blocked == 0, "the command starts with signals blocked (SigBlk %llx)",
+               blocked);
+}

@@ -50,6 +50,8 @@ const sbxc_case sbxc_cases[] = {
       sbxc_case_parallel_execs },
     { "SBX-EXEC-015", "a missing program fails with SBX_E5004", SBXC_MUST, EXEC, 0, 60,
       sbxc_case_missing_program },
+    { "SBX-EXEC-016", "no signal ignored or blocked at the start", SBXC_MUST, EXEC, 0, 60,
+      sbxc_case_clean_signal_state },
     /* timeouts */
     { "SBX-TIME-001", "timeout kills the command and says so", SBXC_MUST,
       EXEC | SBX_CAP_TIMEOUT, 0, 60, sbxc_case_timeout_kills },

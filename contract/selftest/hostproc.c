@@ -150,7 +150,12 @@ static pid_t spawn(hp_sandbox *sb, const sbx_plugin_cmd *cmd, int out_fd[2], int
                 _exit(127);
             _exit(127);
         }
-        signal(SIGPIPE, SIG_DFL);
+        /* The command gets a clean signal state, not the caller's. */
+        for (int sig = 1; sig < 32; sig++)
+            signal(sig, SIG_DFL);
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
         exec_program(cmd, env);
         int e = errno;
         if (write(status_fd[1], &e, sizeof e) < 0)
