@@ -141,17 +141,28 @@ static int read_status(exec_run *r)
     return 0;
 }
 
+/* How long a kill may take to be confirmed before the exec gives up on it. */
+#define KILL_GRACE_MS 15000
+
 static int run_loop(exec_run *r, uint64_t timeout_ms)
 {
     uint64_t deadline = timeout_ms ? now_ms() + timeout_ms : 0;
+    uint64_t kill_deadline = 0;
 
     while (r->out >= 0 || r->err >= 0 || !r->have_status) {
+        if (r->killed && !kill_deadline)
+            kill_deadline = now_ms() + KILL_GRACE_MS;
         struct pollfd p[4] = {
             { .fd = r->out, .events = POLLIN }, { .fd = r->err, .events = POLLIN },
             { .fd = r->st, .events = POLLIN }, { .fd = r->in, .events = POLLOUT },
         };
         int wait = -1;
-        if (deadline && !r->killed) {
+        if (kill_deadline) {
+            uint64_t now = now_ms();
+            if (now >= kill_deadline)
+                return -2; /* never confirmed: the sandbox is wedged */
+            wait = (int)(kill_deadline - now);
+        } else if (deadline) {
             uint64_t now = now_ms();
             if (now >= deadline) {
                 r->timed_out = 1;
@@ -272,7 +283,12 @@ int local_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io
 
     /* From here on, sb is not touched: only what this exec owns. */
     uint64_t ooms = local_cgroup_oom_kills(oomfd);
-    if (run_loop(&r, cmd->timeout_ms) < 0)
+    int loop = run_loop(&r, cmd->timeout_ms);
+    if (loop == -2)
+        rc = host->set_error(SBX_E_BACKEND_FAILED,
+                             "local: the sandbox did not confirm the command's end within %d s "
+                             "of killing it; destroy the sandbox", KILL_GRACE_MS / 1000);
+    else if (loop < 0)
         rc = host->set_error(SBX_E_BACKEND_FAILED,
                              "local: lost the command's supervisor (sandbox destroyed?)");
     else

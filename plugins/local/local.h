@@ -66,6 +66,9 @@ int local_cgroup_open_oom(const local_cgroup *cg);
 uint64_t local_cgroup_oom_kills(int fd);
 void local_cgroup_remove(local_cgroup *cg);
 
+/* filter.c: the seccomp filter as BPF, built once per process; never freed. */
+int local_filter(const sbx_host *host, const void **bpf, size_t *len);
+
 /* exec.c */
 int local_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
                sbx_plugin_exit *exit_out);

@@ -1,7 +1,8 @@
 ## The local backend: Linux namespaces + seccomp, no daemon, no root.
-## Two parts: the plugin module (runs in the client) and the init that is
-## pid 1 of every sandbox (a separate executable, so that the child of a
-## multi-threaded client only has to execve() right after clone()).
+## Two parts: the plugin module (runs in the client; builds the seccomp
+## filter with libseccomp) and the init that is pid 1 of every sandbox (a
+## separate executable, so that the child of a multi-threaded client only
+## has to execve() right after clone(); it needs nothing but libc).
 
 plugin_LTLIBRARIES += plugins/local/sandboxio-local.la
 plugins_local_sandboxio_local_la_SOURCES = \
@@ -12,24 +13,23 @@ plugins_local_sandboxio_local_la_SOURCES = \
 	plugins/local/exec.c \
 	plugins/local/files.c \
 	plugins/local/cgroup.c \
+	plugins/local/filter.c \
 	plugins/local/proto.c \
 	plugins/local/proto.h
 plugins_local_sandboxio_local_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DSBX_LOCAL_INIT='"$(pkglibexecdir)/sandboxio-local-init"'
+plugins_local_sandboxio_local_la_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS)
 plugins_local_sandboxio_local_la_LDFLAGS = $(SBX_PLUGIN_LINK)
-plugins_local_sandboxio_local_la_LIBADD = -lpthread
+plugins_local_sandboxio_local_la_LIBADD = $(SECCOMP_LIBS) -lpthread
 
 pkglibexec_PROGRAMS = plugins/local/sandboxio-local-init
 plugins_local_sandboxio_local_init_SOURCES = \
 	plugins/local/init/init.h \
 	plugins/local/init/main.c \
 	plugins/local/init/setup.c \
-	plugins/local/init/seccomp.c \
 	plugins/local/init/supervise.c \
 	plugins/local/proto.c \
 	plugins/local/proto.h
-plugins_local_sandboxio_local_init_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS)
-plugins_local_sandboxio_local_init_LDADD = $(SECCOMP_LIBS)
 
 ## Tests: the plugin driven directly through its descriptor (no core needed),
 ## the escape battery, the same as an unprivileged user, and the contract.

@@ -10,6 +10,7 @@
  *
  * Control socket (plugin <-> init):
  *   LP_CONFIG  plugin -> init   tagged strings (see below), once, first
+ *   LP_FILTER  plugin -> init   the seccomp filter, raw BPF (struct sock_filter[]), once
  *   LP_READY   init -> plugin   fd: the work dir (O_PATH)
  *   LP_FAIL    init -> plugin   lp_fail + message: a setup step failed
  *   LP_EXEC    plugin -> init   lp_exec + argv/envp/cwd strings;
@@ -35,7 +36,8 @@ enum lp_type {
     LP_FAIL = 3,
     LP_EXEC = 4,
     LP_KILL = 5,
-    LP_STATUS = 6
+    LP_STATUS = 6,
+    LP_FILTER = 7
 };
 
 typedef struct lp_hdr {

@@ -254,6 +254,10 @@ int local_spawn(const sbx_host *host, const local_options *opt, const sbx_plugin
     long cfglen = build_config(opt, limits, cfg, sizeof cfg);
     if (cfglen < 0)
         return host->set_error(SBX_E_DSN_BAD_OPTION_VALUE, "local: options too long");
+    const void *bpf;
+    size_t bpflen;
+    if ((rc = local_filter(host, &bpf, &bpflen)) != SBX_OK)
+        return rc;
     if (access(init, X_OK) < 0)
         return host->set_error(SBX_E_BACKEND_UNAVAILABLE,
                                "local: the sandbox init '%s' is not executable: %s", init,
@@ -313,7 +317,8 @@ int local_spawn(const sbx_host *host, const local_options *opt, const sbx_plugin
         rc = host->set_error(SBX_E_SYSTEM, "local: releasing init: %s", strerror(errno));
         goto out;
     }
-    if (lp_send(sb->ctl, LP_CONFIG, cfg, (size_t)cfglen, NULL, 0) < 0) {
+    if (lp_send(sb->ctl, LP_CONFIG, cfg, (size_t)cfglen, NULL, 0) < 0
+        || lp_send(sb->ctl, LP_FILTER, bpf, bpflen, NULL, 0) < 0) {
         rc = host->set_error(SBX_E_BACKEND_FAILED, "local: sending configuration to init: %s",
                              strerror(errno));
         goto out;

@@ -35,14 +35,12 @@ int init_parse_config(init_config *cfg, char *buf, size_t len, init_failure *why
 
 /*
  * Build the sandbox around the calling process: mounts, hostname, loopback,
- * limits, capabilities, no_new_privs, seccomp. Either every step succeeds
+ * limits, capabilities, no_new_privs, and last the seccomp filter bpf (raw
+ * struct sock_filter array of bpflen bytes, built by the plugin). Either every step succeeds
  * (returns 0, cwd = the work dir) or it stops at the first failure
  * (returns -1 with *why filled in); the caller must then exit.
  */
-int init_setup(const init_config *cfg, init_failure *why);
-
-/* Load the seccomp deny-list filter into the calling process. Returns 0 or -errno. */
-int init_seccomp_load(void);
+int init_setup(const init_config *cfg, const void *bpf, size_t bpflen, init_failure *why);
 
 /*
  * Run one exec as a supervisor (a forked child of init): never returns.

@@ -130,10 +130,15 @@ int main(void)
     sigemptyset(&chld);
     sigprocmask(SIG_SETMASK, &chld, NULL);
 
+    static char filter[LP_MAX_MSG];
     long n = lp_recv(CTL_FD, &hdr, msgbuf, sizeof msgbuf - 1, NULL, NULL);
     if (n < 0 || hdr.type != LP_CONFIG)
         return 121;
-    if (init_parse_config(&cfg, msgbuf, (size_t)n, &why) < 0 || init_setup(&cfg, &why) < 0) {
+    long flen = lp_recv(CTL_FD, &hdr, filter, sizeof filter, NULL, NULL);
+    if (flen <= 0 || hdr.type != LP_FILTER)
+        return 121;
+    if (init_parse_config(&cfg, msgbuf, (size_t)n, &why) < 0
+        || init_setup(&cfg, filter, (size_t)flen, &why) < 0) {
         report_failure(&why);
         return 1;
     }

@@ -13,6 +13,8 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/capability.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <linux/mount.h>
 #include <linux/securebits.h>
 #include <net/if.h>
@@ -378,7 +380,20 @@ static int drop_capabilities(init_failure *why)
     return 0;
 }
 
-int init_setup(const init_config *cfg, init_failure *why)
+static int load_filter(const void *bpf, size_t len)
+{
+    struct sock_fprog prog = {
+        .len = (unsigned short)(len / sizeof(struct sock_filter)),
+        .filter = (struct sock_filter *)bpf,
+    };
+    if (len == 0 || len % sizeof(struct sock_filter) || len / sizeof(struct sock_filter) > BPF_MAXINSNS) {
+        errno = EINVAL;
+        return -1;
+    }
+    return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
+}
+
+int init_setup(const init_config *cfg, const void *bpf, size_t bpflen, init_failure *why)
 {
     if (setup_mounts(cfg, why) < 0)
         return -1;
@@ -396,9 +411,7 @@ int init_setup(const init_config *cfg, init_failure *why)
     STEP(why, LP_STEP_NO_NEW_PRIVS, prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "set");
     if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1)
         return fail(why, LP_STEP_NO_NEW_PRIVS, EPERM, "not set after PR_SET_NO_NEW_PRIVS");
-    int rc = init_seccomp_load();
-    if (rc < 0)
-        return fail(why, LP_STEP_SECCOMP, -rc, "load filter");
+    STEP(why, LP_STEP_SECCOMP, load_filter(bpf, bpflen), "load filter");
     return 0;
 }
 
