@@ -38,8 +38,8 @@ fail() {
 command -v dockerd >/dev/null 2>&1 || skip "dockerd is not installed (Debian: docker.io)"
 DOCKER_CLI=$(command -v docker 2>/dev/null) || skip "the docker CLI is not installed (Debian: docker.io)"
 BUSYBOX=
-for b in /bin/busybox /usr/bin/busybox; do
-    [ -x "$b" ] && BUSYBOX=$b && break
+for candidate in /bin/busybox /usr/bin/busybox; do
+    [ -x "$candidate" ] && BUSYBOX=$candidate && break
 done
 [ -n "$BUSYBOX" ] || skip "busybox is not installed (Debian: busybox-static)"
 # The image gets busybox alone: it must not need shared libraries.
