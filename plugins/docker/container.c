@@ -229,6 +229,18 @@ int dk_container_remove(dk_conn *c, const char *id)
     return rc;
 }
 
+static int create_container(dk_sandbox *sb, const sbx_plugin_limits *limits, json_object **out)
+{
+    json_object *body = create_body(&sb->opt, limits);
+    const char *text = json_object_to_json_string_ext(body, JSON_C_TO_STRING_PLAIN);
+    char context[700];
+    snprintf(context, sizeof(context), "creating a container of %s", sb->opt.image);
+    int rc = text ? dk_api_json(&sb->conn, "POST", "/containers/create", text, context, out)
+                  : sb->host->set_error(SBX_E_NOMEM, "docker: out of memory");
+    json_object_put(body);
+    return rc;
+}
+
 static void sandbox_free(dk_sandbox *sb)
 {
     dk_conn_clear(&sb->conn);
@@ -257,16 +269,13 @@ int dk_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *lim
         free(sb);
         return rc;
     }
-    rc = image_ensure(&sb->conn, &sb->opt);
+    /* Create first: the image is looked up (and pulled) only when missing. */
     json_object *created = NULL;
-    if (rc == SBX_OK) {
-        json_object *body = create_body(&sb->opt, limits);
-        const char *text = json_object_to_json_string_ext(body, JSON_C_TO_STRING_PLAIN);
-        char context[700];
-        snprintf(context, sizeof(context), "creating a container of %s", sb->opt.image);
-        rc = text ? dk_api_json(&sb->conn, "POST", "/containers/create", text, context, &created)
-                  : host->set_error(SBX_E_NOMEM, "docker: out of memory");
-        json_object_put(body);
+    rc = create_container(sb, limits, &created);
+    if (rc == SBX_E_NOT_FOUND) {
+        rc = image_ensure(&sb->conn, &sb->opt);
+        if (rc == SBX_OK)
+            rc = create_container(sb, limits, &created);
     }
     const char *id = rc == SBX_OK ? dk_json_str(created, "Id") : NULL;
     if (rc == SBX_OK && (!id || !id[0] || strlen(id) >= sizeof(sb->id) ||

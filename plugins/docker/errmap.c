@@ -50,6 +50,10 @@ int dk_errmap_status(long status, const char *message)
             return SBX_E_BACKEND_AUTH;
         if (has(message, "manifest unknown") || has(message, "No such image"))
             return SBX_E_NOT_FOUND;
+        /* The daemon could not reach a registry: "dial tcp: lookup ...". */
+        if (has(message, "dial tcp") || has(message, "no such host") ||
+            has(message, "i/o timeout") || has(message, "TLS handshake timeout"))
+            return SBX_E_BACKEND_TRANSPORT;
         return SBX_E_BACKEND_FAILED;
     }
     /* A success or redirect where a failure was being classified, or nonsense. */

@@ -42,6 +42,10 @@ expect 123 SBX_E4001 'only unix:// and tcp://' -- env DOCKER_HOST=ssh://user@hos
 # An image that is not there, and may not be pulled; the daemon's name for it is kept.
 expect 123 SBX_E4004 'image no-such-image:1 is not on' -- "$SBX" run --dsn "docker://$SOCK?image=no-such-image:1&pull=never" -- true
 
+# An image that is not there and cannot be pulled (no registry in CI, or
+# none by that name): a 4xxx code, the daemon's reason kept.
+expect 123 SBX_E4 'pulling image sbx-no-such-image:1:' -- "$SBX" run --dsn "docker://$SOCK?image=sbx-no-such-image:1" -- true
+
 # The client asks for an API version this backend cannot use.
 expect 123 SBX_E4006 'speaks Engine API 1.20' -- env DOCKER_API_VERSION=1.20 "$SBX" run --dsn "$DSN" -- true
 # ... and a daemon refusing a version it finds too new keeps its own message.

@@ -282,6 +282,9 @@ START_TEST(errmap_http_statuses)
                      SBX_E_BACKEND_AUTH);
     ck_assert_int_eq(dk_errmap_status(500, "manifest unknown"), SBX_E_NOT_FOUND);
     ck_assert_int_eq(dk_errmap_status(500, "OCI runtime create failed"), SBX_E_BACKEND_FAILED);
+    ck_assert_int_eq(dk_errmap_status(500, "Get \"https://registry-1.docker.io/v2/\": dial tcp: "
+                                           "lookup registry-1.docker.io: no such host"),
+                     SBX_E_BACKEND_TRANSPORT);
     ck_assert_int_eq(dk_errmap_status(502, NULL), SBX_E_BACKEND_TRANSPORT);
     ck_assert_int_eq(dk_errmap_status(503, NULL), SBX_E_BACKEND_UNAVAILABLE);
     ck_assert_int_eq(dk_errmap_status(200, NULL), SBX_E_BACKEND_PROTOCOL);
