@@ -171,3 +171,23 @@ int sbxc_print_json(FILE *out, const char *dsn, const sbxc_backend *b,
     json_object_put(root);
     return rc;
 }
+
+int sbxc_print_json_bail(FILE *out, const char *dsn, const char *error)
+{
+    json_object *root = json_object_new_object();
+    if (!root)
+        return -1;
+    json_object_object_add(root, "dsn", json_object_new_string(dsn));
+    json_object_object_add(root, "error", json_object_new_string(error));
+    json_object_object_add(root, "cases", json_object_new_array());
+    json_object *sum = json_object_new_object();
+    json_object_object_add(sum, "passed", json_object_new_int(0));
+    json_object_object_add(sum, "failed", json_object_new_int(1));
+    json_object_object_add(sum, "skipped", json_object_new_int(0));
+    json_object_object_add(root, "summary", sum);
+    const char *text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+                                                                JSON_C_TO_STRING_NOSLASHESCAPE);
+    int rc = text && fprintf(out, "%s\n", text) > 0 && fflush(out) == 0 ? 0 : -1;
+    json_object_put(root);
+    return rc;
+}

@@ -226,6 +226,8 @@ int sbxc_run_suite(const sbxc_options *opts)
         one_line(err);
         fprintf(stderr, "sandboxio contract: cannot use %s: %s\n", redacted, err);
         fprintf(lines, "Bail out! %s\n0 passed, 1 failed, 0 skipped\n", err);
+        if (opts->json)
+            sbxc_print_json_bail(stdout, redacted, err);
         sbx_free(redacted);
         return SBXC_EXIT_FAILED;
     }

@@ -48,5 +48,7 @@ int sbxc_write_junit(const char *path, const char *dsn, const sbxc_backend *b,
                      const sbxc_outcome *outs, size_t n);
 int sbxc_print_json(FILE *out, const char *dsn, const sbxc_backend *b,
                     const sbxc_outcome *outs, size_t n);
+/* The JSON document of a run that could not start: the error, one failure. */
+int sbxc_print_json_bail(FILE *out, const char *dsn, const char *error);
 
 #endif

@@ -28,6 +28,11 @@ grep -q 'SBX_E2001' "$work/err" || fail "missing plugin: no SBX_E2001 in: $(cat 
 [ "$(tail -n 1 "$work/out")" = "0 passed, 1 failed, 0 skipped" ] ||
     fail "missing plugin: closing line '$(tail -n 1 "$work/out")'"
 
+expect_status 1 "$cli" contract sbxcnosuchplugin:// --json
+grep -q '"error": *"plugin .sbxcnosuchplugin.: SBX_E2001' "$work/out" ||
+    fail "missing plugin with --json: no error document: $(cat "$work/out")"
+grep -q '"failed": *1' "$work/out" || fail "missing plugin with --json: summary lacks the failure"
+
 expect_status 0 "$cli" contract --list
 grep -Eq '^SBX-EXEC-001 +MUST +exec +exit codes 0\.\.255$' "$work/out" ||
     fail "--list lacks SBX-EXEC-001: $(head -n 5 "$work/out")"
