@@ -7,7 +7,9 @@
  * prepared beforehand. Ids are mapped by the parent (only it may map a
  * foreign uid when running as root); the child waits on a pipe until that is
  * done, so the init runs as root of its namespace with its full (namespaced)
- * capabilities, and drops them after setup. If the client dies at any point,
+ * capabilities, and drops them after setup. An unprivileged client's child
+ * maps its own uid itself (the kernel allows that one mapping from inside)
+ * and goes on at once. If the client dies at any point,
  * the pipe or the control socket reads EOF and the child/init exits.
  */
 #include "config.h"
@@ -48,7 +50,21 @@ typedef struct child_args {
     int ctl_fd;      /* becomes fd 3 */
     int null_fd;     /* becomes 0, 1, 2 */
     int drop_groups; /* root: clear supplementary groups */
+    /* Unprivileged: the child maps its own ids (its own uid only, which the
+     * kernel allows from inside), so no round trip with the parent. */
+    int self_map;
+    const char *uid_map, *gid_map;
 } child_args;
+
+static int write_self(const char *path, const char *text, size_t len)
+{
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = write(fd, text, len);
+    close(fd);
+    return n == (ssize_t)len ? 0 : -1;
+}
 
 /* Runs in the clone()d child: async-signal-safe system calls only. */
 static int child_main(void *p)
@@ -57,8 +73,14 @@ static int child_main(void *p)
     char go;
 
     close(a->sync_w);
-    if (read(a->sync_fd, &go, 1) != 1)
+    if (a->self_map) {
+        if (write_self("/proc/self/setgroups", "deny", 4) < 0
+            || write_self("/proc/self/uid_map", a->uid_map, strlen(a->uid_map)) < 0
+            || write_self("/proc/self/gid_map", a->gid_map, strlen(a->gid_map)) < 0)
+            _exit(123);
+    } else if (read(a->sync_fd, &go, 1) != 1) {
         _exit(125); /* the parent gave up or died */
+    }
     if (a->drop_groups && syscall(SYS_setgroups, 0, NULL) < 0)
         _exit(124);
     if (syscall(SYS_setresgid, 0, 0, 0) < 0 || syscall(SYS_setresuid, 0, 0, 0) < 0)
@@ -222,6 +244,9 @@ static int wait_ready(const sbx_host *host, local_sandbox *sb)
                                    "local: cannot execute the sandbox init '%s' (set "
                                    "SANDBOXIO_LOCAL_INIT or reinstall)",
                                    secure_getenv("SANDBOXIO_LOCAL_INIT") ?: SBX_LOCAL_INIT);
+        if (si.si_status == 123)
+            return host->set_error(SBX_E_KERNEL_FEATURE,
+                                   "local: the kernel refused the user namespace's id maps");
         if (si.si_status == 124)
             return host->set_error(SBX_E_KERNEL_FEATURE,
                                    "local: could not become root of the new user namespace "
@@ -235,7 +260,7 @@ int local_spawn(const sbx_host *host, const local_options *opt, const sbx_plugin
                 local_sandbox *sb)
 {
     const char *init = secure_getenv("SANDBOXIO_LOCAL_INIT");
-    char cfg[16384], map[64];
+    char cfg[16384];
     char *argv[] = { (char *)"sandboxio-local-init", NULL };
     char *envp[] = { NULL };
     int sv[2] = { -1, -1 }, sync[2] = { -1, -1 }, null_fd = -1, rc;
@@ -277,7 +302,12 @@ int local_spawn(const sbx_host *host, const local_options *opt, const sbx_plugin
         rc = host->set_error(SBX_E_NOMEM, "local: mmap: %s", strerror(errno));
         goto out;
     }
-    child_args args = { init, argv, envp, sync[0], sync[1], sv[1], null_fd, root };
+    char uid_map[32], gid_map[32];
+    snprintf(uid_map, sizeof uid_map, "0 %u 1\n", (unsigned)uid);
+    snprintf(gid_map, sizeof gid_map, "0 %u 1\n", (unsigned)gid);
+    int self_map = !root && !sb->cg.mem[0] && !sb->cg.cpu[0];
+    child_args args = { init, argv, envp, sync[0], sync[1], sv[1], null_fd, root,
+                        self_map, uid_map, gid_map };
     int flags = CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC
                 | CLONE_NEWUTS | CLONE_NEWCGROUP | CLONE_PIDFD;
     sb->pid = clone(child_main, (char *)stack + STACK_SIZE, flags, &args, &sb->pidfd);
@@ -298,11 +328,9 @@ int local_spawn(const sbx_host *host, const local_options *opt, const sbx_plugin
     sb->ctl = sv[0];
     sv[0] = -1;
 
-    snprintf(map, sizeof map, "0 %u 1\n", (unsigned)uid);
-    if ((!root && write_proc(sb->pid, "setgroups", "deny") < 0)
-        || write_proc(sb->pid, "uid_map", map) < 0
-        || (snprintf(map, sizeof map, "0 %u 1\n", (unsigned)gid),
-            write_proc(sb->pid, "gid_map", map) < 0)) {
+    if (!self_map && ((!root && write_proc(sb->pid, "setgroups", "deny") < 0)
+                      || write_proc(sb->pid, "uid_map", uid_map) < 0
+                      || write_proc(sb->pid, "gid_map", gid_map) < 0)) {
         rc = host->set_error(SBX_E_KERNEL_FEATURE, "local: writing the user namespace's id maps: %s",
                              strerror(errno));
         goto out;
@@ -313,7 +341,7 @@ int local_spawn(const sbx_host *host, const local_options *opt, const sbx_plugin
                              strerror(errno));
         goto out;
     }
-    if (write(sync[1], "g", 1) != 1) {
+    if (!self_map && write(sync[1], "g", 1) != 1) {
         rc = host->set_error(SBX_E_SYSTEM, "local: releasing init: %s", strerror(errno));
         goto out;
     }
