@@ -156,8 +156,10 @@ static int process(dk_control *c, int stream, bool at_end)
             i = j + (size_t)m;
         }
     }
-    memmove(h->data, h->data + i, h->len - i);
-    h->len -= i;
+    if (i) {
+        memmove(h->data, h->data + i, h->len - i);
+        h->len -= i;
+    }
     return rc;
 }
 

@@ -187,8 +187,9 @@ typedef struct dk_hijack {
  */
 int dk_hijack_open(dk_conn *c, const char *path, const char *json, const char *context,
                    dk_hijack *hj);
-/* Non-blocking: >0 bytes, 0 at EOF, -1 would block; SBX error as -2 (set). */
+/* Non-blocking: >0 bytes, 0 at EOF, -1 would block; -2 failed (error set). */
 long dk_hijack_recv(dk_hijack *hj, void *buf, size_t len);
+/* Non-blocking: bytes sent, -1 would block, -2 failed (no error set). */
 long dk_hijack_send(dk_hijack *hj, const void *buf, size_t len);
 /* Half-close: the far end sees EOF on stdin. */
 int dk_hijack_close_write(dk_hijack *hj);

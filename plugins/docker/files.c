@@ -150,7 +150,8 @@ static long tar_upload(void *ud, char *buf, size_t len)
     size_t n = t->pending.len - t->pending_off;
     if (n > len)
         n = len;
-    memcpy(buf, t->pending.data + t->pending_off, n);
+    if (n)
+        memcpy(buf, t->pending.data + t->pending_off, n);
     t->pending_off += n;
     return (long)n;
 }

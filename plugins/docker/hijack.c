@@ -56,15 +56,14 @@ long dk_hijack_recv(dk_hijack *hj, void *buf, size_t len)
 
 long dk_hijack_send(dk_hijack *hj, const void *buf, size_t len)
 {
+    /* No error is set here: a command that exits without reading all its
+     * stdin closes the stream, which is not a failure of the exec. */
     size_t sent = 0;
     CURLcode cc = curl_easy_send(hj->easy, buf, len, &sent);
     if (cc == CURLE_AGAIN)
         return -1;
-    if (cc != CURLE_OK) {
-        hj->conn->host->set_error(SBX_E_BACKEND_TRANSPORT, "docker: writing an exec's stdin to %s: %s",
-                                  hj->conn->ep.display, curl_easy_strerror(cc));
+    if (cc != CURLE_OK)
         return -2;
-    }
     return (long)sent;
 }
 
@@ -95,7 +94,9 @@ static int send_all(dk_hijack *hj, const char *data, size_t len)
     while (len) {
         long n = dk_hijack_send(hj, data, len);
         if (n == -2)
-            return SBX_E_BACKEND_TRANSPORT;
+            return hj->conn->host->set_error(SBX_E_BACKEND_TRANSPORT,
+                                             "docker: sending a request to %s failed",
+                                             hj->conn->ep.display);
         if (n < 0) {
             int rc = wait_fd(hj, POLLOUT, 60000);
             if (rc)
