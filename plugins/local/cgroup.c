@@ -109,14 +109,23 @@ static void layout(cg_layout *l)
     memset(l, 0, sizeof *l);
     if (geteuid() != 0)
         return; /* delegated subtrees for unprivileged users: not supported yet */
-    if (find_mount("cgroup2", NULL, v2, sizeof v2)) {
-        char ctl[PATH_MAX + 32];
+    if (find_mount("cgroup2", NULL, v2, sizeof v2) && access(v2, W_OK) == 0) {
+        char ctl[PATH_MAX + 32], sub[PATH_MAX + 32], type[PATH_MAX + 32];
         snprintf(ctl, sizeof ctl, "%s/cgroup.controllers", v2);
-        if (has_word(ctl, "memory") && access(v2, W_OK) == 0) {
+        snprintf(sub, sizeof sub, "%s/cgroup.subtree_control", v2);
+        snprintf(type, sizeof type, "%s/cgroup.type", v2);
+        /*
+         * A controller can be handed to our group only if the mount's top
+         * group already delegates it, or is the real root (no cgroup.type),
+         * where enabling it is always allowed. The top of a container's
+         * cgroup namespace holds processes and could not enable it.
+         */
+        int real_root = access(type, F_OK) != 0;
+        if (has_word(ctl, "memory") && (real_root || has_word(sub, "memory"))) {
             l->v2 = 1;
             strcpy(l->mem, v2);
         }
-        if (has_word(ctl, "cpu") && access(v2, W_OK) == 0) {
+        if (has_word(ctl, "cpu") && (real_root || has_word(sub, "cpu"))) {
             l->v2 = 1;
             strcpy(l->cpu, v2);
         }
