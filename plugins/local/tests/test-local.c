@@ -409,14 +409,16 @@ START_TEST(binds_and_workdir_options_work)
     FILE *f = fopen(path, "w");
     fputs("from host\n", f);
     fclose(f);
-    snprintf(q, sizeof q, "ro=%s:/data&rw=%s:/out&workdir=/home/box&size=16m", dir, out);
+    snprintf(q, sizeof q, "ro=%s:/data,%s:/data2&rw=%s:/out&workdir=/home/box&size=16m", dir, dir,
+             out);
     void *x;
     int rc = th_open(q, NULL, &x);
     ck_assert_msg(rc == SBX_OK, "%d %s", rc, th_msg);
     th_result r;
-    th_sh(x, "pwd; cat /data/in.txt; echo hi > /data/new; echo $?; echo w > /out/o.txt", 0, &r);
+    th_sh(x, "pwd; cat /data/in.txt /data2/in.txt; echo hi > /data/new; echo $?; echo w > /out/o.txt",
+          0, &r);
     ck_assert_int_eq(r.rc, SBX_OK);
-    ck_assert_str_eq(r.out, "/home/box\nfrom host\n2\n");
+    ck_assert_str_eq(r.out, "/home/box\nfrom host\nfrom host\n2\n");
     ck_assert_ptr_nonnull(strstr(r.err, "Read-only file system"));
     th_result_free(&r);
     ck_assert_int_eq(th_plugin->destroy(x), SBX_OK);
@@ -432,6 +434,19 @@ START_TEST(binds_and_workdir_options_work)
     unlink(path);
     rmdir(dir);
     rmdir(out);
+}
+END_TEST
+
+/* A setup step that fails stops the sandbox before anything runs, and says which. */
+START_TEST(failed_setup_step_aborts_and_is_named)
+{
+    void *x = NULL;
+    /* /usr is read-only inside by then: the mount point cannot be made. */
+    int rc = th_open("ro=/usr/bin:/usr/sbx-extra", NULL, &x);
+    ck_assert_int_eq(rc, SBX_E_DSN_BAD_OPTION_VALUE);
+    ck_assert_ptr_null(x);
+    ck_assert_msg(strstr(th_msg, "step 'user binds'") && strstr(th_msg, "/usr/sbx-extra")
+                  && strstr(th_msg, "Read-only file system"), "%s", th_msg);
 }
 END_TEST
 
@@ -505,6 +520,7 @@ static Suite *local_suite(void)
     TCase *bare = tcase_create("no-sandbox");
     tcase_add_checked_fixture(bare, th_load, th_unload);
     tcase_add_test(bare, missing_init_is_backend_unavailable);
+    tcase_add_test(bare, failed_setup_step_aborts_and_is_named);
     tcase_add_test(bare, client_signal_settings_do_not_leak_inside);
     tcase_add_test(bare, disabled_user_namespaces_are_a_kernel_feature_error);
     suite_add_tcase(s, bare);
