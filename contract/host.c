@@ -111,7 +111,9 @@ const char *sbxc_host_tmpdir(sbxc_ctx *ctx)
 {
     if (ctx->host_dir[0])
         return ctx->host_dir;
-    snprintf(ctx->host_dir, sizeof ctx->host_dir, "/tmp/sbxc-host-XXXXXX");
+    /* Named after the case process, so the runner can remove it should the
+     * case die before doing so itself. */
+    snprintf(ctx->host_dir, sizeof ctx->host_dir, "/tmp/sbxc-host-%d-XXXXXX", (int)getpid());
     if (!mkdtemp(ctx->host_dir)) {
         ctx->host_dir[0] = '\0';
         sbxc_host_skip(ctx, "cannot create a directory in the host's /tmp: %s", strerror(errno));
@@ -129,4 +131,22 @@ void sbxc_remove_tree(const char *dir)
 {
     /* FTW_PHYS: never follow a symlink a sandbox may have planted. */
     nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+void sbxc_remove_case_dirs(pid_t case_pid)
+{
+    char prefix[64];
+    int n = snprintf(prefix, sizeof prefix, "sbxc-host-%d-", (int)case_pid);
+    DIR *d = opendir("/tmp");
+    if (!d || n < 0)
+        return;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        if (strncmp(de->d_name, prefix, (size_t)n) != 0)
+            continue;
+        char path[300];
+        snprintf(path, sizeof path, "/tmp/%s", de->d_name);
+        sbxc_remove_tree(path);
+    }
+    closedir(d);
 }

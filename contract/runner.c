@@ -162,6 +162,7 @@ static void run_case(const sbxc_case *c, const char *dsn, const sbxc_backend *b,
     bool killed = false;
     int status = reap(pid, n < 0 ? 0 : sbxc_now() + EXIT_GRACE_S, &killed);
     kill(-pid, SIGKILL); /* stragglers of the case's own process group */
+    sbxc_remove_case_dirs(pid);
     out->seconds = sbxc_now() - start;
 
     if (n < 0)

@@ -38,6 +38,8 @@ int sbxc_discover(const char *dsn, sbxc_backend *b, char *err, size_t err_size);
 
 /* rm -rf of a host directory made by the case (host.c). */
 void sbxc_remove_tree(const char *dir);
+/* Remove what sbxc_host_tmpdir() made for the case process case_pid. */
+void sbxc_remove_case_dirs(pid_t case_pid);
 
 /* Comma-separated names of the caps in mask ("exec,stdin"), or "-". */
 void sbxc_caps_text(uint64_t mask, char *buf, size_t size);

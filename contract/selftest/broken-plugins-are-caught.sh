@@ -22,6 +22,10 @@ cli="$SBX_TEST_BUILDDIR/src/sandboxio"
 SANDBOXIO_PLUGIN_PATH="$SBX_TEST_BUILDDIR/contract/selftest/.libs"
 export SANDBOXIO_PLUGIN_PATH
 work=$(mktemp -d "${TMPDIR:-/tmp}/sbxc-selftest.XXXXXX") || exit 99
+# Where the broken plugins make their sandboxes: crasher and hanger never
+# get to destroy theirs.
+SBXC_SELFTEST_ROOT=$work
+export SBXC_SELFTEST_ROOT
 
 # The session of a live process; nothing for a zombie (it runs no more).
 session_of() { sed -n 's/.*) \([^Z]\)/\1/p' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f4; }

@@ -25,7 +25,7 @@
 static const sbx_host *host;
 
 typedef struct hp_sandbox {
-    char root[64];
+    char root[256];
     pthread_mutex_t lock;
     pid_t groups[MAX_GROUPS];
     size_t ngroups;
@@ -48,7 +48,15 @@ int hostproc_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limit
     hp_sandbox *sb = calloc(1, sizeof *sb);
     if (!sb)
         return host->set_error(SBX_E_NOMEM, "out of memory");
-    snprintf(sb->root, sizeof sb->root, "/tmp/sbxc-selftest-XXXXXX");
+    /* The self-test names a directory it removes: a plugin that crashes
+     * before destroy leaves nothing behind in /tmp. */
+    const char *parent = getenv("SBXC_SELFTEST_ROOT");
+    int n = snprintf(sb->root, sizeof sb->root, "%s/sbxc-selftest-XXXXXX",
+                     parent && *parent ? parent : "/tmp");
+    if (n < 0 || (size_t)n >= sizeof sb->root) {
+        free(sb);
+        return host->set_error(SBX_E_INVALID_ARGUMENT, "SBXC_SELFTEST_ROOT is too long");
+    }
     if (!mkdtemp(sb->root)) {
         int err = errno;
         free(sb);
