@@ -27,6 +27,7 @@ plugins_local_sandboxio_local_init_SOURCES = \
 	plugins/local/init/init.h \
 	plugins/local/init/main.c \
 	plugins/local/init/setup.c \
+	plugins/local/init/rootfs.c \
 	plugins/local/init/supervise.c \
 	plugins/local/proto.c \
 	plugins/local/proto.h
@@ -35,6 +36,7 @@ plugins_local_sandboxio_local_init_SOURCES = \
 ## the escape battery, the same as an unprivileged user, and the contract.
 check_PROGRAMS += \
 	plugins/local/tests/test-local \
+	plugins/local/tests/test-local-life \
 	plugins/local/tests/test-local-escape \
 	plugins/local/tests/escape-probe
 LOCAL_TEST_HARNESS = \
@@ -43,6 +45,10 @@ LOCAL_TEST_HARNESS = \
 plugins_local_tests_test_local_SOURCES = plugins/local/tests/test-local.c $(LOCAL_TEST_HARNESS)
 plugins_local_tests_test_local_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 plugins_local_tests_test_local_LDADD = $(CHECK_LIBS) -ldl -lpthread
+plugins_local_tests_test_local_life_SOURCES = \
+	plugins/local/tests/test-local-life.c $(LOCAL_TEST_HARNESS)
+plugins_local_tests_test_local_life_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+plugins_local_tests_test_local_life_LDADD = $(CHECK_LIBS) -ldl -lpthread
 plugins_local_tests_test_local_escape_SOURCES = \
 	plugins/local/tests/test-local-escape.c $(LOCAL_TEST_HARNESS)
 plugins_local_tests_test_local_escape_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
@@ -55,6 +61,7 @@ plugins_local_tests_escape_probe_LDFLAGS =
 
 TESTS += \
 	plugins/local/tests/test-local \
+	plugins/local/tests/test-local-life \
 	plugins/local/tests/test-local-escape \
 	plugins/local/tests/unprivileged.sh \
 	plugins/local/tests/contract.sh

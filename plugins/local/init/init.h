@@ -30,6 +30,13 @@ typedef struct init_failure {
     char what[512];
 } init_failure;
 
+/* Record a failure of step (printf message); returns -1. */
+int init_fail(init_failure *why, int step, int err, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Build the root file system and pivot into it (rootfs.c); cwd is "/" after. */
+int init_build_root(const init_config *cfg, init_failure *why);
+
 /* Parse an LP_CONFIG payload (strings point into buf). -1 on a bad one. */
 int init_parse_config(init_config *cfg, char *buf, size_t len, init_failure *why);
 

@@ -9,7 +9,8 @@ b=${SBX_TEST_BUILDDIR:?}
 init=$b/plugins/local/sandboxio-local-init
 plugin=$b/plugins/local/.libs/sandboxio-local.so
 for f in "$init" "$plugin" "$b/plugins/local/tests/test-local" \
-         "$b/plugins/local/tests/test-local-escape" "$b/plugins/local/tests/escape-probe"; do
+         "$b/plugins/local/tests/test-local-life" "$b/plugins/local/tests/test-local-escape" \
+         "$b/plugins/local/tests/escape-probe"; do
     if [ ! -e "$f" ]; then
         echo "unprivileged.sh: missing $f" >&2
         exit 99
@@ -30,7 +31,7 @@ fi
 # the tests need into a world-readable temporary directory.
 tmp=$(mktemp -d /tmp/sbx-local-unpriv.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT INT TERM
-cp "$init" "$plugin" "$b/plugins/local/tests/test-local" \
+cp "$init" "$plugin" "$b/plugins/local/tests/test-local" "$b/plugins/local/tests/test-local-life" \
    "$b/plugins/local/tests/test-local-escape" "$b/plugins/local/tests/escape-probe" "$tmp/"
 # The CLI for the contract suite: libtool keeps the real binary in .libs.
 cli=
@@ -54,6 +55,7 @@ fi
 
 cd "$tmp"
 $as_nobody "$tmp/test-local"
+$as_nobody "$tmp/test-local-life"
 $as_nobody "$tmp/test-local-escape"
 if [ -n "$cli" ]; then
     $as_nobody env LD_LIBRARY_PATH="$tmp" "$cli" contract local://
