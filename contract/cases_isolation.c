@@ -37,31 +37,71 @@ static const char connect_script[] =
     "done; fi\n"
     "[ $tools = 1 ] || echo NOTOOL\n";
 
+/* A non-blocking TCP listener on every address of family (IPv6: dual-stack). */
+static int open_listener(int family)
+{
+    int fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0)
+        return -1;
+    int rc;
+    if (family == AF_INET6) {
+        int off = 0;
+        struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6, .sin6_addr = IN6ADDR_ANY_INIT };
+        rc = setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof off);
+        if (rc == 0)
+            rc = bind(fd, (struct sockaddr *)&sin6, sizeof sin6);
+    } else {
+        struct sockaddr_in sin = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_ANY) };
+        rc = bind(fd, (struct sockaddr *)&sin, sizeof sin);
+    }
+    if (rc == 0)
+        rc = listen(fd, 64);
+    if (rc < 0) {
+        int err = errno;
+        close(fd);
+        errno = err;
+        return -1;
+    }
+    return fd;
+}
+
 void sbxc_case_network_none(sbxc_ctx *ctx)
 {
-    /* One listener on every host address, loopback included. */
-    int lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-    struct sockaddr_in sin = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_ANY) };
-    socklen_t slen = sizeof sin;
-    if (lfd < 0 || bind(lfd, (struct sockaddr *)&sin, sizeof sin) < 0 || listen(lfd, 64) < 0 ||
-        getsockname(lfd, (struct sockaddr *)&sin, &slen) < 0)
+    /* One listener on every host address, loopback included: dual-stack
+     * where the host has IPv6, else IPv4 only. */
+    bool v6 = true;
+    int lfd = open_listener(AF_INET6);
+    if (lfd < 0) {
+        v6 = false;
+        lfd = open_listener(AF_INET);
+    }
+    if (lfd < 0)
         sbxc_host_skip(ctx, "cannot open a TCP listener on the host: %s", strerror(errno));
+    struct sockaddr_storage ss;
+    socklen_t slen = sizeof ss;
+    if (getsockname(lfd, (struct sockaddr *)&ss, &slen) < 0)
+        sbxc_host_skip(ctx, "getsockname of the listener: %s", strerror(errno));
     char port[8];
-    snprintf(port, sizeof port, "%u", ntohs(sin.sin_port));
+    snprintf(port, sizeof port, "%u",
+             ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
+                                            : ((struct sockaddr_in *)&ss)->sin_port));
 
     const char *argv[24] = { "sh", "-c", connect_script, "sh", port, "127.0.0.1" };
     size_t n = 6;
+    if (v6)
+        argv[n++] = "::1";
+    size_t first = n;
     static char addrs[16][INET_ADDRSTRLEN];
     struct ifaddrs *ifs = NULL;
     if (getifaddrs(&ifs) == 0) {
-        for (struct ifaddrs *i = ifs; i && n < 22; i = i->ifa_next) {
+        for (struct ifaddrs *i = ifs; i && n < first + 16; i = i->ifa_next) {
             if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET)
                 continue;
             struct in_addr a = ((struct sockaddr_in *)i->ifa_addr)->sin_addr;
             if (ntohl(a.s_addr) >> 24 == 127)
                 continue;
-            inet_ntop(AF_INET, &a, addrs[n - 6], sizeof addrs[0]);
-            argv[n] = addrs[n - 6];
+            inet_ntop(AF_INET, &a, addrs[n - first], sizeof addrs[0]);
+            argv[n] = addrs[n - first];
             n++;
         }
         freeifaddrs(ifs);
