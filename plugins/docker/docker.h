@@ -14,9 +14,11 @@
  *   container.c create, start and remove containers (sandbox life cycle)
  *   demux.c     the multiplexed stdout/stderr stream decoder
  *   control.c   control lines of the exec wrapper and docker-init
- *   exec.c      commands: wrapper, stdin, timeout, exit status
+ *   exec.c      commands: wrapper, stream, stdin, timeout, exit status
+ *   exec_end.c  killing a command's session, telling an OOM kill
  *   pathcheck.c paths in the container, refused when a symlink leads out
  *   files.c     files through the archive endpoints (libarchive)
+ *   files_exec.c listing and removal, by exec
  *   owner.c     a sandbox's owner labels and whether the owner is gone
  *   gc.c        removal of leaked containers
  *   plugin.c    the descriptor
@@ -355,12 +357,23 @@ int dk_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
 int dk_exec_simple(dk_sandbox *sb, const char *const *argv, dk_buf *out, size_t cap,
                    int *exit_code);
 
+/* Create an exec from its JSON body; *id gets its id. */
+int dk_exec_create(dk_sandbox *sb, json_object *body, char *id, size_t id_size);
+
+/* --- exec_end.c ----------------------------------------------------------- */
+
+/* SIGKILL every process of a session, from a second, detached exec. */
+int dk_exec_kill_session(dk_sandbox *sb, long session);
+/* Did the memory limit kill something since the last look? */
+bool dk_exec_oom_happened(dk_sandbox *sb);
+
 /* --- files.c -------------------------------------------------------------- */
 
 int dk_file_write(void *sandbox, const char *path, uint64_t size, uint32_t mode,
                   long (*read)(void *userdata, void *buf, size_t len), void *userdata);
 int dk_file_read(void *sandbox, const char *path,
                  int (*sink)(void *userdata, const void *data, size_t len), void *userdata);
+/* files_exec.c */
 int dk_file_list(void *sandbox, const char *path,
                  int (*entry)(void *userdata, const sbx_plugin_dirent *ent), void *userdata);
 int dk_file_remove(void *sandbox, const char *path, int recursive);

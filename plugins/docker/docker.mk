@@ -15,8 +15,10 @@ plugins_docker_sandboxio_docker_la_SOURCES = \
 	plugins/docker/demux.c \
 	plugins/docker/control.c \
 	plugins/docker/exec.c \
+	plugins/docker/exec_end.c \
 	plugins/docker/pathcheck.c \
 	plugins/docker/files.c \
+	plugins/docker/files_exec.c \
 	plugins/docker/gc.c
 plugins_docker_sandboxio_docker_la_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JSONC_CFLAGS) \
 	$(ARCHIVE_CFLAGS)

@@ -120,7 +120,7 @@ static bool start_settled(const run *r)
     return !r->wrapped || r->ctl.session || r->ctl.start_fail;
 }
 
-static int exec_create(dk_sandbox *sb, json_object *body, char *id, size_t id_size)
+int dk_exec_create(dk_sandbox *sb, json_object *body, char *id, size_t id_size)
 {
     char path[160];
     json_object *answer = NULL;
@@ -135,40 +135,6 @@ static int exec_create(dk_sandbox *sb, json_object *body, char *id, size_t id_si
     if (rc == SBX_OK)
         snprintf(id, id_size, "%s", eid);
     json_object_put(answer);
-    return rc;
-}
-
-/*
- * Kill every process of session $1, again until none is left (a fork storm
- * may add some while the first sweep runs). Builtins only, so it works
- * while a pids limit is exhausted.
- */
-static const char kill_script[] =
-    "s=$1; n=0; while [ $n -lt 20 ]; do n=$((n + 1)); found=\n"
-    "for d in /proc/[0-9]*; do read -r l < \"$d/stat\" || continue; set -f; set -- ${l##*) }; set +f\n"
-    "  if [ \"$4\" = \"$s\" ]; then kill -9 \"${d#/proc/}\" 2>/dev/null; found=1; fi; done\n"
-    "[ -n \"$found\" ] || break; done; exit 0\n";
-
-/* Kill the command's session with a second, detached exec. */
-static int kill_session(dk_sandbox *sb, long session)
-{
-    char sidtxt[32], id[80], path[160];
-    snprintf(sidtxt, sizeof(sidtxt), "%ld", session);
-    const char *const argv[] = {"/bin/sh", "-c", kill_script, "sbx-kill", sidtxt, NULL};
-    json_object *body = json_object_new_object();
-    json_object *cmd = json_object_new_array();
-    for (size_t i = 0; argv[i]; i++)
-        json_object_array_add(cmd, json_object_new_string(argv[i]));
-    json_object_object_add(body, "Cmd", cmd);
-    int rc = exec_create(sb, body, id, sizeof(id));
-    json_object_put(body);
-    if (rc)
-        return rc;
-    snprintf(path, sizeof(path), "/exec/%s/start", id);
-    dk_request rq = {.method = "POST", .path = path, .json = "{\"Detach\":true,\"Tty\":false}"};
-    dk_response rs = {0};
-    rc = dk_api_call(&sb->conn, &rq, &rs, "starting the exec that kills a command");
-    dk_response_clear(&rs);
     return rc;
 }
 
@@ -252,7 +218,7 @@ static int stream_loop(run *r, dk_hijack *hj, uint64_t deadline)
             r->kill_sent = true;
             kill_at = now;
             if (command_session(r) > 0) {
-                int rc = kill_session(r->sb, command_session(r));
+                int rc = dk_exec_kill_session(r->sb, command_session(r));
                 if (rc)
                     return rc;
             }
@@ -288,7 +254,7 @@ static int run_exec(run *r, json_object *body, uint64_t timeout_ms, int *exit_co
 {
     dk_sandbox *sb = r->sb;
     char id[80], path[160];
-    int rc = exec_create(sb, body, id, sizeof(id));
+    int rc = dk_exec_create(sb, body, id, sizeof(id));
     if (rc)
         return rc;
     dk_demux_init(&r->dm, on_frame, r);
@@ -303,7 +269,7 @@ static int run_exec(run *r, json_object *body, uint64_t timeout_ms, int *exit_co
     rc = stream_loop(r, &hj, deadline);
     if (rc && command_session(r) > 0 && !r->kill_sent)
         /* Leave no command running behind a failure. */
-        (void)kill_session(sb, command_session(r));
+        (void)dk_exec_kill_session(sb, command_session(r));
     dk_hijack_close(&hj);
     if (rc == SBX_OK)
         rc = exec_exit_code(sb, id, exit_code);
@@ -366,30 +332,6 @@ static json_object *wrapped_cmd(dk_sandbox *sb, const sbx_plugin_cmd *cmd)
     for (size_t i = 0; cmd->argv[i]; i++)
         json_object_array_add(a, json_object_new_string(cmd->argv[i]));
     return a;
-}
-
-/* Did the memory limit kill something since the last look? (cgroup v2, then v1) */
-static bool oom_happened(dk_sandbox *sb)
-{
-    static const char *const argv[] = {
-        "/bin/sh", "-c",
-        "cat /sys/fs/cgroup/memory.events /sys/fs/cgroup/memory/memory.oom_control 2>/dev/null",
-        NULL};
-    dk_buf out = {0};
-    int code = -1;
-    bool oom = false;
-    if (dk_exec_simple(sb, argv, &out, 4096, &code) == SBX_OK && out.data) {
-        const char *k = strstr(out.data, "oom_kill ");
-        unsigned long long count = k ? strtoull(k + 9, NULL, 10) : 0;
-        pthread_mutex_lock(&sb->lock);
-        if (count > sb->oom_seen) {
-            sb->oom_seen = count;
-            oom = true;
-        }
-        pthread_mutex_unlock(&sb->lock);
-    }
-    dk_buf_clear(&out);
-    return oom;
 }
 
 static int start_failure(dk_sandbox *sb, const run *r, const sbx_plugin_cmd *cmd, int code)
@@ -458,7 +400,7 @@ int dk_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
          * docker-init), 128+N is read as a signal, as shells do.
          */
         e.signal = code > 128 && code <= 128 + 64 ? code - 128 : 9;
-        e.oom_killed = e.signal == 9 && sb->memory_limited && oom_happened(sb);
+        e.oom_killed = e.signal == 9 && sb->memory_limited && dk_exec_oom_happened(sb);
     } else {
         e.exited = 1;
         e.exit_code = code;

@@ -4,9 +4,7 @@
  * upload bytes and a read is consumed as libarchive asks for input, so a
  * file of any size passes through a fixed-size buffer, never whole.
  *
- * Listing and removal use a short exec instead: a GET of a directory's
- * archive would carry every byte under it, and the archive API cannot
- * remove anything.
+ * Listing and removal use a short exec instead (files_exec.c).
  */
 #include "docker.h"
 
@@ -326,131 +324,6 @@ int dk_file_read(void *sandbox, const char *path,
         dk_response_clear(&rs);
     }
     free(apath);
-    dk_resolved_clear(&r);
-    return rc;
-}
-
-/* --- listing and removal: one short exec each ----------------------------- */
-
-/* Prints the count, the names NUL-terminated, then "hexmode size" per name. */
-static const char list_script[] =
-    "cd -- \"$1\" || exit 3; set --; for f in * .*; do case $f in .|..) ;; *)"
-    " if [ -e \"$f\" ] || [ -L \"$f\" ]; then set -- \"$@\" \"$f\"; fi;; esac; done;"
-    " echo $#; [ $# -eq 0 ] && exit 0; printf '%s\\0' \"$@\"; exec stat -c '%f %s' -- \"$@\"";
-
-static int sbx_type_of(unsigned long mode)
-{
-    switch (mode & 0170000) {
-    case 0100000:
-        return 1;
-    case 0040000:
-        return 2;
-    case 0120000:
-        return 3;
-    default:
-        return 4;
-    }
-}
-
-int dk_file_list(void *sandbox, const char *path,
-                 int (*entry)(void *userdata, const sbx_plugin_dirent *ent), void *userdata)
-{
-    dk_sandbox *sb = sandbox;
-    dk_resolved r;
-    int rc = dk_resolve(sb, path ? path : "", true, &r);
-    if (rc)
-        return rc;
-    if (r.rest[0] || r.st.type == 3)
-        rc = sb->host->set_error(SBX_E_NOT_FOUND, "docker: \"%s\" does not exist", path);
-    else if (r.st.type != 2)
-        rc = sb->host->set_error(SBX_E_NOT_DIRECTORY, "docker: \"%s\" is not a directory", path);
-    dk_buf out = {0};
-    int code = -1;
-    if (rc == SBX_OK) {
-        const char *const argv[] = {"/bin/sh", "-c", list_script, "sbx-ls", r.real, NULL};
-        rc = dk_exec_simple(sb, argv, &out, (size_t)256 << 20, &code);
-    }
-    if (rc == SBX_OK && code != 0)
-        rc = sb->host->set_error(SBX_E_BACKEND_FAILED, "docker: listing \"%s\" failed (status %d)",
-                                 path, code);
-    /* Parse: count line, names, then one stat line per name. */
-    char *p = out.data, *end = out.data ? out.data + out.len : NULL;
-    unsigned long count = rc == SBX_OK && p ? strtoul(p, &p, 10) : 0;
-    if (rc == SBX_OK && (!p || *p != '\n'))
-        rc = sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "docker: unexpected listing output");
-    char **names = rc == SBX_OK && count ? calloc(count, sizeof(*names)) : NULL;
-    if (rc == SBX_OK && count && !names)
-        rc = enomem(sb);
-    if (rc == SBX_OK)
-        p++;
-    for (unsigned long i = 0; rc == SBX_OK && i < count; i++) {
-        char *nul = memchr(p, '\0', (size_t)(end - p));
-        if (!nul)
-            rc = sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "docker: truncated listing");
-        else {
-            names[i] = p;
-            p = nul + 1;
-        }
-    }
-    for (unsigned long i = 0; rc == SBX_OK && i < count; i++) {
-        unsigned long mode = 0;
-        unsigned long long size = 0;
-        int used = 0;
-        if (sscanf(p, "%lx %llu%n", &mode, &size, &used) != 2) {
-            rc = sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "docker: bad stat line in a listing");
-            break;
-        }
-        p += used;
-        if (p < end && *p == '\n')
-            p++;
-        sbx_plugin_dirent ent = {.struct_size = sizeof(ent), .name = names[i],
-                                 .type = sbx_type_of(mode), .size = size,
-                                 .mode = (uint32_t)(mode & 07777)};
-        if (entry(userdata, &ent) != 0)
-            rc = sb->host->set_error(SBX_E_EXEC_ABORTED, "docker: the lister of \"%s\" stopped",
-                                     path);
-    }
-    free(names);
-    dk_buf_clear(&out);
-    dk_resolved_clear(&r);
-    return rc;
-}
-
-/* Exit 3: missing, 4: could not remove, 5: directory not empty. */
-static const char remove_script[] =
-    "p=$1; if [ ! -e \"$p\" ] && [ ! -L \"$p\" ]; then exit 3; fi;"
-    " if [ -d \"$p\" ] && [ ! -L \"$p\" ]; then"
-    "  if [ \"$2\" = 1 ]; then rm -rf -- \"$p\" || exit 4; else rmdir -- \"$p\" 2>/dev/null || exit 5; fi;"
-    " else rm -f -- \"$p\" || exit 4; fi";
-
-int dk_file_remove(void *sandbox, const char *path, int recursive)
-{
-    dk_sandbox *sb = sandbox;
-    dk_resolved r;
-    /* The last component is removed itself, never what a symlink points to. */
-    int rc = dk_resolve(sb, path, false, &r);
-    if (rc)
-        return rc;
-    int code = -1;
-    if (r.rest[0])
-        rc = sb->host->set_error(SBX_E_NOT_FOUND, "docker: \"%s\" does not exist", path);
-    else if (strcmp(r.real, sb->opt.workdir) == 0)
-        rc = sb->host->set_error(SBX_E_BAD_PATH, "docker: the work dir itself cannot be removed");
-    else {
-        const char *const argv[] = {"/bin/sh", "-c", remove_script, "sbx-rm", r.real,
-                                    recursive ? "1" : "0", NULL};
-        rc = dk_exec_simple(sb, argv, NULL, 0, &code);
-    }
-    if (rc == SBX_OK && code == 3)
-        rc = sb->host->set_error(SBX_E_NOT_FOUND, "docker: \"%s\" does not exist", path);
-    else if (rc == SBX_OK && code == 5)
-        rc = sb->host->set_error(SBX_E_NOT_EMPTY,
-                                 "docker: cannot remove \"%s\": directory not empty (remove it "
-                                 "recursively)",
-                                 path);
-    else if (rc == SBX_OK && code != 0)
-        rc = sb->host->set_error(SBX_E_BACKEND_FAILED, "docker: removing \"%s\" failed (status %d)",
-                                 path, code);
     dk_resolved_clear(&r);
     return rc;
 }

@@ -1,0 +1,69 @@
+/*
+ * How commands end when they do not end by themselves, and how an end is
+ * told apart: the engine has no call to kill an exec, so a second exec kills
+ * the first one's session; and an exec killed by SIGKILL under a memory
+ * limit is an OOM kill when the container's cgroup counted one more.
+ */
+#include "docker.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * Kill every process of session $1, again until none is left (a fork storm
+ * may add some while the first sweep runs). Builtins only: the sweep is
+ * one process, so it needs a single free slot under a pids limit.
+ */
+static const char kill_script[] =
+    "s=$1; n=0; while [ $n -lt 20 ]; do n=$((n + 1)); found=\n"
+    "for d in /proc/[0-9]*; do read -r l < \"$d/stat\" || continue; set -f; set -- ${l##*) }; set +f\n"
+    "  if [ \"$4\" = \"$s\" ]; then kill -9 \"${d#/proc/}\" 2>/dev/null; found=1; fi; done\n"
+    "[ -n \"$found\" ] || break; done; exit 0\n";
+
+/* Kill the command's session with a second, detached exec. */
+int dk_exec_kill_session(dk_sandbox *sb, long session)
+{
+    char sidtxt[32], id[80], path[160];
+    snprintf(sidtxt, sizeof(sidtxt), "%ld", session);
+    const char *const argv[] = {"/bin/sh", "-c", kill_script, "sbx-kill", sidtxt, NULL};
+    json_object *body = json_object_new_object();
+    json_object *cmd = json_object_new_array();
+    for (size_t i = 0; argv[i]; i++)
+        json_object_array_add(cmd, json_object_new_string(argv[i]));
+    json_object_object_add(body, "Cmd", cmd);
+    int rc = dk_exec_create(sb, body, id, sizeof(id));
+    json_object_put(body);
+    if (rc)
+        return rc;
+    snprintf(path, sizeof(path), "/exec/%s/start", id);
+    dk_request rq = {.method = "POST", .path = path, .json = "{\"Detach\":true,\"Tty\":false}"};
+    dk_response rs = {0};
+    rc = dk_api_call(&sb->conn, &rq, &rs, "starting the exec that kills a command");
+    dk_response_clear(&rs);
+    return rc;
+}
+
+/* Did the memory limit kill something since the last look? (cgroup v2, then v1) */
+bool dk_exec_oom_happened(dk_sandbox *sb)
+{
+    static const char *const argv[] = {
+        "/bin/sh", "-c",
+        "cat /sys/fs/cgroup/memory.events /sys/fs/cgroup/memory/memory.oom_control 2>/dev/null",
+        NULL};
+    dk_buf out = {0};
+    int code = -1;
+    bool oom = false;
+    if (dk_exec_simple(sb, argv, &out, 4096, &code) == SBX_OK && out.data) {
+        const char *k = strstr(out.data, "oom_kill ");
+        unsigned long long count = k ? strtoull(k + 9, NULL, 10) : 0;
+        pthread_mutex_lock(&sb->lock);
+        if (count > sb->oom_seen) {
+            sb->oom_seen = count;
+            oom = true;
+        }
+        pthread_mutex_unlock(&sb->lock);
+    }
+    dk_buf_clear(&out);
+    return oom;
+}
