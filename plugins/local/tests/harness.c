@@ -6,7 +6,10 @@
 #include <check.h>
 #include <dirent.h>
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
+#include <sys/wait.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +45,21 @@ static const sbx_host host = {
     .struct_size = sizeof(sbx_host), .abi_minor = SBX_PLUGIN_ABI_MINOR,
     .log = h_log, .set_error = h_set_error, .alloc = malloc, .realloc = realloc, .free = free,
 };
+
+void th_skip_without_userns(void)
+{
+    int st = 0;
+    pid_t pid = fork();
+    if (pid == 0)
+        _exit(unshare(CLONE_NEWUSER) == 0 ? 0 : errno);
+    if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) == 0)
+        return;
+    const char *must = getenv("SANDBOXIO_MUST_WORK");
+    fprintf(stderr, "%s: this machine cannot create user namespaces (unshare: %s): the local "
+            "backend cannot run here\n", must && !strcmp(must, "1") ? "FAIL" : "SKIP",
+            strerror(WEXITSTATUS(st)));
+    exit(must && !strcmp(must, "1") ? 1 : 77);
+}
 
 static const char *builddir(void)
 {

@@ -16,6 +16,13 @@ extern void *th_state;
 extern __thread int th_code;
 extern __thread char th_msg[1024];
 
+/*
+ * Exit 77 (automake SKIP) with the reason when this machine cannot create
+ * user namespaces at all (e.g. inside a container whose seccomp profile
+ * forbids it), unless SANDBOXIO_MUST_WORK=1 asks to fail instead.
+ */
+void th_skip_without_userns(void);
+
 /* Load and init the plugin (aborts the test on failure); sets the init path. */
 void th_load(void);
 void th_unload(void);

@@ -262,6 +262,7 @@ static Suite *life_suite(void)
 
 int main(void)
 {
+    th_skip_without_userns();
     SRunner *sr = srunner_create(life_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

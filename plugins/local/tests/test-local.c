@@ -315,6 +315,7 @@ static Suite *local_suite(void)
 
 int main(void)
 {
+    th_skip_without_userns();
     SRunner *sr = srunner_create(local_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
