@@ -12,8 +12,9 @@
 
 /*
  * Kill every process of session $1, again until none is left (a fork storm
- * may add some while the first sweep runs). Builtins only: the sweep is
- * one process, so it needs a single free slot under a pids limit.
+ * may add some while the first sweep runs). Builtins only: the sweep forks
+ * nothing, so it runs even when a fork storm holds every pid the limit
+ * allows (the pids controller limits forks, not joining the cgroup).
  */
 static const char kill_script[] =
     "s=$1; n=0; while [ $n -lt 20 ]; do n=$((n + 1)); found=\n"
