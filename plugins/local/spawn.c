@@ -5,12 +5,12 @@
  * The client may be multi-threaded, so between clone() and execve() the
  * child only makes async-signal-safe system calls, with everything it needs
  * prepared beforehand. Ids are mapped by the parent (only it may map a
- * foreign uid when running as root); the child waits on a pipe until that is
- * done, so the init runs as root of its namespace with its full (namespaced)
+ * foreign uid when running as root); the child waits on a socket until that is
+ *  done, so the init runs as root of its namespace with its full (namespaced)
  * capabilities, and drops them after setup. An unprivileged client's child
  * maps its own uid itself (the kernel allows that one mapping from inside)
  * and goes on at once. If the client dies at any point,
- * the pipe or the control socket reads EOF and the child/init exits.
+ * the sync or the control socket reads EOF and the child/init exits.
  */
 #include "config.h"
 
@@ -45,8 +45,8 @@ typedef struct child_args {
     const char *init;
     char *const *argv;
     char *const *envp;
-    int sync_fd;     /* read end: one byte = ids mapped, go */
-    int sync_w;      /* the write end, closed so the parent's death reads EOF */
+    int sync_fd;     /* the child's end: one byte = ids mapped, go */
+    int sync_w;      /* the parent's end, closed so the parent's death reads EOF */
     int ctl_fd;      /* becomes fd 3 */
     int null_fd;     /* becomes 0, 1, 2 */
     int drop_groups; /* root: clear supplementary groups */
@@ -291,9 +291,9 @@ int local_spawn(const sbx_host *host, const local_options *opt, const sbx_plugin
         && (rc = local_cgroup_create(host, limits, &sb->cg)) != SBX_OK)
         return rc;
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0
-        || pipe2(sync, O_CLOEXEC) < 0
+        || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sync) < 0
         || (null_fd = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0) {
-        rc = host->set_error(SBX_E_SYSTEM, "local: socketpair/pipe/open: %s", strerror(errno));
+        rc = host->set_error(SBX_E_SYSTEM, "local: socketpair/open: %s", strerror(errno));
         goto out;
     }
     stack = mmap(NULL, STACK_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK,
@@ -341,7 +341,8 @@ int local_spawn(const sbx_host *host, const local_options *opt, const sbx_plugin
                              strerror(errno));
         goto out;
     }
-    if (!self_map && write(sync[1], "g", 1) != 1) {
+    /* A socket, not a pipe: a child that died meanwhile must not SIGPIPE the client. */
+    if (!self_map && send(sync[1], "g", 1, MSG_NOSIGNAL) != 1) {
         rc = host->set_error(SBX_E_SYSTEM, "local: releasing init: %s", strerror(errno));
         goto out;
     }
