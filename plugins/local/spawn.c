@@ -4,13 +4,13 @@
  *
  * The client may be multi-threaded, so between clone() and execve() the
  * child only makes async-signal-safe system calls, with everything it needs
- * prepared beforehand. Ids are mapped by the parent (only it may map a
- * foreign uid when running as root); the child waits on a socket until that is
- *  done, so the init runs as root of its namespace with its full (namespaced)
- * capabilities, and drops them after setup. An unprivileged client's child
- * maps its own uid itself (the kernel allows that one mapping from inside)
- * and goes on at once. If the client dies at any point,
- * the sync or the control socket reads EOF and the child/init exits.
+ * prepared beforehand. For a root client the parent maps the ids (only it
+ * may map a foreign uid) while the child waits on a socket; an unprivileged
+ * client's child maps its own uid itself (the kernel allows that one mapping
+ * from inside) and goes on at once. Either way init starts as root of its
+ * namespace with its full (namespaced) capabilities, and drops them after
+ * setup. If the client dies at any point, the sync or the control socket
+ * reads EOF and the child or init exits.
  */
 #include "config.h"
 
