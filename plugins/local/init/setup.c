@@ -120,6 +120,12 @@ int init_setup(const init_config *cfg, const void *bpf, size_t bpflen, init_fail
     }
     struct rlimit core = { 0, 0 };
     STEP(why, LP_STEP_RLIMIT, setrlimit(RLIMIT_CORE, &core), "RLIMIT_CORE");
+    /*
+     * Commands run as the same uid as init: without this they could ptrace
+     * init (and so its control socket) or read /proc/1/mem. Supervisors
+     * inherit it; commands' execve() makes them dumpable again.
+     */
+    STEP(why, LP_STEP_CAPS, prctl(PR_SET_DUMPABLE, 0, 0, 0, 0), "PR_SET_DUMPABLE");
     if (drop_capabilities(why) < 0)
         return -1;
     STEP(why, LP_STEP_NO_NEW_PRIVS, prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "set");

@@ -54,6 +54,8 @@ void th_install_probe(void *sb);
 /* The init's host pid and its pid-namespace inode (from the sandbox id). */
 pid_t th_init_pid(void *sb);
 unsigned long th_pidns_of(pid_t pid);
+/* 1 if pid is a live process (not gone, not a zombie waiting for its reaper). */
+int th_alive(pid_t pid);
 /* Host processes whose pid namespace is ns. */
 int th_count_in_pidns(unsigned long ns);
 /* Wait up to 5 s for the count to drop to at most want; returns the last count. */
