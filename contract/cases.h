@@ -26,6 +26,7 @@ void sbxc_case_big_output(sbxc_ctx *ctx);
 void sbxc_case_big_output_stream(sbxc_ctx *ctx);
 void sbxc_case_binary_output(sbxc_ctx *ctx);
 void sbxc_case_output_cap(sbxc_ctx *ctx);
+void sbxc_case_stream_abort(sbxc_ctx *ctx);
 /* cases_stdin.c */
 void sbxc_case_stdin_default_empty(sbxc_ctx *ctx);
 void sbxc_case_stdin(sbxc_ctx *ctx);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cases.h"
 
@@ -161,5 +162,50 @@ void sbxc_case_output_cap(sbxc_ctx *ctx)
     expect_capped(ctx, sb, 1000, 999, 999, 0);
     expect_capped(ctx, sb, 100000, 5000, 4096, 1);
     expect_capped(ctx, sb, 0, (size_t)8 << 20, 4096, 1);
+    sbxc_close(ctx, sb);
+}
+
+static int stop_at_first_output(void *userdata, int stream, const void *data, size_t len)
+{
+    int *calls = userdata;
+    (*calls)++;
+    return 1;
+}
+
+void sbxc_case_stream_abort(sbxc_ctx *ctx)
+{
+    char token[17];
+    sbxc_token(token);
+    sbx_sandbox *sb = sbxc_open_default(ctx, 0);
+    sbx_cmd *cmd = sbxc_sh(ctx, "echo started; sleep 3; echo late > sbxc-late; sleep 7; : \"$1\"",
+                           token, NULL);
+    int calls = 0;
+    sbx_result *r = NULL;
+    double start = sbxc_now();
+    int rc = sbx_exec_stream(&r, sb, cmd, stop_at_first_output, &calls);
+    double took = sbxc_now() - start;
+    sbx_result_free(r);
+    sbx_cmd_free(cmd);
+    sbxc_expect_code(ctx, "sbx_exec_stream whose callback asked to stop", rc, SBX_E_EXEC_ABORTED);
+    SBXC_CHECK(ctx, calls == 1, "the callback was called %d times after asking to stop", calls);
+    SBXC_CHECK(ctx, took < 3.0, "sbx_exec_stream returned %.2fs after the callback asked to stop",
+               took);
+    /* Killed means killed: nothing of the command goes on. */
+    double deadline = sbxc_now() + 3.0;
+    pid_t pid = 0;
+    while (sbxc_host_process_with(token, &pid) && sbxc_now() < deadline) {
+        struct timespec ts = { 0, 100000000L };
+        nanosleep(&ts, NULL);
+    }
+    SBXC_CHECK(ctx, !sbxc_host_process_with(token, &pid),
+               "the stopped command still runs on the host (pid %d)", (int)pid);
+    if (sbxc_has(ctx, SBX_CAP_PERSIST)) {
+        while (sbxc_now() < start + 4.5) {
+            struct timespec ts = { 0, 100000000L };
+            nanosleep(&ts, NULL);
+        }
+        SBXC_CHECK(ctx, !sbxc_sandbox_has_file(ctx, sb, "sbxc-late"),
+                   "the stopped command ran on and wrote a file");
+    }
     sbxc_close(ctx, sb);
 }

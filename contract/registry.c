@@ -52,6 +52,8 @@ const sbxc_case sbxc_cases[] = {
       sbxc_case_missing_program },
     { "SBX-EXEC-016", "no signal ignored or blocked at the start", SBXC_MUST, EXEC, 0, 60,
       sbxc_case_clean_signal_state },
+    { "SBX-EXEC-017", "a stream callback that stops kills the command", SBXC_MUST,
+      EXEC | SBX_CAP_STREAM, 0, 60, sbxc_case_stream_abort },
     /* timeouts */
     { "SBX-TIME-001", "timeout kills the command and says so", SBXC_MUST,
       EXEC | SBX_CAP_TIMEOUT, 0, 60, sbxc_case_timeout_kills },
