@@ -147,17 +147,49 @@ uint64_t local_cgroup_caps(void)
 }
 
 /* Remove empty group directories left by clients that died. */
-static void sweep(const char *parent)
+typedef int (*sweep_cb)(void *userdata, const char *id, const char *reason);
+
+/* Remove empty group directories left by clients that died; count them. */
+static int sweep(const char *parent, sweep_cb cb, void *userdata, size_t *removed)
 {
     DIR *d = opendir(parent);
+    int stop = 0;
     if (!d)
-        return;
-    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        return 0;
+    for (struct dirent *e; !stop && (e = readdir(d)) != NULL;) {
         int pid = atoi(e->d_name);
-        if (pid > 0 && strchr(e->d_name, '-') && kill(pid, 0) < 0 && errno == ESRCH)
-            (void)unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
+        if (pid <= 0 || !strchr(e->d_name, '-') || kill(pid, 0) == 0 || errno != ESRCH)
+            continue;
+        if (unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR) < 0)
+            continue; /* not empty: something still runs there */
+        if (removed)
+            (*removed)++;
+        if (cb) {
+            char id[300];
+            snprintf(id, sizeof id, "cgroup:%s/%s", parent, e->d_name);
+            stop = cb(userdata, id, "the client that made it is gone") != 0;
+        }
     }
     closedir(d);
+    return stop;
+}
+
+int local_cgroup_gc(int (*report)(void *userdata, const char *id, const char *reason),
+                    void *userdata, size_t *removed)
+{
+    cg_layout l;
+    char parent[PATH_MAX + 32];
+    layout(&l);
+    if (l.mem[0]) {
+        snprintf(parent, sizeof parent, "%s/" GROUP, l.mem);
+        if (sweep(parent, report, userdata, removed))
+            return 1;
+    }
+    if (l.cpu[0] && strcmp(l.cpu, l.mem) != 0) {
+        snprintf(parent, sizeof parent, "%s/" GROUP, l.cpu);
+        return sweep(parent, report, userdata, removed);
+    }
+    return 0;
 }
 
 /* mkdir <root>/sandboxio (controllers enabled for its children) and the group. */
@@ -174,7 +206,7 @@ static int make_group(const sbx_host *host, const char *root, int v2, const char
         return host->set_error(SBX_E_KERNEL_FEATURE,
                                "local: cgroup: enabling '%s' below %s: %s", ctls, root,
                                strerror(errno));
-    sweep(parent);
+    sweep(parent, NULL, NULL, NULL);
     if ((size_t)snprintf(out, cap, "%s/%s", parent, name) >= cap)
         return host->set_error(SBX_E_SYSTEM, "local: cgroup path too long");
     if (mkdir(out, 0755) < 0)

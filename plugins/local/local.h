@@ -65,6 +65,9 @@ int local_cgroup_open_oom(const local_cgroup *cg);
 /* ... and its current value (0 for -1). */
 uint64_t local_cgroup_oom_kills(int fd);
 void local_cgroup_remove(local_cgroup *cg);
+/* Remove groups left by dead clients; report each; returns 1 if report asked to stop. */
+int local_cgroup_gc(int (*report)(void *userdata, const char *id, const char *reason),
+                    void *userdata, size_t *removed);
 
 /* filter.c: the seccomp filter as BPF, built once per process; never freed. */
 int local_filter(const sbx_host *host, const void **bpf, size_t *len);

@@ -103,6 +103,25 @@ static int local_destroy(void *sandbox)
     return SBX_OK;
 }
 
+/*
+ * Nothing of a sandbox can outlive its client but the empty cgroup
+ * directory of one whose client was SIGKILLed: remove those.
+ */
+static int local_gc(void *state, const sbx_plugin_dsn *dsn,
+                    int (*report)(void *userdata, const char *id, const char *reason),
+                    void *userdata, size_t *removed)
+{
+    local_state *st = state;
+    local_options opt;
+    int rc = local_options_parse(st->host, dsn, &opt);
+    if (rc != SBX_OK)
+        return rc;
+    local_options_free(&opt);
+    *removed = 0;
+    local_cgroup_gc(report, userdata, removed);
+    return SBX_OK;
+}
+
 static const char *local_sandbox_id(void *sandbox)
 {
     return ((local_sandbox *)sandbox)->id;
@@ -130,7 +149,7 @@ static const sbx_plugin descriptor = {
     .file_mkdir = local_file_mkdir,
     .native = NULL,
     .sandbox_id = local_sandbox_id,
-    .gc = NULL,
+    .gc = local_gc,
 };
 
 SBX_PLUGIN_EXPORT const sbx_plugin *sandboxio_plugin_v1(void);

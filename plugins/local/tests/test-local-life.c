@@ -125,6 +125,56 @@ START_TEST(client_signal_settings_do_not_leak_inside)
 }
 END_TEST
 
+static int count_report(void *userdata, const char *id, const char *reason)
+{
+    (void)reason;
+    if (strstr(id, "cgroup:"))
+        ++*(int *)userdata;
+    return 0;
+}
+
+/* A client killed with SIGKILL leaves at most an empty cgroup; gc removes it. */
+START_TEST(gc_removes_what_a_killed_client_left)
+{
+    sbx_plugin_dsn dsn = { sizeof dsn, "local", "", "", 0, NULL };
+    uint64_t caps = 0;
+    size_t removed = 99;
+    int reported = 0;
+    ck_assert_int_eq(th_plugin->probe(th_state, &dsn, &caps), SBX_OK);
+    if (!(caps & SBX_CAP_LIMIT_MEMORY)) {
+        /* No cgroups in use here: nothing can be left, gc finds nothing. */
+        ck_assert_int_eq(th_plugin->gc(th_state, &dsn, count_report, &reported, &removed), SBX_OK);
+        ck_assert_uint_eq(removed, 0);
+        return;
+    }
+    int p[2];
+    ck_assert_int_eq(pipe(p), 0);
+    pid_t child = fork();
+    if (child == 0) {
+        void *own;
+        sbx_plugin_limits lim = { .struct_size = sizeof lim, .memory_bytes = 64u << 20 };
+        char ok = th_open(NULL, &lim, &own) == SBX_OK;
+        if (write(p[1], &ok, 1) != 1)
+            _exit(3);
+        pause();
+        _exit(0);
+    }
+    char ok = 0;
+    ck_assert_int_eq(read(p[0], &ok, 1), 1);
+    ck_assert_int_eq(ok, 1);
+    kill(child, SIGKILL);
+    waitpid(child, NULL, 0);
+    /* The sandbox dies with its client; its group empties a moment later. */
+    for (int i = 0; i < 100 && reported == 0; i++) {
+        ck_assert_int_eq(th_plugin->gc(th_state, &dsn, count_report, &reported, &removed), SBX_OK);
+        if (!reported)
+            usleep(20000);
+    }
+    ck_assert_int_ge(reported, 1);
+    ck_assert_uint_eq(removed, (size_t)reported);
+}
+END_TEST
+
 START_TEST(dsn_options_are_checked)
 {
     void *x = NULL;
@@ -257,6 +307,7 @@ static Suite *life_suite(void)
     TCase *bare = tcase_create("no-sandbox");
     tcase_add_checked_fixture(bare, th_load, th_unload);
     tcase_add_test(bare, missing_init_is_backend_unavailable);
+    tcase_add_test(bare, gc_removes_what_a_killed_client_left);
     tcase_add_test(bare, failed_setup_step_aborts_and_is_named);
     tcase_add_test(bare, client_signal_settings_do_not_leak_inside);
     tcase_add_test(bare, disabled_user_namespaces_are_a_kernel_feature_error);
