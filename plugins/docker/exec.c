@@ -226,7 +226,7 @@ static int stream_loop(run *r, dk_hijack *hj, uint64_t deadline)
         if (r->kill_sent && now - kill_at > DK_KILL_GRACE_MS)
             return r->sb->host->set_error(SBX_E_BACKEND_FAILED,
                                           "docker: the command's output did not end %d s after "
-                                          "it was killed (a process left its group?)",
+                                          "it was killed (a process left its session?)",
                                           DK_KILL_GRACE_MS / 1000);
         int wait = -1;
         if (deadline && !r->timed_out)

@@ -78,10 +78,13 @@ dockerd_stop() {
 }
 trap dockerd_stop EXIT
 
+# Own containerd namespaces: should a system containerd be running, this
+# daemon's containers never meet another daemon's there.
 dockerd --host "unix://$SOCK" --data-root "$SBX_DOCKERD_DIR/data" \
     --exec-root "$SBX_DOCKERD_DIR/exec" --pidfile "$SBX_DOCKERD_DIR/dockerd.pid" \
     --storage-driver=vfs --iptables=false --ip-forward=false --ip-masq=false \
     --bridge=none --userland-proxy=false \
+    --containerd-namespace "sbx-test-$$" --containerd-plugins-namespace "sbx-test-plugins-$$" \
     >"$SBX_DOCKERD_DIR/dockerd.log" 2>&1 &
 DOCKERD_PID=$!
 
