@@ -78,9 +78,17 @@ dockerd_stop() {
 }
 trap dockerd_stop EXIT
 
+# A test may also ask for a TLS listener: SBX_DOCKERD_TLS_DIR holding
+# ca.pem, server-cert.pem, server-key.pem, and SBX_DOCKERD_TCP=127.0.0.1:PORT.
+set -- --host "unix://$SOCK"
+if [ -n "${SBX_DOCKERD_TLS_DIR:-}" ]; then
+    set -- "$@" --host "tcp://$SBX_DOCKERD_TCP" --tlsverify \
+        --tlscacert "$SBX_DOCKERD_TLS_DIR/ca.pem" --tlscert "$SBX_DOCKERD_TLS_DIR/server-cert.pem" \
+        --tlskey "$SBX_DOCKERD_TLS_DIR/server-key.pem"
+fi
 # Own containerd namespaces: should a system containerd be running, this
 # daemon's containers never meet another daemon's there.
-dockerd --host "unix://$SOCK" --data-root "$SBX_DOCKERD_DIR/data" \
+dockerd "$@" --data-root "$SBX_DOCKERD_DIR/data" \
     --exec-root "$SBX_DOCKERD_DIR/exec" --pidfile "$SBX_DOCKERD_DIR/dockerd.pid" \
     --storage-driver=vfs --iptables=false --ip-forward=false --ip-masq=false \
     --bridge=none --userland-proxy=false \
