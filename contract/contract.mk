@@ -9,6 +9,7 @@ contract_libsbxcontract_la_SOURCES = \
 	contract/runner.h \
 	contract/runner.c \
 	contract/discover.c \
+	contract/collect.c \
 	contract/refuse.c \
 	contract/outcome.c \
 	contract/helpers.c \

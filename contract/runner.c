@@ -181,6 +181,15 @@ static void run_case(const sbxc_case *c, const char *dsn, const sbxc_backend *b,
                      "(a backend thread or process kept it alive)", EXIT_GRACE_S);
         }
     }
+    /* A case that died cannot have destroyed its sandboxes: their owner is
+     * gone now, so the backend's collector may take them. */
+    if (n <= 0 || killed) {
+        long collected = sbxc_collect_leaked(dsn);
+        size_t used = strlen(out->reason);
+        if (collected > 0)
+            snprintf(out->reason + used, sizeof out->reason - used,
+                     " (%ld leaked sandboxes collected)", collected);
+    }
     one_line(out->reason);
 }
 

@@ -36,6 +36,10 @@ double sbxc_time_factor(void);
  * 0, or -1 with the reason in err. */
 int sbxc_discover(const char *dsn, sbxc_backend *b, char *err, size_t err_size);
 
+/* Have the backend collect sandboxes whose owner process is gone
+ * (sbx_client_gc, in a forked process); how many, or -1 on failure. */
+long sbxc_collect_leaked(const char *dsn);
+
 /* rm -rf of a host directory made by the case (host.c). */
 void sbxc_remove_tree(const char *dir);
 /* Remove what sbxc_host_tmpdir() made for the case process case_pid. */
