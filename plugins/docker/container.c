@@ -241,6 +241,33 @@ static int create_container(dk_sandbox *sb, const sbx_plugin_limits *limits, jso
     return rc;
 }
 
+/*
+ * The engine drops a resource limit the kernel cannot enforce with only a
+ * warning in the create answer ("... Limitation discarded."). A policy is
+ * never silently weakened: such a warning refuses the sandbox with the
+ * policy code of the control; other warnings are logged.
+ */
+static int check_warnings(dk_sandbox *sb, json_object *created)
+{
+    json_object *w = NULL;
+    if (!json_object_object_get_ex(created, "Warnings", &w) ||
+        !json_object_is_type(w, json_type_array))
+        return SBX_OK;
+    for (size_t i = 0; i < json_object_array_length(w); i++) {
+        const char *text = json_object_get_string(json_object_array_get_idx(w, i));
+        if (!text || !text[0])
+            continue;
+        int code = dk_errmap_limit_warning(text);
+        if (code)
+            return sb->host->set_error(code, "docker: the daemon cannot enforce a limit of the "
+                                             "policy: %s",
+                                       text);
+        if (sb->host->log)
+            sb->host->log(SBX_LOG_WARN, DK_NAME, "the daemon warns: %s", text);
+    }
+    return SBX_OK;
+}
+
 static void sandbox_free(dk_sandbox *sb)
 {
     dk_conn_clear(&sb->conn);
@@ -284,6 +311,8 @@ int dk_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *lim
                              "docker: the daemon's answer to create has no usable Id");
     if (rc == SBX_OK)
         snprintf(sb->id, sizeof(sb->id), "%s", id);
+    if (rc == SBX_OK && (rc = check_warnings(sb, created)) != SBX_OK)
+        (void)dk_container_remove(&sb->conn, sb->id);
     json_object_put(created);
     if (rc == SBX_OK) {
         char path[160];

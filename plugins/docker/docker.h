@@ -224,6 +224,12 @@ bool dk_json_bool(json_object *o, const char *key);
 int dk_errmap_status(long status, const char *message);
 /* The code for a curl failure (os_errno from CURLINFO_OS_ERRNO). */
 int dk_errmap_curl(CURLcode cc, long os_errno);
+/*
+ * The policy code for a create warning saying a limit was dropped
+ * ("Your kernel does not support memory limit capabilities ... Limitation
+ * discarded."), or 0 for any other warning.
+ */
+int dk_errmap_limit_warning(const char *text);
 /* The "message" of a daemon's JSON error body, or the body itself; static-free copy in out. */
 void dk_errmap_message(const char *body, size_t len, char *out, size_t out_len);
 

@@ -91,6 +91,22 @@ int dk_errmap_curl(CURLcode cc, long os_errno)
     }
 }
 
+int dk_errmap_limit_warning(const char *text)
+{
+    if (!has(text, "discarded") && !has(text, "does not support"))
+        return 0;
+    /* No swap accounting: memory is still limited, only swap is not. */
+    if (has(text, "swap"))
+        return 0;
+    if (has(text, "memory"))
+        return SBX_E_POLICY_MEMORY;
+    if (has(text, "pids"))
+        return SBX_E_POLICY_PIDS;
+    if (has(text, "cpu"))
+        return SBX_E_POLICY_CPU;
+    return 0;
+}
+
 void dk_errmap_message(const char *body, size_t len, char *out, size_t out_len)
 {
     if (!out_len)

@@ -308,6 +308,30 @@ START_TEST(errmap_transport_failures)
 }
 END_TEST
 
+START_TEST(errmap_dropped_limits_refuse_the_policy)
+{
+    ck_assert_int_eq(dk_errmap_limit_warning("Your kernel does not support memory limit "
+                                             "capabilities or the cgroup is not mounted. "
+                                             "Limitation discarded."),
+                     SBX_E_POLICY_MEMORY);
+    ck_assert_int_eq(dk_errmap_limit_warning("Your kernel does not support swap limit "
+                                             "capabilities or the cgroup is not mounted. Memory "
+                                             "limited without swap."),
+                     0);
+    ck_assert_int_eq(dk_errmap_limit_warning("Your kernel does not support pids limit "
+                                             "capabilities or the cgroup is not mounted. PIDs "
+                                             "limit discarded."),
+                     SBX_E_POLICY_PIDS);
+    ck_assert_int_eq(dk_errmap_limit_warning("Your kernel does not support CPU CFS scheduler. "
+                                             "NanoCPUs discarded."),
+                     SBX_E_POLICY_CPU);
+    ck_assert_int_eq(dk_errmap_limit_warning("Published ports are discarded when using host "
+                                             "network mode"),
+                     0);
+    ck_assert_int_eq(dk_errmap_limit_warning("IPv4 forwarding is disabled."), 0);
+}
+END_TEST
+
 START_TEST(errmap_keeps_the_daemons_message)
 {
     char msg[64];
@@ -540,6 +564,7 @@ static Suite *suite(void)
     tcase_add_test(t, control_unfinished_prefix_is_flushed_at_the_end);
     tcase_add_test(t, errmap_http_statuses);
     tcase_add_test(t, errmap_transport_failures);
+    tcase_add_test(t, errmap_dropped_limits_refuse_the_policy);
     tcase_add_test(t, errmap_keeps_the_daemons_message);
     tcase_add_test(t, docker_host_unix_and_tcp_parse);
     tcase_add_test(t, docker_host_tls_follows_the_environment);
