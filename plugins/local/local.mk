@@ -20,7 +20,7 @@ plugins_local_sandboxio_local_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DSBX_LOCAL_INIT='"$(pkglibexecdir)/sandboxio-local-init"'
 plugins_local_sandboxio_local_la_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS)
 plugins_local_sandboxio_local_la_LDFLAGS = $(SBX_PLUGIN_LINK)
-plugins_local_sandboxio_local_la_LIBADD = $(SECCOMP_LIBS) -lpthread
+plugins_local_sandboxio_local_la_LIBADD = $(SECCOMP_LIBS) -ldl -lpthread
 
 pkglibexec_PROGRAMS = plugins/local/sandboxio-local-init
 plugins_local_sandboxio_local_init_SOURCES = \

@@ -14,6 +14,7 @@
  */
 #include "config.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -101,6 +102,31 @@ static int child_main(void *p)
     }
     execve(a->init, a->argv, a->envp);
     _exit(127);
+}
+
+/*
+ * Which init to run: $SANDBOXIO_LOCAL_INIT (ignored in setuid programs);
+ * else, for a plugin still in its libtool build tree (".../plugins/local/
+ * .libs/"), the init built beside it, so an uninstalled build never runs an
+ * installed init of another version; else the installed one.
+ */
+static const char *init_path(char *buf, size_t cap)
+{
+    const char *env = secure_getenv("SANDBOXIO_LOCAL_INIT");
+    Dl_info info;
+    static const char tail[] = "/plugins/local/.libs/sandboxio-local.so";
+
+    if (env && *env)
+        return env;
+    if (dladdr((void *)init_path, &info) && info.dli_fname) {
+        size_t n = strlen(info.dli_fname);
+        if (n > sizeof tail - 1 && !strcmp(info.dli_fname + n - (sizeof tail - 1), tail)
+            && (size_t)snprintf(buf, cap, "%.*s/plugins/local/sandboxio-local-init",
+                                (int)(n - (sizeof tail - 1)), info.dli_fname) < cap
+            && access(buf, X_OK) == 0)
+            return buf;
+    }
+    return SBX_LOCAL_INIT;
 }
 
 static int write_proc(pid_t pid, const char *file, const char *text)
@@ -241,9 +267,8 @@ static int wait_ready(const sbx_host *host, local_sandbox *sb)
     if (waitid(P_PIDFD, (id_t)sb->pidfd, &si, WEXITED | __WALL) == 0 && si.si_code == CLD_EXITED) {
         if (si.si_status == 127)
             return host->set_error(SBX_E_BACKEND_UNAVAILABLE,
-                                   "local: cannot execute the sandbox init '%s' (set "
-                                   "SANDBOXIO_LOCAL_INIT or reinstall)",
-                                   secure_getenv("SANDBOXIO_LOCAL_INIT") ?: SBX_LOCAL_INIT);
+                                   "local: cannot execute the sandbox init (set "
+                                   "SANDBOXIO_LOCAL_INIT or reinstall)");
         if (si.si_status == 123)
             return host->set_error(SBX_E_KERNEL_FEATURE,
                                    "local: the kernel refused the user namespace's id maps");
@@ -259,7 +284,8 @@ static int wait_ready(const sbx_host *host, local_sandbox *sb)
 int local_spawn(const sbx_host *host, const local_options *opt, const sbx_plugin_limits *limits,
                 local_sandbox *sb)
 {
-    const char *init = secure_getenv("SANDBOXIO_LOCAL_INIT");
+    char init_buf[4096];
+    const char *init = init_path(init_buf, sizeof init_buf);
     char cfg[16384];
     char *argv[] = { (char *)"sandboxio-local-init", NULL };
     char *envp[] = { NULL };
@@ -274,8 +300,6 @@ int local_spawn(const sbx_host *host, const local_options *opt, const sbx_plugin
     memset(&sb->cg, 0, sizeof sb->cg);
     sb->owner_uid = root ? uid : (uid_t)-1;
     sb->owner_gid = root ? gid : (gid_t)-1;
-    if (!init || !*init)
-        init = SBX_LOCAL_INIT;
     long cfglen = build_config(opt, limits, cfg, sizeof cfg);
     if (cfglen < 0)
         return host->set_error(SBX_E_DSN_BAD_OPTION_VALUE, "local: options too long");
