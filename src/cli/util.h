@@ -10,7 +10,7 @@
 #include <json-c/json.h>
 
 /* The backend `run` uses when neither --dsn nor SANDBOXIO_DSN names one. */
-#define SBX_CLI_DEFAULT_DSN "fake://"
+#define SBX_CLI_DEFAULT_DSN "local://"
 
 /*
  * Exit statuses of sandboxio's own failures. `run` otherwise exits with the

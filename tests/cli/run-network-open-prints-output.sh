@@ -19,11 +19,13 @@ sbx run --network open -- echo from SANDBOXIO_DSN
 expect_status 0
 expect_stdout "from SANDBOXIO_DSN"
 
-# Without either, the compiled-in default backend (fake:// for now) is used.
+# Without either, the compiled-in default backend, local://, is used: with
+# the default policy (no network), which it can guarantee.
 unset SANDBOXIO_DSN
-sbx run --network open -- echo default backend
+sbx run --json -- echo default backend
 expect_status 0
-expect_stdout "default backend"
+grep -q '"backend":"local"' "$OUT" || fail "the default backend is not local"
+grep -q '"stdout":"default backend\\n"' "$OUT" || fail "no output from the default backend"
 SANDBOXIO_DSN=fake://
 export SANDBOXIO_DSN
 
