@@ -405,6 +405,26 @@ START_TEST(names_of_caps_tiers_and_codes)
 }
 END_TEST
 
+START_TEST(probe_reports_what_open_would_check)
+{
+    testcaps_setup(SBX_CAP_EXEC | SBX_CAP_NET_NONE | SBX_CAP_LIMIT_MEMORY, SBX_TIER_CONTAINER);
+    char mask[32];
+    snprintf(mask, sizeof(mask), "%llx", (unsigned long long)(SBX_CAP_EXEC | SBX_CAP_NET_NONE));
+    setenv("SBX_TESTCAPS_PROBE", mask, 1);
+    client = test_client();
+    uint64_t caps = 0;
+    int tier = -1;
+    ck_assert_code(sbx_client_probe(client, "testcaps://", &caps, &tier), SBX_OK);
+    ck_assert(caps == (SBX_CAP_EXEC | SBX_CAP_NET_NONE));
+    ck_assert_int_eq(tier, SBX_TIER_CONTAINER);
+    ck_assert(!testcaps_log_has("open"));
+    ck_assert_code(sbx_client_probe(client, "testcaps://", NULL, NULL), SBX_OK);
+    ck_assert_code(sbx_client_probe(client, "nosuch://", &caps, &tier), SBX_E_PLUGIN_NOT_FOUND);
+    ck_assert_code(sbx_client_probe(client, "no scheme", &caps, &tier), SBX_E_DSN_BAD_CHARACTER);
+    ck_assert_code(sbx_client_probe(NULL, "testcaps://", &caps, &tier), SBX_E_INVALID_ARGUMENT);
+}
+END_TEST
+
 static Suite *api_suite(void)
 {
     Suite *s = suite_create("sandbox-api");
@@ -434,6 +454,7 @@ static Suite *api_suite(void)
     tcase_add_test(tc, backend_open_failure_keeps_its_message);
     tcase_add_test(tc, sandbox_reports_backend_tier_caps_and_redacted_dsn);
     tcase_add_test(tc, names_of_caps_tiers_and_codes);
+    tcase_add_test(tc, probe_reports_what_open_would_check);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -75,6 +75,16 @@ SBX_API void sbx_plugin_list_free(sbx_plugin_list *list);
  */
 SBX_API int sbx_client_plugin_info(sbx_client *client, const char *scheme, sbx_plugin_list **out);
 
+/**
+ * sbx_client_probe - what the backend named by dsn can guarantee on this
+ * machine: its declared capabilities narrowed by its own probe (a backend may
+ * enforce limits only where, say, a cgroup is writable), and its tier. This
+ * is the set sbx_sandbox_open() checks a policy against. Loads the plugin but
+ * creates no sandbox. caps and tier may each be NULL.
+ * Errors: DSN errors (1xxx), plugin errors (2xxx), or the backend's probe error.
+ */
+SBX_API int sbx_client_probe(sbx_client *client, const char *dsn, uint64_t *caps, int *tier);
+
 /** Called by sbx_client_gc() for each leaked sandbox removed; non-zero stops. */
 typedef int (*sbx_gc_cb)(void *userdata, const char *sandbox_id, const char *reason);
 

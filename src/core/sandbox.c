@@ -24,6 +24,28 @@ static int effective_caps(sbx_loaded_plugin *lp, const sbx_dsn *dsn, uint64_t *c
     return SBX_OK;
 }
 
+int sbx_client_probe(sbx_client *client, const char *dsn, uint64_t *caps, int *tier)
+{
+    if (!client || !dsn)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_client_probe: NULL argument");
+    sbx_dsn *parsed = NULL;
+    sbx_loaded_plugin *lp = NULL;
+    uint64_t effective = 0;
+    int rc = sbx_dsn_parse(&parsed, dsn);
+    if (rc == SBX_OK)
+        rc = sbx__loader_get(client, sbx_dsn_scheme(parsed), &lp);
+    if (rc == SBX_OK)
+        rc = effective_caps(lp, parsed, &effective);
+    if (rc == SBX_OK) {
+        if (caps)
+            *caps = effective;
+        if (tier)
+            *tier = lp->desc->tier;
+    }
+    sbx_dsn_free(parsed);
+    return rc;
+}
+
 int sbx_sandbox_open(sbx_sandbox **out, sbx_client *client, const char *dsn,
                      const sbx_policy *policy)
 {
