@@ -8,6 +8,7 @@ src_sandboxio_SOURCES = \
 	src/cli/cmd_plugins.c \
 	src/cli/cmd_run.c \
 	src/cli/cmd_version.c \
+	src/cli/doctor_enforce.c \
 	src/cli/doctor_probe.c \
 	src/cli/doctor_probe.h \
 	src/cli/encode.c \

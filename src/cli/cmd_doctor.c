@@ -174,6 +174,8 @@ static int print_report_json(const struct doctor *d)
     if (!rc) rc = sbx_cli_json_add(obj, "plugin_dirs", dirs_json(d->client));
     if (!rc && d->plugins) {
         rc = sbx_cli_json_add(obj, "plugins", sbx_cli_plugins_json(d->plugins));
+        if (!rc) rc = sbx_cli_json_add(obj, "enforceable",
+                                       sbx_cli_enforceable_json(d->client, d->plugins));
         if (!rc) rc = sbx_cli_json_add_null(obj, "plugins_error");
     } else if (!rc) {
         rc = sbx_cli_json_add(obj, "plugins", json_object_new_array());
@@ -236,9 +238,11 @@ static int print_report_text(const struct doctor *d)
         printf("  %s%s\n", dir, dir_exists(dir) ? "" : " (missing)");
     }
     printf("Plugins:\n");
-    if (d->plugins)
+    if (d->plugins) {
         sbx_cli_plugins_table(stdout, d->plugins);
-    else
+        printf("Enforceable here (declared capabilities the backend's probe confirms):\n");
+        sbx_cli_enforceable_text(stdout, d->client, d->plugins);
+    } else
         printf("  listing failed: %s: %s\n", sbx_error_id(d->plugins_code),
                sbx_strerror(d->plugins_code));
     printf("Credentials (names only, values never shown):\n");

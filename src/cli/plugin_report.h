@@ -24,4 +24,12 @@ void sbx_cli_plugins_table(FILE *out, const sbx_plugin_list *list);
 /* JSON array of the names of the bits of caps, or NULL if out of memory. */
 json_object *sbx_cli_caps_json(uint64_t caps);
 
+/*
+ * What each loaded plugin of list can guarantee on this machine, probed with
+ * its bare DSN "scheme://" (doctor_enforce.c): a text block, or a JSON object
+ * keyed by scheme with dsn, probe_code, capabilities and not_enforceable.
+ */
+void sbx_cli_enforceable_text(FILE *out, sbx_client *client, const sbx_plugin_list *list);
+json_object *sbx_cli_enforceable_json(sbx_client *client, const sbx_plugin_list *list);
+
 #endif

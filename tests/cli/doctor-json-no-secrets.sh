@@ -16,6 +16,9 @@ json_check 'd["sandboxio_version"] and d["libsandboxio_version"] and d["plugin_a
 json_check '"'"$FAKE_DIR"'" in [x["path"] for x in d["plugin_dirs"]]'
 json_check 'all(x["exists"] for x in d["plugin_dirs"] if x["path"] == "'"$FAKE_DIR"'")'
 json_check '"fake" in [p["scheme"] for p in d["plugins"] if p["status"] == "ok"]'
+# What each backend can enforce here: the fake's probe confirms all it declares.
+json_check 'd["enforceable"]["fake"]["probe_code"] == 0 and d["enforceable"]["fake"]["dsn"] == "fake://"'
+json_check '"timeout" in d["enforceable"]["fake"]["capabilities"] and d["enforceable"]["fake"]["not_enforceable"] == []'
 json_check 'd["credentials_set"]["E2B_API_KEY"] is True'
 json_check 'd["credentials_set"]["MODAL_TOKEN_SECRET"] is True'
 json_check 'd["credentials_set"]["DAYTONA_API_KEY"] is False'
@@ -29,6 +32,7 @@ expect_status 0
 grep -q "E2B_API_KEY  *set" "$OUT" || fail "text report does not say E2B_API_KEY is set"
 grep -q "DAYTONA_API_KEY  *not set" "$OUT" || fail "text report misreports DAYTONA_API_KEY"
 expect_stdout_has "$FAKE_DIR"
+expect_stdout_has "Enforceable here"
 ! grep -q sekrit "$OUT" "$ERR" || fail "a secret value appears in the doctor report"
 
 # A DSN with credentials does not parse, and is not printed either.
