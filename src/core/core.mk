@@ -5,6 +5,7 @@ src_libsandboxio_la_SOURCES = \
 	src/core/caps.c \
 	src/core/client.c \
 	src/core/dsn.c \
+	src/core/dsn_print.c \
 	src/core/error.c \
 	src/core/error_catalog.c \
 	src/core/exec.c \
