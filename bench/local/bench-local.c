@@ -6,11 +6,18 @@
  *   bench-local stdout N   N bytes through `head -c N /dev/zero | cat`, streamed
  *   bench-local idle N     host memory of N open idle sandboxes (PSS and RSS)
  *   bench-local many N     open N sandboxes at once, exec in each, destroy all
+ *   bench-local compare N CMD1 CMD2 ...
+ *                          wall time of each shell-free command line (split on
+ *                          spaces), run interleaved N times (1 2 3 1 2 3 ...),
+ *                          so a change in the machine's load hits all alike:
+ *                          median and minimum of each, and the median of the
+ *                          per-round ratios to CMD1
  *
  * Run from bench/local/run.sh, which prints the command lines it used.
  */
 #include "config.h"
 
+#include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -184,11 +191,70 @@ static int bench_many(sbx_client *c, int n)
     return 0;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Wall time of one run of a command line split on spaces, output discarded. */
+static double time_command(const char *line)
+{
+    char *copy = strdup(line), *argv[64], *save = NULL;
+    int argc = 0;
+    for (char *t = strtok_r(copy, " ", &save); t && argc < 63; t = strtok_r(NULL, " ", &save))
+        argv[argc++] = t;
+    argv[argc] = NULL;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    pid_t pid;
+    int st;
+    double t0 = now_s();
+    if (posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ) != 0 || waitpid(pid, &st, 0) != pid
+        || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        fprintf(stderr, "bench-local: failed: %s\n", line);
+        exit(1);
+    }
+    double dt = now_s() - t0;
+    posix_spawn_file_actions_destroy(&fa);
+    free(copy);
+    return dt;
+}
+
+static int bench_compare(int n, int k, char **lines)
+{
+    double *t = calloc((size_t)(n * k), sizeof *t), *ratio = calloc((size_t)n, sizeof *ratio);
+    for (int j = 0; j < k; j++) /* warm the caches */
+        time_command(lines[j]);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < k; j++)
+            t[j * n + i] = time_command(lines[j]);
+    for (int j = k - 1; j >= 0; j--) { /* row 0 last: the others' ratios need it unsorted */
+        for (int i = 0; i < n; i++)
+            ratio[i] = t[j * n + i] / t[i];
+        double r = median(ratio, n), m = median(t + j * n, n); /* sorts the row */
+        printf("%d: median %.2f ms  min %.2f ms  ratio_to_1 %.2f  %s\n", j + 1, m * 1e3,
+               t[j * n] * 1e3, r, lines[j]);
+    }
+    free(t);
+    free(ratio);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     sbx_client *c;
+    if (argc >= 4 && !strcmp(argv[1], "compare"))
+        return bench_compare(atoi(argv[2]), argc - 3, argv + 3);
     if (argc != 3) {
-        fprintf(stderr, "usage: bench-local exec|stdout|idle|many N\n");
+        fprintf(stderr, "usage: bench-local exec|stdout|idle|many N | compare N CMD...\n");
         return 2;
     }
     int rc = sbx_client_new(&c);
