@@ -1,8 +1,8 @@
 /*
  * bench-local: figures for the local backend through the public API.
  *
- *   bench-local exec N     mean time of N execs of `true` in one open sandbox,
- *                          and of N plain fork+exec+wait of /bin/true
+ *   bench-local exec N     N execs of /usr/bin/true in one open sandbox, each
+ *                          followed by a plain posix_spawn+wait of it (interleaved)
  *   bench-local stdout N   N bytes through `head -c N /dev/zero | cat`, streamed
  *   bench-local idle N     host memory of N open idle sandboxes (PSS and RSS)
  *   bench-local many N     open N sandboxes at once, exec in each, destroy all
@@ -65,29 +65,57 @@ static void run(sbx_sandbox *sb, const char *const *argv)
     sbx_cmd_free(cmd);
 }
 
+static double spawn_plain(const char *const *argv)
+{
+    pid_t pid;
+    int st;
+    double t0 = now_s();
+    if (posix_spawn(&pid, argv[0], NULL, NULL, (char **)argv, environ) != 0
+        || waitpid(pid, &st, 0) != pid)
+        die("posix_spawn", 0);
+    return now_s() - t0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* One exec in the sandbox, then one plain spawn, in turn: the load hits both alike. */
 static int bench_exec(sbx_client *c, int n)
 {
     const char *const argv[] = { "/usr/bin/true", NULL };
+    double *in = calloc((size_t)n, sizeof *in), *plain = calloc((size_t)n, sizeof *plain),
+           *ratio = calloc((size_t)n, sizeof *ratio);
     sbx_sandbox *sb = open_local(c);
     run(sb, argv); /* warm up */
-    double t0 = now_s();
-    for (int i = 0; i < n; i++)
+    spawn_plain(argv);
+    double sum_in = 0, sum_plain = 0;
+    for (int i = 0; i < n; i++) {
+        double t0 = now_s();
         run(sb, argv);
-    double in_sandbox = (now_s() - t0) / n;
+        in[i] = now_s() - t0;
+        plain[i] = spawn_plain(argv);
+        ratio[i] = in[i] / plain[i];
+        sum_in += in[i];
+        sum_plain += plain[i];
+    }
     sbx_sandbox_destroy(sb);
     sbx_sandbox_free(sb);
-
-    t0 = now_s();
-    for (int i = 0; i < n; i++) {
-        pid_t pid;
-        int st;
-        if (posix_spawn(&pid, "/usr/bin/true", NULL, NULL, (char **)argv, environ) != 0
-            || waitpid(pid, &st, 0) != pid)
-            die("posix_spawn", 0);
-    }
-    double plain = (now_s() - t0) / n;
-    printf("exec_in_open_sandbox_us %.1f\nplain_fork_exec_us %.1f\nratio %.2f\n",
-           in_sandbox * 1e6, plain * 1e6, in_sandbox / plain);
+    printf("exec_in_open_sandbox_us %.1f (median %.1f)\nplain_fork_exec_us %.1f (median %.1f)\n"
+           "ratio_of_means %.2f\nmedian_ratio %.2f\n",
+           sum_in / n * 1e6, median(in, n) * 1e6, sum_plain / n * 1e6, median(plain, n) * 1e6,
+           sum_in / sum_plain, median(ratio, n));
+    free(in);
+    free(plain);
+    free(ratio);
     return 0;
 }
 
@@ -189,18 +217,6 @@ static int bench_many(sbx_client *c, int n)
            t2 - t1, t3 - t2);
     free(v);
     return 0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* Wall time of one run of a command line split on spaces, output discarded. */
