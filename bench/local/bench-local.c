@@ -296,13 +296,18 @@ static int bench_compare(int n, int k, char **lines)
     for (int i = 0; i < n; i++)
         for (int j = 0; j < k; j++)
             t[j * n + i] = time_command(lines[j]);
-    for (int j = k - 1; j >= 0; j--) { /* row 0 last: the others' ratios need it unsorted */
+    double *r = calloc((size_t)k, sizeof *r);
+    for (int j = 0; j < k; j++) { /* every row's ratios before any row is sorted */
         for (int i = 0; i < n; i++)
             ratio[i] = t[j * n + i] / t[i];
-        double r = median(ratio, n), m = median(t + j * n, n); /* sorts the row */
-        printf("%d: median %.2f ms  min %.2f ms  ratio_to_1 %.2f  %s\n", j + 1, m * 1e3,
-               t[j * n] * 1e3, r, lines[j]);
+        r[j] = median(ratio, n);
     }
+    for (int j = 0; j < k; j++) {
+        double m = median(t + j * n, n); /* sorts the row: its first is the minimum */
+        printf("%d: median %.2f ms  min %.2f ms  median_ratio_to_1 %.2f  %s\n", j + 1, m * 1e3,
+               t[j * n] * 1e3, r[j], lines[j]);
+    }
+    free(r);
     free(t);
     free(ratio);
     return 0;

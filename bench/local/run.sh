@@ -4,10 +4,12 @@
 # Builds what it needs in BUILDDIR (default: the current directory, a
 # configured build tree), then measures, in one run:
 #   1. one-shot `sandboxio run --dsn local:// -- true` against bubblewrap and
-#      unshare(1) doing comparable isolation (hyperfine);
-#   2. exec into an already-open sandbox against a plain fork+exec;
+#      unshare(1) doing comparable isolation, and the CLI's own start
+#      (`sandboxio version`), run in turn RUNS times (default 100): the
+#      median of the per-round ratios to bubblewrap is the figure;
+#   2. exec into an already-open sandbox against a plain fork+exec, in turn;
 #   3. stdout throughput: 1 GiB through `head -c 1G /dev/zero | cat`, against
-#      the same pipeline on the host;
+#      the same pipeline on the host read the same way, in turn;
 #   4. host memory per idle open sandbox;
 #   5. 100 sandboxes open at once.
 # Figures are ratios to print, not asserts: the machine's load moves them.
@@ -30,30 +32,23 @@ bench="$b/bench/local/.libs/bench-local"
 echo "# machine: $(uname -srm), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), uid $(id -u)"
 echo
 
-echo "## 1. one-shot run of true"
+echo "## 1. one-shot run of true (bench-local compare ${RUNS:-100}: interleaved rounds)"
 bwrap_cmd="bwrap --unshare-all --die-with-parent --ro-bind /usr /usr --symlink usr/bin /bin \
 --symlink usr/lib /lib --symlink usr/lib64 /lib64 --symlink usr/sbin /sbin --proc /proc \
 --dev /dev --tmpfs /tmp --tmpfs /work --chdir /work true"
-if command -v hyperfine >/dev/null 2>&1; then
-    hyperfine -N --warmup 10 --runs "${RUNS:-200}" --style basic \
-        "$cli run --dsn local:// -- true" \
-        "$bwrap_cmd" \
-        "unshare -Urpmnif true"
-else
-    echo "(hyperfine not installed: apt-get install hyperfine)"
-fi
+"$bench" compare "${RUNS:-100}" \
+    "$bwrap_cmd" \
+    "$cli run --dsn local:// -- true" \
+    "unshare -Urpmnif true" \
+    "$cli version"
 echo
 
-echo "## 2. exec into an open sandbox vs plain fork+exec (bench-local exec 500)"
+echo "## 2. exec into an open sandbox vs plain fork+exec, in turn (bench-local exec 500)"
 "$bench" exec 500
 echo
 
 echo "## 3. stdout throughput (bench-local stdout 1073741824)"
 "$bench" stdout 1073741824
-start=$(date +%s.%N)
-head -c 1073741824 /dev/zero | cat >/dev/null
-end=$(date +%s.%N)
-awk -v s="$start" -v e="$end" 'BEGIN { printf "host_pipeline_GB_per_s %.2f\n", 1.073741824 / (e - s) }'
 echo
 
 echo "## 4. host memory per idle sandbox (bench-local idle 50)"
