@@ -12,9 +12,10 @@
 
 /*
  * Kill every process of session $1, again until none is left (a fork storm
- * may add some while the first sweep runs). Builtins only: the sweep forks
- * nothing, so it runs even when a fork storm holds every pid the limit
- * allows (the pids controller limits forks, not joining the cgroup).
+ * may add some while the first sweep runs). Builtins only: once started, the
+ * sweep forks nothing. Starting it can still fail when a fork storm holds
+ * every pid the limit allows (runc's own setup forks inside the cgroup):
+ * then the whole container is killed and started again (see kill_all).
  */
 static const char kill_script[] =
     "s=$1; n=0; while [ $n -lt 20 ]; do n=$((n + 1)); found=\n"
@@ -22,7 +23,43 @@ static const char kill_script[] =
     "  if [ \"$4\" = \"$s\" ]; then kill -9 \"${d#/proc/}\" 2>/dev/null; found=1; fi; done\n"
     "[ -n \"$found\" ] || break; done; exit 0\n";
 
-/* Kill the command's session with a second, detached exec. */
+/* POST path, expecting 204 (or 304: already in that state). */
+static int post_simple(dk_sandbox *sb, const char *path, const char *context)
+{
+    dk_request rq = {.method = "POST", .path = path};
+    dk_response rs = {0};
+    int rc = dk_http(&sb->conn, &rq, &rs);
+    if (rc == SBX_OK && rs.status != 204 && rs.status != 304 && rs.status != 200)
+        rc = dk_api_fail(&sb->conn, &rs, context);
+    dk_response_clear(&rs);
+    return rc;
+}
+
+/*
+ * The last resort to end a command: SIGKILL the container's init, which ends
+ * every process in its pid namespace, wait until it has stopped, and start it
+ * again. The work directory is a volume, so the files survive; processes of
+ * other execs running at that moment die too.
+ */
+static int kill_all(dk_sandbox *sb)
+{
+    char path[200];
+    sb->host->log(SBX_LOG_WARN, "docker", "no process could be started in container %.12s to "
+                  "end a command (every pid in use?): restarting the container", sb->id);
+    snprintf(path, sizeof(path), "/containers/%s/kill?signal=KILL", sb->id);
+    int rc = post_simple(sb, path, "killing the container to end a command");
+    if (rc == SBX_OK) {
+        snprintf(path, sizeof(path), "/containers/%s/wait?condition=not-running", sb->id);
+        rc = post_simple(sb, path, "waiting for the killed container to stop");
+    }
+    if (rc == SBX_OK) {
+        snprintf(path, sizeof(path), "/containers/%s/start", sb->id);
+        rc = post_simple(sb, path, "starting the container again after killing it");
+    }
+    return rc;
+}
+
+/* Kill the command's session with a second, detached exec, else everything. */
 int dk_exec_kill_session(dk_sandbox *sb, long session)
 {
     char sidtxt[32], id[80], path[160];
@@ -42,7 +79,7 @@ int dk_exec_kill_session(dk_sandbox *sb, long session)
     dk_response rs = {0};
     rc = dk_api_call(&sb->conn, &rq, &rs, "starting the exec that kills a command");
     dk_response_clear(&rs);
-    return rc;
+    return rc ? kill_all(sb) : SBX_OK;
 }
 
 /* Did the memory limit kill something since the last look? (cgroup v2, then v1) */
