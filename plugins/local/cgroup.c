@@ -31,7 +31,38 @@
 
 #define GROUP "sandboxio"
 
-/* Mount point of the hierarchy with fstype (cgroup2) or super option opt (v1). */
+/* Field n (0-based) of a space-separated line, NUL-terminated in place; NULL if none. */
+static char *field(char **cursor)
+{
+    char *p = *cursor;
+    while (*p == ' ')
+        p++;
+    if (!*p || *p == '\n')
+        return NULL;
+    char *end = p + strcspn(p, " \n");
+    *cursor = *end ? end + 1 : end;
+    *end = '\0';
+    return p;
+}
+
+/* Whether word is one of the comma-separated items of list. */
+static int has_item(const char *list, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = list; p; p = strchr(p, ',')) {
+        if (*p == ',')
+            p++;
+        if (!strncmp(p, word, n) && (p[n] == ',' || p[n] == '\0'))
+            return 1;
+    }
+    return 0;
+}
+
+/*
+ * Mount point of the hierarchy with fstype (cgroup2) or super option opt
+ * (v1). Parsed by hand: this runs at every open and probe, and a scanf per
+ * line cost more than the rest of a sandbox's set-up in the client.
+ */
 static int find_mount(const char *fstype, const char *opt, char *out, size_t cap)
 {
     FILE *f = fopen("/proc/self/mountinfo", "re");
@@ -40,22 +71,21 @@ static int find_mount(const char *fstype, const char *opt, char *out, size_t cap
     if (!f)
         return 0;
     while (!found && fgets(line, sizeof line, f)) {
-        char mnt[PATH_MAX], type[64], super[1024];
-        const char *dash = strstr(line, " - ");
-        if (!dash || sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1
-            || sscanf(dash + 3, "%63s %*s %1023s", type, super) != 2)
+        /* id parent major:minor root MOUNTPOINT options [optional...] - TYPE source SUPER */
+        char *dash = strstr(line, " - "), *cur = line, *mnt = NULL;
+        if (!dash)
             continue;
-        if (strcmp(type, fstype) != 0)
+        *dash = '\0';
+        for (int i = 0; i < 5; i++)
+            mnt = field(&cur);
+        cur = dash + 3;
+        char *type = field(&cur);
+        char *source = type ? field(&cur) : NULL;
+        char *super = source ? field(&cur) : NULL;
+        if (!mnt || !super || strcmp(type, fstype) != 0)
             continue;
-        if (opt) {
-            /* the controller must be a whole word of the super options */
-            char padded[1100];
-            char word[80];
-            snprintf(padded, sizeof padded, ",%s,", super);
-            snprintf(word, sizeof word, ",%s,", opt);
-            if (!strstr(padded, word))
-                continue;
-        }
+        if (opt && !has_item(super, opt))
+            continue; /* the controller must be a whole item of the super options */
         if (strlen(mnt) < cap) {
             strcpy(out, mnt);
             found = 1;
