@@ -1,8 +1,9 @@
 ## The local backend: Linux namespaces + seccomp, no daemon, no root.
-## Two parts: the plugin module (runs in the client; builds the seccomp
-## filter with libseccomp) and the init that is pid 1 of every sandbox (a
-## separate executable, so that the child of a multi-threaded client only
-## has to execve() right after clone(); it needs nothing but libc).
+## Two parts: the plugin module (runs in the client) and the init that is
+## pid 1 of every sandbox (a separate executable, so that the child of a
+## multi-threaded client only has to execve() right after clone(); it needs
+## nothing but libc). The seccomp filter is compiled with libseccomp at build
+## time by filter-gen into filter-bpf.h: neither part links libseccomp.
 
 plugin_LTLIBRARIES += plugins/local/sandboxio-local.la
 plugins_local_sandboxio_local_la_SOURCES = \
@@ -18,9 +19,23 @@ plugins_local_sandboxio_local_la_SOURCES = \
 	plugins/local/proto.h
 plugins_local_sandboxio_local_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DSBX_LOCAL_INIT='"$(pkglibexecdir)/sandboxio-local-init"'
-plugins_local_sandboxio_local_la_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS)
+nodist_plugins_local_sandboxio_local_la_SOURCES = plugins/local/filter-bpf.h
 plugins_local_sandboxio_local_la_LDFLAGS = $(SBX_PLUGIN_LINK)
-plugins_local_sandboxio_local_la_LIBADD = $(SECCOMP_LIBS) -ldl -lpthread
+plugins_local_sandboxio_local_la_LIBADD = -ldl -lpthread
+
+## The filter generator runs on the build machine (a cross build would need
+## one built for the build machine). The explicit dependency covers builds
+## of the plugin alone (bench/local/run.sh), which skip BUILT_SOURCES.
+EXTRA_PROGRAMS = plugins/local/filter-gen
+plugins_local_filter_gen_SOURCES = plugins/local/filter-gen.c
+plugins_local_filter_gen_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS)
+plugins_local_filter_gen_LDADD = $(SECCOMP_LIBS)
+plugins/local/filter-bpf.h: plugins/local/filter-gen$(EXEEXT)
+	$(AM_V_GEN)plugins/local/filter-gen$(EXEEXT) > $@.tmp && mv $@.tmp $@
+$(plugins_local_sandboxio_local_la_OBJECTS): plugins/local/filter-bpf.h
+BUILT_SOURCES = plugins/local/filter-bpf.h
+CLEANFILES += plugins/local/filter-bpf.h plugins/local/filter-bpf.h.tmp \
+	plugins/local/filter-gen$(EXEEXT)
 
 pkglibexec_PROGRAMS = plugins/local/sandboxio-local-init
 plugins_local_sandboxio_local_init_SOURCES = \
@@ -80,7 +95,7 @@ EXTRA_DIST += \
 
 ## The benchmark driver: built on demand by bench/local/run.sh
 ## (`make bench/local/bench-local`), never installed.
-EXTRA_PROGRAMS = bench/local/bench-local
+EXTRA_PROGRAMS += bench/local/bench-local
 bench_local_bench_local_SOURCES = bench/local/bench-local.c
 bench_local_bench_local_LDADD = src/libsandboxio.la
 CLEANFILES += bench/local/bench-local
