@@ -254,27 +254,12 @@ static int print_report_text(const struct doctor *d)
 
 int cmd_doctor(int argc, char **argv)
 {
-    static const struct option options[] = {
-        { "json", no_argument, NULL, 'j' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
     struct doctor d = { 0 };
-    int opt, json = 0, status;
+    int json = 0, status;
 
-    sbx_cli_getopt_reset();
-    while ((opt = getopt_long(argc, argv, "+:h", options, NULL)) != -1) {
-        switch (opt) {
-        case 'j':
-            json = 1;
-            break;
-        case 'h':
-            usage(stdout);
-            return 0;
-        default:
-            return sbx_cli_option_error("doctor", argv, opt);
-        }
-    }
+    int done = sbx_cli_json_options("doctor", argc, argv, 0, usage, &json);
+    if (done >= 0)
+        return done;
     if (optind < argc)
         return sbx_cli_usage_error("doctor", "unexpected argument '%s'", argv[optind]);
 

@@ -96,26 +96,11 @@ static int sweep(sbx_client *client, const char *dsn, json_object *all)
 
 int cmd_gc(int argc, char **argv)
 {
-    static const struct option options[] = {
-        { "json", no_argument, NULL, 'j' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
-    int opt, json = 0, status = 0;
+    int json = 0, status = 0;
 
-    sbx_cli_getopt_reset();
-    while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
-        switch (opt) {
-        case 'j':
-            json = 1;
-            break;
-        case 'h':
-            usage(stdout);
-            return 0;
-        default:
-            return sbx_cli_option_error("gc", argv, opt);
-        }
-    }
+    int done = sbx_cli_json_options("gc", argc, argv, 1, usage, &json);
+    if (done >= 0)
+        return done;
     const char *env = getenv("SANDBOXIO_DSN");
     const char *fallback = env && *env ? env : SBX_CLI_DEFAULT_DSN;
     sbx_client *client = NULL;

@@ -262,3 +262,30 @@ int sbx_cli_finish_output(int status)
     }
     return status;
 }
+
+int sbx_cli_json_options(const char *cmd, int argc, char **argv, int permute,
+                         void (*usage)(FILE *out), int *json)
+{
+    static const struct option options[] = {
+        { "json", no_argument, NULL, 'j' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    int opt;
+
+    *json = 0;
+    sbx_cli_getopt_reset();
+    while ((opt = getopt_long(argc, argv, permute ? ":h" : "+:h", options, NULL)) != -1) {
+        switch (opt) {
+        case 'j':
+            *json = 1;
+            break;
+        case 'h':
+            usage(stdout);
+            return 0;
+        default:
+            return sbx_cli_option_error(cmd, argv, opt);
+        }
+    }
+    return -1;
+}

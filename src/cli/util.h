@@ -59,6 +59,16 @@ int sbx_cli_option_error(const char *cmd, char **argv, int opt);
 void sbx_cli_getopt_reset(void);
 
 /*
+ * Parse the options of a command whose only options are --json and --help;
+ * permute != 0 lets options follow operands (getopt_long's default), 0 stops
+ * at the first operand. Returns -1 to go on, with *json set and optind at the
+ * first operand, else the status to exit with: 0 after --help (usage printed
+ * to stdout), the usage error's status otherwise.
+ */
+int sbx_cli_json_options(const char *cmd, int argc, char **argv, int permute,
+                         void (*usage)(FILE *out), int *json);
+
+/*
  * Sizes: an integer or decimal with an optional k, M, G or T suffix (either
  * case, powers of 1024), e.g. 123, 64k, 512M, 1.5G. Fractions of a byte round
  * up. SBX_E_BAD_SIZE when text does not parse or overflows. The parsers
