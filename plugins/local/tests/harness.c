@@ -104,6 +104,23 @@ void th_unload(void)
     /* Never dlclose: the plugin may have threads' data in flight. */
 }
 
+void *th_fixture_open(const char *query, const sbx_plugin_limits *limits)
+{
+    void *sb = NULL;
+    th_load();
+    int rc = th_open(query, limits, &sb);
+    ck_assert_msg(rc == SBX_OK, "open: %d %s", rc, th_msg);
+    return sb;
+}
+
+void th_fixture_close(void **sb)
+{
+    if (*sb)
+        ck_assert_int_eq(th_plugin->destroy(*sb), SBX_OK);
+    *sb = NULL;
+    th_unload();
+}
+
 int th_open(const char *query, const sbx_plugin_limits *limits, void **sb)
 {
     sbx_plugin_kv kv[16];

@@ -30,6 +30,11 @@ void th_unload(void);
 /* Open with query "k1=v1&k2=v2" (no URL escapes; NULL = none) and optional limits. */
 int th_open(const char *query, const sbx_plugin_limits *limits, void **sb);
 
+/* Fixture halves: load the plugin and open a sandbox (the test fails if it
+ * cannot), and destroy *sb if open (asserting success), then unload. */
+void *th_fixture_open(const char *query, const sbx_plugin_limits *limits);
+void th_fixture_close(void **sb);
+
 typedef struct th_result {
     int rc;
     sbx_plugin_exit ex;

@@ -24,9 +24,7 @@ static void *sb;
 
 static void open_with(const char *query, const sbx_plugin_limits *limits)
 {
-    th_load();
-    int rc = th_open(query, limits, &sb);
-    ck_assert_msg(rc == SBX_OK, "open: %d %s", rc, th_msg);
+    sb = th_fixture_open(query, limits);
     th_install_probe(sb);
 }
 
@@ -37,10 +35,7 @@ static void setup(void)
 
 static void teardown(void)
 {
-    if (sb)
-        ck_assert_int_eq(th_plugin->destroy(sb), SBX_OK);
-    sb = NULL;
-    th_unload();
+    th_fixture_close(&sb);
 }
 
 typedef struct outcome {

@@ -23,17 +23,12 @@ static void *sb;
 
 static void setup(void)
 {
-    th_load();
-    int rc = th_open(NULL, NULL, &sb);
-    ck_assert_msg(rc == SBX_OK, "open: %d %s", rc, th_msg);
+    sb = th_fixture_open(NULL, NULL);
 }
 
 static void teardown(void)
 {
-    if (sb)
-        ck_assert_int_eq(th_plugin->destroy(sb), SBX_OK);
-    sb = NULL;
-    th_unload();
+    th_fixture_close(&sb);
 }
 
 static void *sleeper(void *arg)
