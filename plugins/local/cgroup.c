@@ -58,19 +58,32 @@ static int has_item(const char *list, const char *word)
     return 0;
 }
 
+/* Where the hierarchies that matter here are mounted; "" where none is. */
+typedef struct cg_mounts {
+    char v2[PATH_MAX];       /* the cgroup2 hierarchy */
+    char v1_mem[PATH_MAX];   /* the v1 hierarchy with the memory controller */
+    char v1_cpu[PATH_MAX];   /* the v1 hierarchy with the cpu controller */
+} cg_mounts;
+
+static void keep_first(char *slot, const char *mnt)
+{
+    if (!slot[0] && strlen(mnt) < PATH_MAX)
+        strcpy(slot, mnt);
+}
+
 /*
- * Mount point of the hierarchy with fstype (cgroup2) or super option opt
- * (v1). Parsed by hand: this runs at every open and probe, and a scanf per
- * line cost more than the rest of a sandbox's set-up in the client.
+ * All three in one read of mountinfo, parsed by hand: this runs at every
+ * probe, and each read of mountinfo (or a scanf per line) was a visible
+ * part of a one-shot run's own work in the client.
  */
-static int find_mount(const char *fstype, const char *opt, char *out, size_t cap)
+static void find_mounts(cg_mounts *m)
 {
     FILE *f = fopen("/proc/self/mountinfo", "re");
     char line[4096];
-    int found = 0;
+    memset(m, 0, sizeof *m);
     if (!f)
-        return 0;
-    while (!found && fgets(line, sizeof line, f)) {
+        return;
+    while (fgets(line, sizeof line, f)) {
         /* id parent major:minor root MOUNTPOINT options [optional...] - TYPE source SUPER */
         char *dash = strstr(line, " - "), *cur = line, *mnt = NULL;
         if (!dash)
@@ -82,17 +95,19 @@ static int find_mount(const char *fstype, const char *opt, char *out, size_t cap
         char *type = field(&cur);
         char *source = type ? field(&cur) : NULL;
         char *super = source ? field(&cur) : NULL;
-        if (!mnt || !super || strcmp(type, fstype) != 0)
+        if (!mnt || !super)
             continue;
-        if (opt && !has_item(super, opt))
-            continue; /* the controller must be a whole item of the super options */
-        if (strlen(mnt) < cap) {
-            strcpy(out, mnt);
-            found = 1;
+        if (!strcmp(type, "cgroup2"))
+            keep_first(m->v2, mnt);
+        else if (!strcmp(type, "cgroup")) {
+            /* the controller must be a whole item of the super options */
+            if (has_item(super, "memory"))
+                keep_first(m->v1_mem, mnt);
+            if (has_item(super, "cpu"))
+                keep_first(m->v1_cpu, mnt);
         }
     }
     fclose(f);
-    return found;
 }
 
 static int has_word(const char *path, const char *word)
@@ -135,15 +150,16 @@ typedef struct cg_layout {
 
 static void layout(cg_layout *l)
 {
-    char v2[PATH_MAX];
+    cg_mounts m;
     memset(l, 0, sizeof *l);
     if (geteuid() != 0)
         return; /* delegated subtrees for unprivileged users: not supported yet */
-    if (find_mount("cgroup2", NULL, v2, sizeof v2) && access(v2, W_OK) == 0) {
+    find_mounts(&m);
+    if (m.v2[0] && access(m.v2, W_OK) == 0) {
         char ctl[PATH_MAX + 32], sub[PATH_MAX + 32], type[PATH_MAX + 32];
-        snprintf(ctl, sizeof ctl, "%s/cgroup.controllers", v2);
-        snprintf(sub, sizeof sub, "%s/cgroup.subtree_control", v2);
-        snprintf(type, sizeof type, "%s/cgroup.type", v2);
+        snprintf(ctl, sizeof ctl, "%s/cgroup.controllers", m.v2);
+        snprintf(sub, sizeof sub, "%s/cgroup.subtree_control", m.v2);
+        snprintf(type, sizeof type, "%s/cgroup.type", m.v2);
         /*
          * A controller can be handed to our group only if the mount's top
          * group already delegates it, or is the real root (no cgroup.type),
@@ -153,19 +169,19 @@ static void layout(cg_layout *l)
         int real_root = access(type, F_OK) != 0;
         if (has_word(ctl, "memory") && (real_root || has_word(sub, "memory"))) {
             l->v2 = 1;
-            strcpy(l->mem, v2);
+            strcpy(l->mem, m.v2);
         }
         if (has_word(ctl, "cpu") && (real_root || has_word(sub, "cpu"))) {
             l->v2 = 1;
-            strcpy(l->cpu, v2);
+            strcpy(l->cpu, m.v2);
         }
         if (l->v2)
             return;
     }
-    if (find_mount("cgroup", "memory", l->mem, sizeof l->mem) && access(l->mem, W_OK) != 0)
-        l->mem[0] = '\0';
-    if (find_mount("cgroup", "cpu", l->cpu, sizeof l->cpu) && access(l->cpu, W_OK) != 0)
-        l->cpu[0] = '\0';
+    if (m.v1_mem[0] && access(m.v1_mem, W_OK) == 0)
+        strcpy(l->mem, m.v1_mem);
+    if (m.v1_cpu[0] && access(m.v1_cpu, W_OK) == 0)
+        strcpy(l->cpu, m.v1_cpu);
 }
 
 uint64_t local_cgroup_caps(void)
