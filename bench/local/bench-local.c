@@ -13,7 +13,8 @@
  *                          spaces), run interleaved N times (1 2 3 1 2 3 ...),
  *                          so a change in the machine's load hits all alike:
  *                          median and minimum of each, and the median of the
- *                          per-round ratios to CMD1
+ *                          per-round ratios to CMD1 and to CMD2; a word "N<PATH" opens
+ *                          descriptor N (> 2) on PATH for each run instead
  *
  * Run from bench/local/run.sh, which prints the command lines it used.
  */
@@ -268,12 +269,19 @@ static double time_command(const char *line)
 {
     char *copy = strdup(line), *argv[64], *save = NULL;
     int argc = 0;
-    for (char *t = strtok_r(copy, " ", &save); t && argc < 63; t = strtok_r(NULL, " ", &save))
-        argv[argc++] = t;
-    argv[argc] = NULL;
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    for (char *t = strtok_r(copy, " ", &save); t && argc < 63; t = strtok_r(NULL, " ", &save)) {
+        /* "N<PATH": descriptor N opened on PATH for this run (bwrap's --seccomp N, --file N) */
+        char *end;
+        long fd = strtol(t, &end, 10);
+        if (end != t && *end == '<' && fd > 2 && fd < 64)
+            posix_spawn_file_actions_addopen(&fa, (int)fd, end + 1, O_RDONLY, 0);
+        else
+            argv[argc++] = t;
+    }
+    argv[argc] = NULL;
     pid_t pid;
     int st;
     double t0 = now_s();
@@ -296,16 +304,21 @@ static int bench_compare(int n, int k, char **lines)
     for (int i = 0; i < n; i++)
         for (int j = 0; j < k; j++)
             t[j * n + i] = time_command(lines[j]);
-    double *r = calloc((size_t)k, sizeof *r);
-    for (int j = 0; j < k; j++) { /* every row's ratios before any row is sorted */
-        for (int i = 0; i < n; i++)
-            ratio[i] = t[j * n + i] / t[i];
-        r[j] = median(ratio, n);
-    }
+    /* r[j][b]: median of row j's per-round ratios to row b, for the first two rows */
+    double (*r)[2] = calloc((size_t)k, sizeof *r);
+    for (int j = 0; j < k; j++) /* every row's ratios before any row is sorted */
+        for (int b = 0; b < 2 && b < k; b++) {
+            for (int i = 0; i < n; i++)
+                ratio[i] = t[j * n + i] / t[b * n + i];
+            r[j][b] = median(ratio, n);
+        }
     for (int j = 0; j < k; j++) {
         double m = median(t + j * n, n); /* sorts the row: its first is the minimum */
-        printf("%d: median %.2f ms  min %.2f ms  median_ratio_to_1 %.2f  %s\n", j + 1, m * 1e3,
-               t[j * n] * 1e3, r[j], lines[j]);
+        printf("%d: median %.2f ms  min %.2f ms  median_ratio_to_1 %.2f", j + 1, m * 1e3,
+               t[j * n] * 1e3, r[j][0]);
+        if (k > 1)
+            printf("  median_ratio_to_2 %.2f", r[j][1]);
+        printf("  %s\n", lines[j]);
     }
     free(r);
     free(t);

@@ -3,10 +3,13 @@
 #
 # Builds what it needs in BUILDDIR (default: the current directory, a
 # configured build tree), then measures, in one run:
-#   1. one-shot `sandboxio run --dsn local:// -- true` against bubblewrap and
-#      unshare(1) doing comparable isolation, and the CLI's own start
-#      (`sandboxio version`), run in turn RUNS times (default 100): the
-#      median of the per-round ratios to bubblewrap is the figure;
+#   1. one-shot `sandboxio run --dsn local:// -- true` against bubblewrap
+#      twice (the bare namespaces-and-mounts line, and the same plus what a
+#      local sandbox also does: seccomp with the same filter, capabilities
+#      dropped, new session, hostname, the /etc files, a read-only root),
+#      unshare(1), and the CLI's own start (`sandboxio version`), run in turn
+#      RUNS times (default 100): the medians of the per-round ratios to each
+#      bubblewrap line are the figures;
 #   2. exec into an already-open sandbox against a plain fork+exec, in turn;
 #   3. stdout throughput: 1 GiB through `head -c 1G /dev/zero | cat`, against
 #      the same pipeline on the host read the same way, in turn;
@@ -17,9 +20,17 @@ set -eu
 
 b=$(cd "${1:-.}" && pwd)
 for t in src/sandboxio plugins/local/sandboxio-local.la plugins/local/sandboxio-local-init \
-         bench/local/bench-local; do
+         plugins/local/filter-gen bench/local/bench-local; do
     make -C "$b" -s "$t" >/dev/null
 done
+tmp=$(mktemp -d /tmp/sbx-bench-local-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+# What init writes into each sandbox's /etc, and the seccomp filter it loads.
+"$b/plugins/local/filter-gen" --raw >"$tmp/filter.bpf"
+printf 'root:x:0:0:root:/work:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n' >"$tmp/passwd"
+printf 'root:x:0:\nnogroup:x:65534:\n' >"$tmp/group"
+printf '127.0.0.1 localhost sandbox\n::1 localhost sandbox\n' >"$tmp/hosts"
+echo sandbox >"$tmp/hostname"
 export SANDBOXIO_PLUGIN_PATH="$b/plugins/local/.libs"
 export SANDBOXIO_LOCAL_INIT="$b/plugins/local/sandboxio-local-init"
 # Run the real binaries, not libtool's wrapper scripts (a shell start each).
@@ -36,8 +47,18 @@ echo "## 1. one-shot run of true (bench-local compare ${RUNS:-100}: interleaved 
 bwrap_cmd="bwrap --unshare-all --die-with-parent --ro-bind /usr /usr --symlink usr/bin /bin \
 --symlink usr/lib /lib --symlink usr/lib64 /lib64 --symlink usr/sbin /sbin --proc /proc \
 --dev /dev --tmpfs /tmp --tmpfs /work --chdir /work true"
+# bench-local opens "N<PATH" afresh for each run: bwrap reads the descriptors to their end.
+bwrap_same="bwrap --unshare-all --die-with-parent --new-session --cap-drop ALL --hostname sandbox \
+--seccomp 3 3<$tmp/filter.bpf --ro-bind /usr /usr --symlink usr/bin /bin --symlink usr/lib /lib \
+--symlink usr/lib64 /lib64 --symlink usr/sbin /sbin --ro-bind /etc/ld.so.cache /etc/ld.so.cache \
+--ro-bind /etc/ld.so.conf /etc/ld.so.conf --ro-bind /etc/ld.so.conf.d /etc/ld.so.conf.d \
+--ro-bind /etc/alternatives /etc/alternatives --file 4 /etc/passwd 4<$tmp/passwd \
+--file 5 /etc/group 5<$tmp/group --file 6 /etc/hosts 6<$tmp/hosts \
+--file 7 /etc/hostname 7<$tmp/hostname --proc /proc --dev /dev --tmpfs /tmp --tmpfs /work \
+--chdir /work --remount-ro / true"
 "$bench" compare "${RUNS:-100}" \
     "$bwrap_cmd" \
+    "$bwrap_same" \
     "$cli run --dsn local:// -- true" \
     "unshare -Urpmnif true" \
     "$cli version"
