@@ -131,6 +131,11 @@ double sbxc_now(void);
 void sbxc_token(char out[17]);
 /* Does any host process have needle in its command line? */
 bool sbxc_host_process_with(const char *needle, pid_t *pid_out);
+/*
+ * Does a host process with needle in its command line still run after
+ * waiting up to grace_s for it to go? *pid_out names it when it does.
+ */
+bool sbxc_host_process_lingers(const char *needle, double grace_s, pid_t *pid_out);
 /* Is the host process gone (no such pid, or a zombie)? */
 bool sbxc_host_pid_gone(pid_t pid);
 /* A fresh directory in the host's /tmp, removed with its files when the case ends. */

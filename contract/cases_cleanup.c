@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "cases.h"
 
@@ -36,13 +35,8 @@ void sbxc_case_cleanup_after_destroy(sbxc_ctx *ctx)
     sbx_result_free(r);
     sbxc_close(ctx, sb);
 
-    double deadline = sbxc_now() + GRACE_S;
     pid_t pid = 0;
-    while (sbxc_host_process_with(token, &pid) && sbxc_now() < deadline) {
-        struct timespec ts = { 0, 100000000L };
-        nanosleep(&ts, NULL);
-    }
-    SBXC_CHECK(ctx, !sbxc_host_process_with(token, &pid),
+    SBXC_CHECK(ctx, !sbxc_host_process_lingers(token, GRACE_S, &pid),
                "a process of the destroyed sandbox still runs on the host (pid %d)", (int)pid);
     /* Where the work directory is a host path (tier none), it is gone. */
     struct stat st;

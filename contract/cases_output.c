@@ -191,13 +191,8 @@ void sbxc_case_stream_abort(sbxc_ctx *ctx)
     SBXC_CHECK(ctx, took < 3.0, "sbx_exec_stream returned %.2fs after the callback asked to stop",
                took);
     /* Killed means killed: nothing of the command goes on. */
-    double deadline = sbxc_now() + 3.0;
     pid_t pid = 0;
-    while (sbxc_host_process_with(token, &pid) && sbxc_now() < deadline) {
-        struct timespec ts = { 0, 100000000L };
-        nanosleep(&ts, NULL);
-    }
-    SBXC_CHECK(ctx, !sbxc_host_process_with(token, &pid),
+    SBXC_CHECK(ctx, !sbxc_host_process_lingers(token, 3.0, &pid),
                "the stopped command still runs on the host (pid %d)", (int)pid);
     if (sbxc_has(ctx, SBX_CAP_PERSIST)) {
         while (sbxc_now() < start + 4.5) {

@@ -71,13 +71,8 @@ void sbxc_case_timeout_kills_tree(sbxc_ctx *ctx)
 
     /* Wherever the backend runs its processes on this host, none of the
      * tree may remain (vacuous for a remote backend). */
-    double deadline = sbxc_now() + GRACE_S;
     pid_t pid = 0;
-    while (sbxc_host_process_with(token, &pid) && sbxc_now() < deadline) {
-        struct timespec ts = { 0, 100000000L };
-        nanosleep(&ts, NULL);
-    }
-    SBXC_CHECK(ctx, !sbxc_host_process_with(token, &pid),
+    SBXC_CHECK(ctx, !sbxc_host_process_lingers(token, GRACE_S, &pid),
                "a child of the timed-out command still runs (host pid %d)", (int)pid);
     if (sbxc_has(ctx, SBX_CAP_PERSIST)) {
         while (sbxc_now() < start + 4.5) {

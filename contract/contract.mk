@@ -25,7 +25,8 @@ contract_libsbxcontract_la_SOURCES = \
 	contract/cases_escape.c \
 	contract/cases_persist.c \
 	contract/cases_isolation.c \
-	contract/cases_cleanup.c
+	contract/cases_cleanup.c \
+	contract/cases_oneshot.c
 contract_libsbxcontract_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
 contract_libsbxcontract_la_LIBADD = src/libsandboxio.la $(JSONC_LIBS) -lpthread
 

@@ -92,6 +92,16 @@ bool sbxc_host_process_with(const char *needle, pid_t *pid_out)
     return found;
 }
 
+bool sbxc_host_process_lingers(const char *needle, double grace_s, pid_t *pid_out)
+{
+    double deadline = sbxc_now() + grace_s;
+    while (sbxc_host_process_with(needle, pid_out) && sbxc_now() < deadline) {
+        struct timespec ts = { 0, 100000000L };
+        nanosleep(&ts, NULL);
+    }
+    return sbxc_host_process_with(needle, pid_out);
+}
+
 bool sbxc_host_pid_gone(pid_t pid)
 {
     if (kill(pid, 0) < 0 && errno == ESRCH)

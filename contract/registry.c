@@ -92,6 +92,14 @@ const sbxc_case sbxc_cases[] = {
       sbxc_case_host_processes_hidden },
     { "SBX-ISO-005", "host files outside the binds are not visible", SBXC_MUST, EXEC, ISOLATED,
       60, sbxc_case_host_files_hidden },
+    /* one-shot runs (sbx_run) */
+    { "SBX-RUN-001", "one-shot run: exit status, output, signal, missing program", SBXC_MUST,
+      EXEC, 0, 120, sbxc_case_oneshot_basics },
+    { "SBX-RUN-002", "one-shot run streamed, with stdin and environment", SBXC_MUST,
+      EXEC | SBX_CAP_STREAM | SBX_CAP_STDIN | SBX_CAP_ENV, 0, 60,
+      sbxc_case_oneshot_stream_stdin_env },
+    { "SBX-RUN-003", "one-shot run: timeout kills the tree, nothing left", SBXC_MUST,
+      EXEC | SBX_CAP_TIMEOUT, 0, 60, sbxc_case_oneshot_timeout_nothing_left },
     /* cleanup */
     { "SBX-CLEAN-001", "nothing of a sandbox is left after destroy", SBXC_MUST, EXEC, 0, 60,
       sbxc_case_cleanup_after_destroy },

@@ -47,6 +47,8 @@ dist_man_MANS += \
 	docs/man/sbx_error_last.3 \
 	docs/man/sbx_exec.3 \
 	docs/man/sbx_exec_stream.3 \
+	docs/man/sbx_run.3 \
+	docs/man/sbx_run_stream.3 \
 	docs/man/sbx_file.3 \
 	docs/man/sbx_file_list.3 \
 	docs/man/sbx_file_mkdir.3 \

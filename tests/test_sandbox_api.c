@@ -425,12 +425,129 @@ START_TEST(probe_reports_what_open_would_check)
 }
 END_TEST
 
+/* --- sbx_run(): a sandbox for one command ------------------------------- */
+
+static void oneshot_setup(uint64_t caps, int with_run)
+{
+    testcaps_setup(caps | SBX_CAP_EXEC | SBX_CAP_NET_NONE, SBX_TIER_NAMESPACE);
+    if (with_run)
+        setenv("SBX_TESTCAPS_RUN", "1", 1);
+    else
+        unsetenv("SBX_TESTCAPS_RUN");
+    unsetenv("SBX_TESTCAPS_DESTROY_FAIL");
+    client = test_client();
+}
+
+START_TEST(oneshot_refused_before_anything_is_created)
+{
+    oneshot_setup(0, 1);
+    sbx_cmd *cmd = cmd_of("cat", NULL);
+    ck_assert_int_eq(sbx_cmd_set_stdin(cmd, "hi", 2), SBX_OK);
+    sbx_result *r = (sbx_result *)1;
+    ck_assert_code(sbx_run(&r, client, "testcaps://", NULL, cmd), SBX_E_CAP_STDIN);
+    ck_assert_ptr_null(r);
+    size_t n = 0;
+    ck_assert_code(sbx_run_stream(&r, client, "testcaps://", NULL, cmd, count_cb, &n),
+                   SBX_E_CAP_STREAM);
+    ck_assert_int_eq(sbx_policy_new(&policy), SBX_OK);
+    ck_assert_int_eq(sbx_policy_set_memory(policy, 256u << 20), SBX_OK);
+    sbx_cmd_free(cmd);
+    cmd = cmd_of("true", NULL);
+    ck_assert_code(sbx_run(&r, client, "testcaps://", policy, cmd), SBX_E_POLICY_MEMORY);
+    ck_assert_ptr_null(r);
+    sbx_cmd_free(cmd);
+    char *log = testcaps_log();
+    ck_assert_msg(log[0] == '\0', "a refused one-shot run reached the plugin: %s", log);
+    free(log);
+}
+END_TEST
+
+START_TEST(oneshot_without_plugin_run_opens_execs_destroys)
+{
+    oneshot_setup(0, 0);
+    sbx_cmd *cmd = cmd_of("true", "5");
+    sbx_result *r = NULL;
+    ck_assert_code(sbx_run(&r, client, "testcaps://", NULL, cmd), SBX_OK);
+    size_t len = 0;
+    ck_assert_mem_eq(sbx_result_stdout(r, &len), "xxxxx", 5);
+    ck_assert_uint_eq(len, 5);
+    ck_assert_int_eq(sbx_result_exit_code(r), 0);
+    char *log = testcaps_log();
+    char *open = strstr(log, "open "), *exec = strstr(log, "exec true"),
+         *destroy = strstr(log, "destroy");
+    ck_assert_msg(open && exec && destroy && open < exec && exec < destroy,
+                  "expected open, exec, destroy in that order: %s", log);
+    free(log);
+    sbx_result_free(r);
+    sbx_cmd_free(cmd);
+}
+END_TEST
+
+START_TEST(oneshot_uses_plugin_run_with_the_core_output_cap)
+{
+    oneshot_setup(0, 1);
+    ck_assert_int_eq(sbx_policy_new(&policy), SBX_OK);
+    ck_assert_int_eq(sbx_policy_set_output_cap(policy, 3), SBX_OK);
+    sbx_cmd *cmd = cmd_of("true", "5");
+    sbx_result *r = NULL;
+    ck_assert_code(sbx_run(&r, client, "testcaps://", policy, cmd), SBX_OK);
+    size_t len = 0;
+    sbx_result_stdout(r, &len);
+    ck_assert_uint_eq(len, 3);
+    ck_assert_int_eq(sbx_result_truncated(r, SBX_STDOUT), 1);
+    ck_assert(testcaps_log_has("run network=0"));
+    ck_assert_msg(!testcaps_log_has("open ") && !testcaps_log_has("destroy"),
+                  "the plugin's run was not used alone");
+    sbx_result_free(r);
+    sbx_cmd_free(cmd);
+}
+END_TEST
+
+START_TEST(oneshot_destroy_failure_outranks_the_command)
+{
+    oneshot_setup(0, 0);
+    setenv("SBX_TESTCAPS_DESTROY_FAIL", "1", 1);
+    sbx_cmd *cmd = cmd_of("true", NULL);
+    sbx_result *r = (sbx_result *)1;
+    ck_assert_code(sbx_run(&r, client, "testcaps://", NULL, cmd), SBX_E_BACKEND_FAILED);
+    ck_assert_ptr_null(r);
+    ck_assert_ptr_nonnull(strstr(sbx_error_last()->message, "asked to fail destroy"));
+    unsetenv("SBX_TESTCAPS_DESTROY_FAIL");
+    sbx_cmd_free(cmd);
+}
+END_TEST
+
+START_TEST(oneshot_bad_arguments_have_exact_codes)
+{
+    oneshot_setup(0, 0);
+    sbx_cmd *cmd = cmd_of("true", NULL);
+    sbx_result *r = NULL;
+    ck_assert_code(sbx_run(NULL, client, "testcaps://", NULL, cmd), SBX_E_INVALID_ARGUMENT);
+    ck_assert_code(sbx_run(&r, NULL, "testcaps://", NULL, cmd), SBX_E_INVALID_ARGUMENT);
+    ck_assert_code(sbx_run(&r, client, NULL, NULL, cmd), SBX_E_INVALID_ARGUMENT);
+    ck_assert_code(sbx_run(&r, client, "testcaps://", NULL, NULL), SBX_E_INVALID_ARGUMENT);
+    ck_assert_code(sbx_run_stream(&r, client, "testcaps://", NULL, cmd, NULL, NULL),
+                   SBX_E_INVALID_ARGUMENT);
+    ck_assert_code(sbx_run(&r, client, "nosuchbackend://", NULL, cmd), SBX_E_PLUGIN_NOT_FOUND);
+    ck_assert_ptr_null(r);
+    char *log = testcaps_log();
+    ck_assert_msg(log[0] == '\0', "a bad call reached the plugin: %s", log);
+    free(log);
+    sbx_cmd_free(cmd);
+}
+END_TEST
+
 static Suite *api_suite(void)
 {
     Suite *s = suite_create("sandbox-api");
     TCase *tc = tcase_create("core-guarantees");
     tcase_add_checked_fixture(tc, NULL, teardown);
     tcase_add_test(tc, stdin_refused_without_cap);
+    tcase_add_test(tc, oneshot_refused_before_anything_is_created);
+    tcase_add_test(tc, oneshot_without_plugin_run_opens_execs_destroys);
+    tcase_add_test(tc, oneshot_uses_plugin_run_with_the_core_output_cap);
+    tcase_add_test(tc, oneshot_destroy_failure_outranks_the_command);
+    tcase_add_test(tc, oneshot_bad_arguments_have_exact_codes);
     tcase_add_test(tc, cwd_refused_without_cap);
     tcase_add_test(tc, env_refused_without_cap);
     tcase_add_test(tc, timeout_refused_without_cap);

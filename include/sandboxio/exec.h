@@ -70,6 +70,32 @@ typedef int (*sbx_output_cb)(void *userdata, int stream, const void *data, size_
 SBX_API int sbx_exec_stream(sbx_result **out, sbx_sandbox *sandbox, const sbx_cmd *cmd,
                             sbx_output_cb cb, void *userdata);
 
+/**
+ * sbx_run - create a sandbox from dsn and policy (NULL = defaults), run cmd
+ * in it, capture its output as sbx_exec() does, and destroy it: the one-shot
+ * `sandboxio run`. Same checks as sbx_sandbox_open() then sbx_exec(), before
+ * anything is created. A backend may do all three in one go, faster (the
+ * docker backend makes the command the container's own process instead of
+ * an exec into it); otherwise the core opens, execs and destroys.
+ *
+ * Returns SBX_OK when the command ran, whatever its exit status, and nothing
+ * of the sandbox remains. Errors: those of sbx_sandbox_open() and sbx_exec();
+ * if the sandbox could not be destroyed, that error (it outranks the
+ * command's: something may be left behind, see sbx_client_gc()) and no
+ * result. The result's duration covers the sandbox's whole life.
+ * Thread-safe for distinct commands; client may be shared.
+ */
+SBX_API int sbx_run(sbx_result **out, sbx_client *client, const char *dsn,
+                    const sbx_policy *policy, const sbx_cmd *cmd);
+
+/**
+ * sbx_run_stream - sbx_run() with the output going to cb as it comes, as in
+ * sbx_exec_stream(). Needs SBX_CAP_STREAM.
+ */
+SBX_API int sbx_run_stream(sbx_result **out, sbx_client *client, const char *dsn,
+                           const sbx_policy *policy, const sbx_cmd *cmd, sbx_output_cb cb,
+                           void *userdata);
+
 SBX_API void sbx_result_free(sbx_result *result);
 /** 1 if the command exited normally (see sbx_result_exit_code()), 0 if killed by a signal. */
 SBX_API int sbx_result_exited(const sbx_result *result);
@@ -86,7 +112,7 @@ SBX_API const void *sbx_result_stdout(const sbx_result *result, size_t *len);
 SBX_API const void *sbx_result_stderr(const sbx_result *result, size_t *len);
 /** 1 if stream (SBX_STDOUT / SBX_STDERR) lost bytes to the output cap. */
 SBX_API int sbx_result_truncated(const sbx_result *result, int stream);
-/** Wall-clock duration of the exec in nanoseconds. */
+/** Wall-clock duration of the exec (of the whole sandbox for sbx_run()) in nanoseconds. */
 SBX_API uint64_t sbx_result_duration_ns(const sbx_result *result);
 
 #ifdef __cplusplus

@@ -43,7 +43,7 @@ extern "C" {
 #endif
 
 #define SBX_PLUGIN_ABI_MAJOR 1
-#define SBX_PLUGIN_ABI_MINOR 0
+#define SBX_PLUGIN_ABI_MINOR 1
 #define SBX_PLUGIN_ENTRY "sandboxio_plugin_v1"
 
 #if defined(__GNUC__)
@@ -142,7 +142,8 @@ typedef struct sbx_plugin_dirent {
  * The descriptor. Members up to and including `gc` form minor 0 and
  * must be present (struct_size >= SBX_PLUGIN_V1_0_SIZE); of the functions,
  * init, open, destroy are required, the rest may be NULL when the
- * corresponding capability is not declared.
+ * corresponding capability is not declared. Minor 1 appends `run`; the
+ * core uses a member only where struct_size covers it.
  */
 typedef struct sbx_plugin {
     uint32_t struct_size;   /* sizeof(sbx_plugin) the plugin was built with */
@@ -198,7 +199,20 @@ typedef struct sbx_plugin {
     int (*gc)(void *state, const sbx_plugin_dsn *dsn,
               int (*report)(void *userdata, const char *id, const char *reason), void *userdata,
               size_t *removed);
-    /* --- end of minor 0: append new members below, bump the minor --- */
+    /* --- minor 1 --- */
+    /**
+     * Optional: create a sandbox, run one command in it and destroy it, as
+     * one call (sbx_run()), for a backend that can do that faster than
+     * open, exec and destroy (the docker backend makes the command the
+     * container's own process). The arguments and duties are those of the
+     * three: the same isolation and limits as open, the same command, I/O
+     * and exit report as exec; and when it returns, whatever happened,
+     * nothing of the sandbox remains, as after destroy. NULL: the core calls
+     * open, exec and destroy.
+     */
+    int (*run)(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
+               const sbx_plugin_cmd *cmd, const sbx_plugin_io *io, sbx_plugin_exit *exit_out);
+    /* --- end of minor 1: append new members below, bump the minor --- */
 } sbx_plugin;
 
 #define SBX_PLUGIN_V1_0_SIZE \

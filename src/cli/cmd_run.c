@@ -1,5 +1,6 @@
 /*
- * cmd_run.c - `sandboxio run`: create a sandbox, run one command, destroy it.
+ * cmd_run.c - `sandboxio run`: create a sandbox, run one command, destroy it
+ * (sbx_run(), which lets a backend do the three in one go).
  *
  * The exit status is the command's (128+N for signal N), or one of
  * SBX_CLI_EXIT_* when sandboxio itself failed or the command timed out.
@@ -36,8 +37,8 @@ static int status_of(const sbx_result *result)
     return 128 + sbx_result_signal(result);
 }
 
-/* The command's run, from an open sandbox to its exit status. */
-static int run_in(const struct run_opts *opts, sbx_sandbox *sandbox)
+/* The command's run, in a sandbox made for it, to its exit status. */
+static int run_once(const struct run_opts *opts, sbx_client *client, const char *dsn)
 {
     sbx_result *result = NULL;
     int rc, status;
@@ -45,13 +46,13 @@ static int run_in(const struct run_opts *opts, sbx_sandbox *sandbox)
     if (sbx_cli_interrupted())
         return 128 + sbx_cli_interrupted();
     if (opts->json) {
-        rc = sbx_exec(&result, sandbox, opts->cmd);
+        rc = sbx_run(&result, client, dsn, opts->policy, opts->cmd);
         if (rc != SBX_OK)
-            return fail(opts, rc, "running the command");
-        rc = run_print_json(result, sandbox);
+            return fail(opts, rc, NULL);
+        rc = run_print_json(result, client, dsn);
         status = rc == SBX_OK ? status_of(result) : sbx_cli_exit_code(rc);
     } else {
-        rc = run_exec_live(sandbox, opts->cmd, &result);
+        rc = run_exec_live(client, dsn, opts->policy, opts->cmd, &result);
         status = rc == SBX_OK ? status_of(result) : sbx_cli_exit_code(rc);
     }
     sbx_result_free(result);
@@ -73,7 +74,6 @@ int cmd_run(int argc, char **argv)
 {
     struct run_opts opts;
     sbx_client *client = NULL;
-    sbx_sandbox *sandbox = NULL;
     int rc, status = run_opts_parse(&opts, argc, argv);
 
     if (status != 0) {
@@ -89,19 +89,11 @@ int cmd_run(int argc, char **argv)
         status = fail(&opts, rc, "creating the client");
         goto out;
     }
-    rc = sbx_sandbox_open(&sandbox, client, choose_dsn(&opts), opts.policy);
-    if (rc != SBX_OK) {
-        status = fail(&opts, rc, NULL);
-        goto out;
-    }
-    status = run_in(&opts, sandbox);
-
-    /* A sandbox that cannot be destroyed may be leaking: that outranks the command's status. */
-    rc = sbx_sandbox_destroy(sandbox);
-    if (rc != SBX_OK)
-        status = sbx_cli_error_lib(rc, "destroying the sandbox (it may be left behind: see `sandboxio gc`)");
+    /* One call creates the sandbox, runs the command and destroys it: a
+     * sandbox that could not be destroyed is an error that outranks the
+     * command's status (see `sandboxio gc`). */
+    status = run_once(&opts, client, choose_dsn(&opts));
 out:
-    sbx_sandbox_free(sandbox);
     sbx_client_free(client);
     run_opts_release(&opts);
     return status;

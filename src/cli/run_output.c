@@ -59,7 +59,8 @@ static void warn_truncated(const sbx_result *result, int stream)
                       stream == SBX_STDOUT ? "stdout" : "stderr");
 }
 
-int run_exec_live(sbx_sandbox *sandbox, const sbx_cmd *cmd, sbx_result **result)
+int run_exec_live(sbx_client *client, const char *dsn, const sbx_policy *policy,
+                  const sbx_cmd *cmd, sbx_result **result)
 {
     struct live_sink sink = { 0 };
     const void *data;
@@ -67,21 +68,21 @@ int run_exec_live(sbx_sandbox *sandbox, const sbx_cmd *cmd, sbx_result **result)
     int rc;
 
     fflush(stdout);
-    if (sbx_sandbox_caps(sandbox) & SBX_CAP_STREAM) {
-        rc = sbx_exec_stream(result, sandbox, cmd, live_output, &sink);
+    rc = sbx_run_stream(result, client, dsn, policy, cmd, live_output, &sink);
+    if (rc != SBX_E_CAP_STREAM) {
         if (rc == SBX_E_EXEC_ABORTED && sink.failed_errno)
             sbx_cli_error(SBX_E_EXEC_ABORTED, "cannot write the command's %s: %s; it was stopped",
                           sink.failed_stream == SBX_STDERR ? "stderr" : "stdout",
                           strerror(sink.failed_errno));
         else if (rc != SBX_OK && !sbx_cli_interrupted())
-            sbx_cli_error_lib(rc, "running the command");
+            sbx_cli_error_lib(rc, NULL);
         return rc;
     }
 
-    /* No streaming on this backend: capture, then replay. */
-    rc = sbx_exec(result, sandbox, cmd);
+    /* No streaming on this backend (refused before anything was made): capture, then replay. */
+    rc = sbx_run(result, client, dsn, policy, cmd);
     if (rc != SBX_OK) {
-        sbx_cli_error_lib(rc, "running the command");
+        sbx_cli_error_lib(rc, NULL);
         return rc;
     }
     warn_truncated(*result, SBX_STDOUT);
@@ -127,8 +128,35 @@ static int add_int_or_null(json_object *obj, const char *key, int present, int v
                    : sbx_cli_json_add_null(obj, key);
 }
 
-int run_print_json(const sbx_result *result, const sbx_sandbox *sandbox)
+/* What sbx_sandbox_backend(), _tier() and _dsn() say, for a sandbox that is gone. */
+static int where_it_ran(sbx_client *client, const char *dsn, char **backend, int *tier,
+                        char **redacted)
 {
+    sbx_dsn *parsed = NULL;
+    int rc = sbx_dsn_parse(&parsed, dsn);
+
+    *backend = *redacted = NULL;
+    if (rc == SBX_OK)
+        rc = sbx_client_probe(client, dsn, NULL, tier);
+    if (rc == SBX_OK)
+        rc = sbx_dsn_to_string(parsed, redacted);
+    if (rc == SBX_OK && !(*backend = strdup(sbx_dsn_scheme(parsed))))
+        rc = SBX_E_NOMEM;
+    sbx_dsn_free(parsed);
+    return rc;
+}
+
+int run_print_json(const sbx_result *result, sbx_client *client, const char *dsn)
+{
+    char *backend, *redacted;
+    int tier = 0;
+    int where = where_it_ran(client, dsn, &backend, &tier, &redacted);
+    if (where != SBX_OK) {
+        free(backend);
+        free(redacted);
+        sbx_cli_error_lib(where, "describing the backend");
+        return where;
+    }
     json_object *obj = json_object_new_object();
     const void *out, *err;
     size_t out_len, err_len;
@@ -136,6 +164,8 @@ int run_print_json(const sbx_result *result, const sbx_sandbox *sandbox)
     int exited = sbx_result_exited(result), rc;
 
     if (!obj) {
+        free(backend);
+        free(redacted);
         sbx_cli_error(SBX_E_NOMEM, "out of memory building the result");
         return SBX_E_NOMEM;
     }
@@ -143,6 +173,8 @@ int run_print_json(const sbx_result *result, const sbx_sandbox *sandbox)
     err = sbx_result_stderr(result, &err_len);
     /* json-c counts string lengths in int: a larger capture cannot be put in. */
     if (out_len > INT32_MAX / 2 || err_len > INT32_MAX / 2) {
+        free(backend);
+        free(redacted);
         json_object_put(obj);
         sbx_cli_error(SBX_E_EXEC_TRUNCATED, "output too large for --json; lower --output-cap");
         return SBX_E_EXEC_TRUNCATED;
@@ -160,9 +192,11 @@ int run_print_json(const sbx_result *result, const sbx_sandbox *sandbox)
     if (!rc) rc = sbx_cli_json_add(obj, "stderr_truncated",
                                    json_object_new_boolean(sbx_result_truncated(result, SBX_STDERR)));
     if (!rc) rc = sbx_cli_json_add(obj, "duration_ms", json_object_new_double_s(atof(ms), ms));
-    if (!rc) rc = sbx_cli_json_add(obj, "backend", json_object_new_string(sbx_sandbox_backend(sandbox)));
-    if (!rc) rc = sbx_cli_json_add(obj, "tier", json_object_new_string(sbx_tier_name(sbx_sandbox_tier(sandbox))));
-    if (!rc) rc = sbx_cli_json_add(obj, "dsn", json_object_new_string(sbx_sandbox_dsn(sandbox)));
+    if (!rc) rc = sbx_cli_json_add(obj, "backend", json_object_new_string(backend));
+    if (!rc) rc = sbx_cli_json_add(obj, "tier", json_object_new_string(sbx_tier_name(tier)));
+    if (!rc) rc = sbx_cli_json_add(obj, "dsn", json_object_new_string(redacted));
+    free(backend);
+    free(redacted);
     if (rc) {
         json_object_put(obj);
         sbx_cli_error(rc, "out of memory building the result");

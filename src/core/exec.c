@@ -1,5 +1,6 @@
 /*
- * Commands and their results. The core owns what is the same on every
+ * Commands and their results, in an open sandbox or in a sandbox made for
+ * one command (sbx_run()). The core owns what is the same on every
  * backend: the capability checks, the environment actually passed (nothing
  * inherited), the effective timeout, and the output cap with its truncated
  * flag; the plugin only runs the command and streams its output.
@@ -122,10 +123,12 @@ typedef struct exec_plan {
     size_t cap;
 } exec_plan;
 
-static int plan_exec(const sbx_sandbox *sb, const sbx_cmd *cmd, bool stream, exec_plan *plan)
+/* oneshot: sb is only prepared (sbx_run()), not an open sandbox. */
+static int plan_exec(const sbx_sandbox *sb, const sbx_cmd *cmd, bool stream, bool oneshot,
+                     exec_plan *plan)
 {
     memset(plan, 0, sizeof(*plan));
-    int rc = sbx__sandbox_usable(sb);
+    int rc = oneshot ? SBX_OK : sbx__sandbox_usable(sb);
     if (rc)
         return rc;
     if (!cmd)
@@ -217,13 +220,52 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static int run(sbx_result **out, sbx_sandbox *sb, const sbx_cmd *cmd, sbx_output_cb cb, void *ud)
+/*
+ * sbx_run() without a one-shot path in the plugin: open, exec, destroy. The
+ * error object keeps exec's error unless destroy fails, which outranks it:
+ * the sandbox may be left behind.
+ */
+static int open_exec_destroy(sbx_sandbox *sb, const sbx_plugin_limits *limits,
+                             const sbx_plugin_cmd *pcmd, const sbx_plugin_io *io,
+                             sbx_plugin_exit *exit_out)
+{
+    const sbx_plugin *d = sb->plugin->desc;
+    int rc = d->open(sb->plugin->state, &sb->dsn->view, limits, &sb->handle);
+    if (rc == SBX_OK && !sb->handle)
+        rc = sbx__error_set(SBX_E_INTERNAL, "plugin '%s' returned no sandbox handle",
+                            sb->plugin->scheme);
+    if (rc)
+        return sbx__error_ensure(rc, "creating the sandbox");
+    rc = d->exec(sb->handle, pcmd, io, exit_out);
+    int destroyed = d->destroy(sb->handle);
+    sb->handle = NULL;
+    if (destroyed)
+        return sbx__error_ensure(destroyed, "destroying the sandbox");
+    return rc;
+}
+
+/* The plugin call that runs the planned command. */
+static int call_plugin(sbx_sandbox *sb, bool oneshot, const sbx_plugin_cmd *pcmd,
+                       const sbx_plugin_io *io, sbx_plugin_exit *exit_out)
+{
+    if (!oneshot)
+        return sb->plugin->desc->exec(sb->handle, pcmd, io, exit_out);
+    sbx_plugin_limits limits;
+    sbx__sandbox_limits(sb, &limits);
+    if (SBX_PLUGIN_HAS(sb->plugin->desc, run))
+        return sb->plugin->desc->run(sb->plugin->state, &sb->dsn->view, &limits, pcmd, io,
+                                     exit_out);
+    return open_exec_destroy(sb, &limits, pcmd, io, exit_out);
+}
+
+static int run(sbx_result **out, sbx_sandbox *sb, const sbx_cmd *cmd, sbx_output_cb cb, void *ud,
+               bool oneshot)
 {
     if (!out)
         return sbx__error_set(SBX_E_INVALID_ARGUMENT, "result out-pointer is NULL");
     *out = NULL;
     exec_plan plan;
-    int rc = plan_exec(sb, cmd, cb != NULL, &plan);
+    int rc = plan_exec(sb, cmd, cb != NULL, oneshot, &plan);
     if (rc)
         return rc;
     sbx_result *r = sbx__calloc(1, sizeof(*r));
@@ -241,7 +283,7 @@ static int run(sbx_result **out, sbx_sandbox *sb, const sbx_cmd *cmd, sbx_output
     r->exit.struct_size = sizeof(r->exit);
     uint64_t start = now_ns();
     sbx_error_clear();
-    rc = sb->plugin->desc->exec(sb->handle, &plan.pcmd, &io, &r->exit);
+    rc = call_plugin(sb, oneshot, &plan.pcmd, &io, &r->exit);
     r->duration_ns = now_ns() - start;
     sbx__strvec_clear(&plan.envp);
     if (eio.failure)
@@ -257,7 +299,7 @@ static int run(sbx_result **out, sbx_sandbox *sb, const sbx_cmd *cmd, sbx_output
 
 int sbx_exec(sbx_result **out, sbx_sandbox *sandbox, const sbx_cmd *cmd)
 {
-    return run(out, sandbox, cmd, NULL, NULL);
+    return run(out, sandbox, cmd, NULL, NULL, false);
 }
 
 int sbx_exec_stream(sbx_result **out, sbx_sandbox *sandbox, const sbx_cmd *cmd,
@@ -265,7 +307,39 @@ int sbx_exec_stream(sbx_result **out, sbx_sandbox *sandbox, const sbx_cmd *cmd,
 {
     if (!cb)
         return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_exec_stream: callback is NULL");
-    return run(out, sandbox, cmd, cb, userdata);
+    return run(out, sandbox, cmd, cb, userdata, false);
+}
+
+/* A sandbox for one command: prepared like an open, created by the run. */
+static int run_once(sbx_result **out, sbx_client *client, const char *dsn,
+                    const sbx_policy *policy, const sbx_cmd *cmd, sbx_output_cb cb, void *ud)
+{
+    if (!out)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "result out-pointer is NULL");
+    *out = NULL;
+    if (!client || !dsn)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_run: NULL argument");
+    sbx_sandbox *sb;
+    int rc = sbx__sandbox_prepare(&sb, client, dsn, policy);
+    if (rc == SBX_OK)
+        rc = run(out, sb, cmd, cb, ud, true);
+    sbx_sandbox_free(sb);
+    return rc;
+}
+
+int sbx_run(sbx_result **out, sbx_client *client, const char *dsn, const sbx_policy *policy,
+            const sbx_cmd *cmd)
+{
+    return run_once(out, client, dsn, policy, cmd, NULL, NULL);
+}
+
+int sbx_run_stream(sbx_result **out, sbx_client *client, const char *dsn,
+                   const sbx_policy *policy, const sbx_cmd *cmd, sbx_output_cb cb,
+                   void *userdata)
+{
+    if (!cb)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_run_stream: callback is NULL");
+    return run_once(out, client, dsn, policy, cmd, cb, userdata);
 }
 
 void sbx_result_free(sbx_result *result)

@@ -151,6 +151,15 @@ struct sbx_sandbox {
 SBX_HIDDEN int sbx__sandbox_usable(const sbx_sandbox *sb);
 /* SBX_E3xxx naming cap if sb lacks it. */
 SBX_HIDDEN int sbx__sandbox_need(const sbx_sandbox *sb, uint64_t cap);
+/*
+ * Everything an open does short of creating: DSN parsed, plugin loaded,
+ * effective capabilities known, policy checked. *out is a handle marked
+ * destroyed, for sbx_run(); free it with sbx_sandbox_free().
+ */
+SBX_HIDDEN int sbx__sandbox_prepare(sbx_sandbox **out, sbx_client *client, const char *dsn,
+                                    const sbx_policy *policy);
+/* The policy's limits as the plugin sees them (strings borrowed from sb). */
+SBX_HIDDEN void sbx__sandbox_limits(const sbx_sandbox *sb, sbx_plugin_limits *limits);
 
 /* --- paths (path.c) ------------------------------------------------------ */
 

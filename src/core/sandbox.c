@@ -46,11 +46,22 @@ int sbx_client_probe(sbx_client *client, const char *dsn, uint64_t *caps, int *t
     return rc;
 }
 
-int sbx_sandbox_open(sbx_sandbox **out, sbx_client *client, const char *dsn,
-                     const sbx_policy *policy)
+void sbx__sandbox_limits(const sbx_sandbox *sb, sbx_plugin_limits *limits)
 {
-    if (!out || !client || !dsn)
-        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_sandbox_open: NULL argument");
+    static const char *const no_hosts[] = {NULL};
+    *limits = (sbx_plugin_limits){
+        .struct_size = sizeof(*limits),
+        .network = sb->policy.network,
+        .net_allow = sb->policy.allow.v ? (const char *const *)sb->policy.allow.v : no_hosts,
+        .memory_bytes = sb->policy.memory,
+        .cpu_millis = sb->policy.cpu_millis,
+        .pids = sb->policy.pids,
+    };
+}
+
+int sbx__sandbox_prepare(sbx_sandbox **out, sbx_client *client, const char *dsn,
+                         const sbx_policy *policy)
+{
     *out = NULL;
     sbx_sandbox *sb = sbx__calloc(1, sizeof(*sb));
     if (!sb)
@@ -76,25 +87,32 @@ int sbx_sandbox_open(sbx_sandbox **out, sbx_client *client, const char *dsn,
         sb->tier = sb->plugin->desc->tier;
         rc = sbx__policy_check(&sb->policy, sb->caps, sb->tier, sb->plugin->scheme);
     }
-    if (rc == SBX_OK) {
-        sbx_plugin_limits limits = {
-            .struct_size = sizeof(limits),
-            .network = sb->policy.network,
-            .net_allow = (const char *const *)sb->policy.allow.v,
-            .memory_bytes = sb->policy.memory,
-            .cpu_millis = sb->policy.cpu_millis,
-            .pids = sb->policy.pids,
-        };
-        static const char *const no_hosts[] = {NULL};
-        if (!limits.net_allow)
-            limits.net_allow = no_hosts;
-        sbx_error_clear();
-        rc = sb->plugin->desc->open(sb->plugin->state, &sb->dsn->view, &limits, &sb->handle);
-        sbx__error_ensure(rc, "creating the sandbox");
-        if (rc == SBX_OK && !sb->handle)
-            rc = sbx__error_set(SBX_E_INTERNAL, "plugin '%s' returned no sandbox handle",
-                                sb->plugin->scheme);
+    if (rc) {
+        sbx_sandbox_free(sb);
+        return rc;
     }
+    *out = sb;
+    return SBX_OK;
+}
+
+int sbx_sandbox_open(sbx_sandbox **out, sbx_client *client, const char *dsn,
+                     const sbx_policy *policy)
+{
+    if (!out || !client || !dsn)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_sandbox_open: NULL argument");
+    sbx_sandbox *sb;
+    int rc = sbx__sandbox_prepare(&sb, client, dsn, policy);
+    *out = NULL;
+    if (rc)
+        return rc;
+    sbx_plugin_limits limits;
+    sbx__sandbox_limits(sb, &limits);
+    sbx_error_clear();
+    rc = sb->plugin->desc->open(sb->plugin->state, &sb->dsn->view, &limits, &sb->handle);
+    sbx__error_ensure(rc, "creating the sandbox");
+    if (rc == SBX_OK && !sb->handle)
+        rc = sbx__error_set(SBX_E_INTERNAL, "plugin '%s' returned no sandbox handle",
+                            sb->plugin->scheme);
     if (rc) {
         sbx_sandbox_free(sb);
         return rc;

@@ -7,6 +7,8 @@
  *   SBX_TESTCAPS_TIER   tier number (default: unknown)
  *   SBX_TESTCAPS_PROBE  hex mask probe() returns (unset: the declared caps)
  *   SBX_TESTCAPS_LOG    file each call appends a line to
+ *   SBX_TESTCAPS_RUN    set: the descriptor has run (one-shot), else NULL
+ *   SBX_TESTCAPS_DESTROY_FAIL  set: destroy fails with SBX_E_BACKEND_FAILED
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,8 @@
 
 static sbx_plugin desc;
 static const sbx_host *host;
+static int tc_run(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *l,
+                  const sbx_plugin_cmd *cmd, const sbx_plugin_io *io, sbx_plugin_exit *exit_out);
 
 static void record(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void record(const char *fmt, ...)
@@ -40,6 +44,7 @@ static void read_env(void)
     const char *tier = getenv("SBX_TESTCAPS_TIER");
     desc.caps = caps ? strtoull(caps, NULL, 16) : SBX_CAP_EXEC;
     desc.tier = tier ? atoi(tier) : SBX_TIER_UNKNOWN;
+    desc.run = getenv("SBX_TESTCAPS_RUN") ? tc_run : NULL;
 }
 
 static int tc_init(const sbx_host *h, void **state)
@@ -72,6 +77,8 @@ static int tc_destroy(void *sandbox)
 {
     record("destroy");
     host->free(sandbox);
+    if (getenv("SBX_TESTCAPS_DESTROY_FAIL"))
+        return host->set_error(SBX_E_BACKEND_FAILED, "asked to fail destroy");
     return SBX_OK;
 }
 
@@ -105,6 +112,14 @@ static int tc_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io
     exit_out->exited = 1;
     exit_out->exit_code = 0;
     return SBX_OK;
+}
+
+/* One-shot: logged as "run", then the same as exec. */
+static int tc_run(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *l,
+                  const sbx_plugin_cmd *cmd, const sbx_plugin_io *io, sbx_plugin_exit *exit_out)
+{
+    record("run network=%d", l->network);
+    return tc_exec(NULL, cmd, io, exit_out);
 }
 
 static int tc_native(void *sandbox, const char *op, const char *json_in, char **json_out)
