@@ -171,7 +171,12 @@ static json_object *labels(const dk_options *opt)
     return l;
 }
 
-static json_object *create_body(const dk_options *opt, const sbx_plugin_limits *limits)
+/*
+ * The container's config: the keep-alive as its process, or (one-shot) the
+ * arguments of /bin/sh given in cmd, with the output (and stdin) attached.
+ */
+static json_object *create_body(const dk_options *opt, const sbx_plugin_limits *limits,
+                                const dk_process *proc)
 {
     static const char *const entry[] = {"/bin/sh", NULL};
     static const char *const drop[] = {"ALL", NULL};
@@ -179,7 +184,19 @@ static json_object *create_body(const dk_options *opt, const sbx_plugin_limits *
     json_object *b = json_object_new_object();
     add_str(b, "Image", opt->image);
     json_object_object_add(b, "Entrypoint", str_array(entry));
-    json_object_object_add(b, "Cmd", str_array(keepalive_cmd));
+    if (proc) {
+        json_object_object_add(b, "Cmd", json_object_get(proc->sh_args));
+        json_object_object_add(b, "AttachStdout", json_object_new_boolean(1));
+        json_object_object_add(b, "AttachStderr", json_object_new_boolean(1));
+        if (proc->stdin_attached) {
+            /* Stdin stays open until the attached client closes its side. */
+            json_object_object_add(b, "AttachStdin", json_object_new_boolean(1));
+            json_object_object_add(b, "OpenStdin", json_object_new_boolean(1));
+            json_object_object_add(b, "StdinOnce", json_object_new_boolean(1));
+        }
+    } else {
+        json_object_object_add(b, "Cmd", str_array(keepalive_cmd));
+    }
     add_str(b, "WorkingDir", opt->workdir);
     json_object_object_add(b, "Labels", labels(opt));
     json_object *vols = json_object_new_object();
@@ -237,9 +254,10 @@ int dk_container_remove(dk_conn *c, const char *id)
     return rc;
 }
 
-static int create_container(dk_sandbox *sb, const sbx_plugin_limits *limits, json_object **out)
+static int create_container(dk_sandbox *sb, const sbx_plugin_limits *limits,
+                            const dk_process *proc, json_object **out)
 {
-    json_object *body = create_body(&sb->opt, limits);
+    json_object *body = create_body(&sb->opt, limits, proc);
     const char *text = json_object_to_json_string_ext(body, JSON_C_TO_STRING_PLAIN);
     char context[700];
     snprintf(context, sizeof(context), "creating a container of %s", sb->opt.image);
@@ -276,7 +294,7 @@ static int check_warnings(dk_sandbox *sb, json_object *created)
     return SBX_OK;
 }
 
-static void sandbox_free(dk_sandbox *sb)
+void dk_sandbox_free(dk_sandbox *sb)
 {
     dk_conn_clear(&sb->conn);
     dk_options_clear(&sb->opt);
@@ -284,8 +302,8 @@ static void sandbox_free(dk_sandbox *sb)
     free(sb);
 }
 
-int dk_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
-            void **sandbox)
+int dk_sandbox_create(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
+                      const dk_process *proc, dk_sandbox **out)
 {
     dk_state *st = state;
     const sbx_host *host = st->host;
@@ -306,11 +324,11 @@ int dk_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *lim
     }
     /* Create first: the image is looked up (and pulled) only when missing. */
     json_object *created = NULL;
-    rc = create_container(sb, limits, &created);
+    rc = create_container(sb, limits, proc, &created);
     if (rc == SBX_E_NOT_FOUND) {
         rc = image_ensure(&sb->conn, &sb->opt);
         if (rc == SBX_OK)
-            rc = create_container(sb, limits, &created);
+            rc = create_container(sb, limits, proc, &created);
     }
     const char *id = rc == SBX_OK ? dk_json_str(created, "Id") : NULL;
     if (rc == SBX_OK && (!id || !id[0] || strlen(id) >= sizeof(sb->id) ||
@@ -322,23 +340,41 @@ int dk_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *lim
     if (rc == SBX_OK && (rc = check_warnings(sb, created)) != SBX_OK)
         (void)dk_container_remove(&sb->conn, sb->id);
     json_object_put(created);
-    if (rc == SBX_OK) {
-        char path[160];
-        snprintf(path, sizeof(path), "/containers/%s/start", sb->id);
-        dk_request rq = {.method = "POST", .path = path};
-        dk_response rs = {0};
-        rc = dk_api_call(&sb->conn, &rq, &rs, "starting the container");
-        dk_response_clear(&rs);
-        if (rc)
-            /* Fail closed: nothing half-made stays behind. */
-            (void)dk_container_remove(&sb->conn, sb->id);
-    }
     if (rc) {
-        sandbox_free(sb);
+        dk_sandbox_free(sb);
         return rc;
     }
     sb->memory_limited = limits && DK_COVERS(limits, sbx_plugin_limits, memory_bytes) &&
                          limits->memory_bytes;
+    *out = sb;
+    return SBX_OK;
+}
+
+int dk_container_start(dk_sandbox *sb)
+{
+    char path[160];
+    snprintf(path, sizeof(path), "/containers/%s/start", sb->id);
+    dk_request rq = {.method = "POST", .path = path};
+    dk_response rs = {0};
+    int rc = dk_api_call(&sb->conn, &rq, &rs, "starting the container");
+    dk_response_clear(&rs);
+    return rc;
+}
+
+int dk_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
+            void **sandbox)
+{
+    dk_sandbox *sb;
+    int rc = dk_sandbox_create(state, dsn, limits, NULL, &sb);
+    if (rc)
+        return rc;
+    rc = dk_container_start(sb);
+    if (rc) {
+        /* Fail closed: nothing half-made stays behind. */
+        (void)dk_container_remove(&sb->conn, sb->id);
+        dk_sandbox_free(sb);
+        return rc;
+    }
     *sandbox = sb;
     return SBX_OK;
 }
@@ -352,7 +388,7 @@ int dk_destroy(void *sandbox)
         rc = dk_container_remove(&sb->conn, sb->id);
     /* The handle goes whatever happened; a container left behind carries
      * its owner and TTL labels, so `sandboxio gc` removes it later. */
-    sandbox_free(sb);
+    dk_sandbox_free(sb);
     return rc;
 }
 

@@ -15,7 +15,8 @@
  *   demux.c     the multiplexed stdout/stderr stream decoder
  *   control.c   control lines of the exec wrapper and docker-init
  *   exec.c      commands: wrapper, stream, stdin, timeout, exit status
- *   exec_end.c  killing a command's session, telling an OOM kill
+ *   exec_end.c  killing a command's session or a one-shot container, telling an OOM kill
+ *   oneshot.c   one-shot runs: the command as the container's own process
  *   pathcheck.c paths in the container, refused when a symlink leads out
  *   files.c     files through the archive endpoints (libarchive)
  *   files_exec.c listing and removal, by exec
@@ -269,6 +270,21 @@ typedef struct dk_sandbox {
     bool memory_limited;
 } dk_sandbox;
 
+/* A one-shot container's own process: /bin/sh's arguments (the exec wrapper). */
+typedef struct dk_process {
+    json_object *sh_args;      /* JSON array, borrowed */
+    bool stdin_attached;
+} dk_process;
+
+/*
+ * Create the sandbox's container, not started: with the keep-alive as its
+ * process (proc NULL), or proc for a one-shot run. Removed again on failure.
+ */
+int dk_sandbox_create(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
+                      const dk_process *proc, dk_sandbox **out);
+int dk_container_start(dk_sandbox *sb);
+/* Free the handle only (the container is the caller's to remove). */
+void dk_sandbox_free(dk_sandbox *sb);
 int dk_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
             void **sandbox);
 int dk_destroy(void *sandbox);
@@ -365,6 +381,16 @@ int dk_exec_simple(dk_sandbox *sb, const char *const *argv, dk_buf *out, size_t 
 
 /* Create an exec from its JSON body; *id gets its id. */
 int dk_exec_create(dk_sandbox *sb, json_object *body, char *id, size_t id_size);
+/* The exec wrapper's arguments to /bin/sh for cmd, as a JSON array (NULL: no memory). */
+json_object *dk_exec_sh_args(const char *workdir, const sbx_plugin_cmd *cmd);
+/* SBX_E_EXEC_START for a program name the wrapper cannot run ("A=B"). */
+int dk_exec_refuse_program(const sbx_host *host, const sbx_plugin_cmd *cmd);
+/*
+ * Run a one-shot container made with the wrapper as its process: attach,
+ * start, stream, and read how it ended. The caller removes it.
+ */
+int dk_exec_oneshot(dk_sandbox *sb, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
+                    sbx_plugin_exit *exit_out);
 
 /* --- exec_end.c ----------------------------------------------------------- */
 
@@ -372,6 +398,17 @@ int dk_exec_create(dk_sandbox *sb, json_object *body, char *id, size_t id_size);
 int dk_exec_kill_session(dk_sandbox *sb, long session);
 /* Did the memory limit kill something since the last look? */
 bool dk_exec_oom_happened(dk_sandbox *sb);
+/* One-shot containers: SIGKILL the whole container; its exit status once
+ * stopped; whether the engine recorded an OOM kill. */
+int dk_container_kill(dk_sandbox *sb);
+int dk_container_wait(dk_sandbox *sb, int *code);
+bool dk_container_oom_killed(dk_sandbox *sb);
+
+/* --- oneshot.c ------------------------------------------------------------ */
+
+/* The plugin's run: a container whose own process is the command. */
+int dk_run(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
+           const sbx_plugin_cmd *cmd, const sbx_plugin_io *io, sbx_plugin_exit *exit_out);
 
 /* --- files.c -------------------------------------------------------------- */
 

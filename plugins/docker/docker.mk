@@ -16,6 +16,7 @@ plugins_docker_sandboxio_docker_la_SOURCES = \
 	plugins/docker/control.c \
 	plugins/docker/exec.c \
 	plugins/docker/exec_end.c \
+	plugins/docker/oneshot.c \
 	plugins/docker/pathcheck.c \
 	plugins/docker/files.c \
 	plugins/docker/files_exec.c \
@@ -49,9 +50,11 @@ plugins_docker_tests_test_docker_units_LDADD = $(CHECK_LIBS) $(JSONC_LIBS)
 
 ## Against a real engine: each test starts a private dockerd (root only;
 ## SKIP where it cannot start, FAIL instead when CI=true).
-check_PROGRAMS += plugins/docker/tests/large-file
+check_PROGRAMS += plugins/docker/tests/large-file plugins/docker/tests/exec-storm-timeout
 plugins_docker_tests_large_file_SOURCES = plugins/docker/tests/large-file.c
 plugins_docker_tests_large_file_LDADD = src/libsandboxio.la
+plugins_docker_tests_exec_storm_timeout_SOURCES = plugins/docker/tests/exec-storm-timeout.c
+plugins_docker_tests_exec_storm_timeout_LDADD = src/libsandboxio.la
 SBX_DOCKER_TESTS = \
 	plugins/docker/tests/docker-contract-passes.sh \
 	plugins/docker/tests/docker-gc-removes-leaked.sh \

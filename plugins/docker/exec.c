@@ -56,6 +56,7 @@ typedef struct run {
     dk_buf *capture;           /* dk_exec_simple's stdout */
     size_t capture_cap;
     bool wrapped;              /* stderr carries control lines */
+    bool whole_container;      /* one-shot: the container is the command's, kill it whole */
     dk_control ctl;
     dk_buf diag;               /* the first output bytes, for start failures */
     bool aborted;              /* the output callback asked to stop */
@@ -217,11 +218,13 @@ static int stream_loop(run *r, dk_hijack *hj, uint64_t deadline)
         if ((r->timed_out || r->aborted) && !r->kill_sent && start_settled(r)) {
             r->kill_sent = true;
             kill_at = now;
-            if (command_session(r) > 0) {
-                int rc = dk_exec_kill_session(r->sb, command_session(r));
-                if (rc)
-                    return rc;
-            }
+            int rc = SBX_OK;
+            if (r->whole_container)
+                rc = dk_container_kill(r->sb);
+            else if (command_session(r) > 0)
+                rc = dk_exec_kill_session(r->sb, command_session(r));
+            if (rc)
+                return rc;
         }
         if (r->kill_sent && now - kill_at > DK_KILL_GRACE_MS)
             return r->sb->host->set_error(SBX_E_BACKEND_FAILED,
@@ -310,8 +313,7 @@ int dk_exec_simple(dk_sandbox *sb, const char *const *argv, dk_buf *out, size_t 
     return rc;
 }
 
-/* The wrapper's argv: sh -c WRAPPER sbx N CWD PATH K=V... ARGV... */
-static json_object *wrapped_cmd(dk_sandbox *sb, const sbx_plugin_cmd *cmd)
+json_object *dk_exec_sh_args(const char *workdir, const sbx_plugin_cmd *cmd)
 {
     const char *lookup = DK_NO_PATH_DEFAULT;
     size_t nenv = 0;
@@ -320,10 +322,10 @@ static json_object *wrapped_cmd(dk_sandbox *sb, const sbx_plugin_cmd *cmd)
             lookup = cmd->envp[nenv] + 5;
     char count[24], *cwd = NULL;
     snprintf(count, sizeof(count), "%zu", nenv);
-    if (cmd->cwd && cmd->cwd[0] && asprintf(&cwd, "%s/%s", sb->opt.workdir, cmd->cwd) < 0)
+    if (cmd->cwd && cmd->cwd[0] && asprintf(&cwd, "%s/%s", workdir, cmd->cwd) < 0)
         return NULL;
     json_object *a = json_object_new_array();
-    const char *head[] = {"/bin/sh", "-c", wrapper, "sbx", count, cwd ? cwd : "", lookup};
+    const char *head[] = {"-c", wrapper, "sbx", count, cwd ? cwd : "", lookup};
     for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
         json_object_array_add(a, json_object_new_string(head[i]));
     free(cwd);
@@ -332,6 +334,30 @@ static json_object *wrapped_cmd(dk_sandbox *sb, const sbx_plugin_cmd *cmd)
     for (size_t i = 0; cmd->argv[i]; i++)
         json_object_array_add(a, json_object_new_string(cmd->argv[i]));
     return a;
+}
+
+/* The exec's argv: /bin/sh and the wrapper's arguments. */
+static json_object *wrapped_cmd(dk_sandbox *sb, const sbx_plugin_cmd *cmd)
+{
+    json_object *args = dk_exec_sh_args(sb->opt.workdir, cmd);
+    if (!args)
+        return NULL;
+    json_object *a = json_object_new_array();
+    json_object_array_add(a, json_object_new_string("/bin/sh"));
+    for (size_t i = 0; i < json_object_array_length(args); i++)
+        json_object_array_add(a, json_object_get(json_object_array_get_idx(args, i)));
+    json_object_put(args);
+    return a;
+}
+
+int dk_exec_refuse_program(const sbx_host *host, const sbx_plugin_cmd *cmd)
+{
+    if (strchr(cmd->argv[0], '=') && !strchr(cmd->argv[0], '/'))
+        return host->set_error(SBX_E_EXEC_START,
+                               "docker: a program name with '=' (\"%s\") cannot be run; "
+                               "give a path such as ./%s",
+                               cmd->argv[0], cmd->argv[0]);
+    return SBX_OK;
 }
 
 static int start_failure(dk_sandbox *sb, const run *r, const sbx_plugin_cmd *cmd, int code)
@@ -358,49 +384,39 @@ static int start_failure(dk_sandbox *sb, const run *r, const sbx_plugin_cmd *cmd
     }
 }
 
-int dk_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
-            sbx_plugin_exit *exit_out)
+/*
+ * From a finished stream to the caller's answer: a start failure, an abort,
+ * or how the command ended (code: the exec's or the container's status).
+ */
+static int report_end(run *r, const sbx_plugin_cmd *cmd, int rc, int code,
+                      sbx_plugin_exit *exit_out)
 {
-    dk_sandbox *sb = sandbox;
-    if (strchr(cmd->argv[0], '=') && !strchr(cmd->argv[0], '/'))
-        return sb->host->set_error(SBX_E_EXEC_START,
-                                   "docker: a program name with '=' (\"%s\") cannot be run; "
-                                   "give a path such as ./%s",
-                                   cmd->argv[0], cmd->argv[0]);
-    json_object *argv = wrapped_cmd(sb, cmd);
-    if (!argv)
-        return sb->host->set_error(SBX_E_NOMEM, "docker: out of memory");
-    bool want_input = io && DK_COVERS(io, sbx_plugin_io, input) && io->input;
-    json_object *body = exec_body(argv, want_input, sb->opt.workdir);
-    run r = {.sb = sb, .io = io, .wrapped = true};
-    int code = -1;
-    int rc = run_exec(&r, body, cmd->timeout_ms, &code);
-    json_object_put(body);
-    if (rc == SBX_OK && !r.ctl.session)
-        rc = start_failure(sb, &r, cmd, code);
-    else if (rc == SBX_OK && r.ctl.fatal[0] && r.ctl.ended == DK_END_UNKNOWN && !r.timed_out)
-        rc = start_failure(sb, &r, cmd, code);    /* docker-init could not exec env */
-    if (rc == SBX_OK && r.aborted)
+    dk_sandbox *sb = r->sb;
+    if (rc == SBX_OK && !r->ctl.session)
+        rc = start_failure(sb, r, cmd, code);
+    else if (rc == SBX_OK && r->ctl.fatal[0] && r->ctl.ended == DK_END_UNKNOWN && !r->timed_out)
+        rc = start_failure(sb, r, cmd, code);    /* docker-init could not exec env */
+    if (rc == SBX_OK && r->aborted)
         rc = sb->host->set_error(SBX_E_EXEC_ABORTED, "docker: the output callback stopped \"%s\"",
                                  cmd->argv[0]);
-    dk_buf_clear(&r.diag);
-    dk_control_clear(&r.ctl);
     if (rc)
         return rc;
     sbx_plugin_exit e = {.struct_size = exit_out->struct_size};
-    if (r.timed_out) {
+    if (r->timed_out) {
         e.signal = 9;
         e.timed_out = 1;
-    } else if (r.ctl.ended == DK_END_EXITED) {
+    } else if (r->ctl.ended == DK_END_EXITED) {
         e.exited = 1;
-        e.exit_code = r.ctl.status;
-    } else if (r.ctl.ended == DK_END_SIGNALED || (code > 128 && code <= 128 + 64)) {
+        e.exit_code = r->ctl.status;
+    } else if (r->ctl.ended == DK_END_SIGNALED || (code > 128 && code <= 128 + 64)) {
         /*
          * docker-init exits 128+N after a signal N. Without its word (no
          * docker-init), 128+N is read as a signal, as shells do.
          */
         e.signal = code > 128 && code <= 128 + 64 ? code - 128 : 9;
-        e.oom_killed = e.signal == 9 && sb->memory_limited && dk_exec_oom_happened(sb);
+        e.oom_killed = e.signal == 9 && sb->memory_limited &&
+                       (r->whole_container ? dk_container_oom_killed(sb)
+                                           : dk_exec_oom_happened(sb));
     } else {
         e.exited = 1;
         e.exit_code = code;
@@ -408,4 +424,56 @@ int dk_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
     size_t n = exit_out->struct_size < sizeof(e) ? exit_out->struct_size : sizeof(e);
     memcpy(exit_out, &e, n);
     return SBX_OK;
+}
+
+int dk_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
+            sbx_plugin_exit *exit_out)
+{
+    dk_sandbox *sb = sandbox;
+    int rc = dk_exec_refuse_program(sb->host, cmd);
+    if (rc)
+        return rc;
+    json_object *argv = wrapped_cmd(sb, cmd);
+    if (!argv)
+        return sb->host->set_error(SBX_E_NOMEM, "docker: out of memory");
+    bool want_input = io && DK_COVERS(io, sbx_plugin_io, input) && io->input;
+    json_object *body = exec_body(argv, want_input, sb->opt.workdir);
+    run r = {.sb = sb, .io = io, .wrapped = true};
+    int code = -1;
+    rc = run_exec(&r, body, cmd->timeout_ms, &code);
+    json_object_put(body);
+    rc = report_end(&r, cmd, rc, code, exit_out);
+    dk_buf_clear(&r.diag);
+    dk_control_clear(&r.ctl);
+    return rc;
+}
+
+int dk_exec_oneshot(dk_sandbox *sb, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
+                    sbx_plugin_exit *exit_out)
+{
+    bool want_input = io && DK_COVERS(io, sbx_plugin_io, input) && io->input;
+    run r = {.sb = sb, .io = io, .wrapped = true, .whole_container = true};
+    dk_demux_init(&r.dm, on_frame, &r);
+    dk_control_init(&r.ctl, filtered_output, &r);
+    char path[200];
+    /* Attached before the start: no byte of output can be missed. */
+    snprintf(path, sizeof(path), "/containers/%s/attach?stream=1&stdout=1&stderr=1%s", sb->id,
+             want_input ? "&stdin=1" : "");
+    dk_hijack hj;
+    int code = -1;
+    int rc = dk_hijack_open(&sb->conn, path, NULL, "attaching to the container", &hj);
+    if (rc == SBX_OK) {
+        rc = dk_container_start(sb);
+        if (rc == SBX_OK)
+            rc = stream_loop(&r, &hj, cmd->timeout_ms ? now_ms() + cmd->timeout_ms : 0);
+        dk_hijack_close(&hj);
+    }
+    if (rc == SBX_OK && r.ctl.ended == DK_END_EXITED)
+        code = r.ctl.status; /* docker-init's word: no need to wait for the engine */
+    else if (rc == SBX_OK)
+        rc = dk_container_wait(sb, &code);
+    rc = report_end(&r, cmd, rc, code, exit_out);
+    dk_buf_clear(&r.diag);
+    dk_control_clear(&r.ctl);
+    return rc;
 }

@@ -105,3 +105,47 @@ bool dk_exec_oom_happened(dk_sandbox *sb)
     dk_buf_clear(&out);
     return oom;
 }
+
+/* A one-shot container: SIGKILL its init, which ends every process in it. */
+int dk_container_kill(dk_sandbox *sb)
+{
+    char path[200];
+    snprintf(path, sizeof(path), "/containers/%s/kill?signal=KILL", sb->id);
+    dk_request rq = {.method = "POST", .path = path};
+    dk_response rs = {0};
+    int rc = dk_http(&sb->conn, &rq, &rs);
+    /* 409: it is not running any more, which is what was wanted. */
+    if (rc == SBX_OK && rs.status != 204 && rs.status != 200 && rs.status != 409)
+        rc = dk_api_fail(&sb->conn, &rs, "killing the container of a one-shot run");
+    dk_response_clear(&rs);
+    return rc;
+}
+
+/* A one-shot container's exit status, once it has stopped. */
+int dk_container_wait(dk_sandbox *sb, int *code)
+{
+    char path[200];
+    json_object *o = NULL;
+    snprintf(path, sizeof(path), "/containers/%s/wait", sb->id);
+    int rc = dk_api_json(&sb->conn, "POST", path, NULL, "waiting for the container", &o);
+    int64_t status = rc == SBX_OK ? dk_json_int(o, "StatusCode", -1) : -1;
+    if (rc == SBX_OK && (status < 0 || status > 255))
+        rc = sb->host->set_error(SBX_E_BACKEND_PROTOCOL,
+                                 "docker: the container's wait answer has no status");
+    json_object_put(o);
+    if (rc == SBX_OK)
+        *code = (int)status;
+    return rc;
+}
+
+/* Did the memory limit kill a one-shot container's process? (the engine's own record) */
+bool dk_container_oom_killed(dk_sandbox *sb)
+{
+    char path[200];
+    json_object *o = NULL, *state = NULL;
+    snprintf(path, sizeof(path), "/containers/%s/json", sb->id);
+    bool oom = dk_api_json(&sb->conn, "GET", path, NULL, "inspecting the container", &o) == SBX_OK &&
+               json_object_object_get_ex(o, "State", &state) && dk_json_bool(state, "OOMKilled");
+    json_object_put(o);
+    return oom;
+}

@@ -62,6 +62,7 @@ static const sbx_plugin descriptor = {
     .native = NULL,
     .sandbox_id = dk_sandbox_id,
     .gc = dk_gc,
+    .run = dk_run,
 };
 
 SBX_PLUGIN_EXPORT const sbx_plugin *sandboxio_plugin_v1(void);

@@ -1,0 +1,44 @@
+/*
+ * One-shot runs (the plugin's run, sbx_run()): the command is the
+ * container's own process, under the same exec wrapper, instead of an exec
+ * into a keep-alive container. That saves the exec round trips and runc's
+ * entry into a running container; the container has the same hardening,
+ * labels and limits as an open's, and is removed with its volume whatever
+ * happened.
+ */
+#include "docker.h"
+
+int dk_run(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
+           const sbx_plugin_cmd *cmd, const sbx_plugin_io *io, sbx_plugin_exit *exit_out)
+{
+    dk_state *st = state;
+    int rc = dk_exec_refuse_program(st->host, cmd);
+    if (rc)
+        return rc;
+    /* The wrapper needs the work dir to resolve the command's cwd. */
+    dk_options opt;
+    rc = dk_options_parse(st->host, dsn, &opt);
+    if (rc)
+        return rc;
+    json_object *args = dk_exec_sh_args(opt.workdir, cmd);
+    dk_options_clear(&opt);
+    if (!args)
+        return st->host->set_error(SBX_E_NOMEM, "docker: out of memory");
+    dk_process proc = {
+        .sh_args = args,
+        .stdin_attached = io && DK_COVERS(io, sbx_plugin_io, input) && io->input,
+    };
+    dk_sandbox *sb;
+    rc = dk_sandbox_create(state, dsn, limits, &proc, &sb);
+    json_object_put(args);
+    if (rc)
+        return rc;
+    rc = dk_exec_oneshot(sb, cmd, io, exit_out);
+    int removed = dk_container_remove(&sb->conn, sb->id);
+    /* One retry for a dropped connection, as destroy does. */
+    if (removed == SBX_E_BACKEND_TRANSPORT)
+        removed = dk_container_remove(&sb->conn, sb->id);
+    dk_sandbox_free(sb);
+    /* A container left behind outranks the command's result (gc finds it by its labels). */
+    return removed ? removed : rc;
+}
