@@ -6,6 +6,8 @@
 #   SOCK      the daemon's socket; DSN=docker://$SOCK?image=busybox
 #   docker    a function running the docker CLI against that daemon
 #   fail      report and exit 1
+# SBX_DOCKERD_STORAGE picks the storage driver (default vfs, which works
+# everywhere; bench/docker/run.sh also measures overlay2).
 # Where dockerd cannot run (not root, not installed, no kernel support) the
 # test is skipped (77) with the reason, except with CI=true, where the docker
 # tests must run and a skip becomes a failure.
@@ -90,7 +92,7 @@ fi
 # daemon's containers never meet another daemon's there.
 dockerd "$@" --data-root "$SBX_DOCKERD_DIR/data" \
     --exec-root "$SBX_DOCKERD_DIR/exec" --pidfile "$SBX_DOCKERD_DIR/dockerd.pid" \
-    --storage-driver=vfs --iptables=false --ip-forward=false --ip-masq=false \
+    --storage-driver="${SBX_DOCKERD_STORAGE:-vfs}" --iptables=false --ip-forward=false --ip-masq=false \
     --bridge=none --userland-proxy=false \
     --containerd-namespace "sbx-test-$$" --containerd-plugins-namespace "sbx-test-plugins-$$" \
     >"$SBX_DOCKERD_DIR/dockerd.log" 2>&1 &
