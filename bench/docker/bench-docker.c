@@ -3,8 +3,13 @@
  *
  *   bench-docker DSN phases N   mean time of open, one exec of `true`, and
  *                               destroy, over N sandboxes one after another
- *   bench-docker DSN exec N     mean time of N execs of `true` in one open
- *                               sandbox
+ *   bench-docker DSN exec N [CLI...]
+ *                               N execs of `true` in one open sandbox; with
+ *                               a docker CLI command line (e.g. `docker
+ *                               --host unix://SOCK`), each is followed by
+ *                               `CLI exec CONTAINER true` into the same
+ *                               container, and the median of the per-pair
+ *                               ratios is printed too
  *
  * Run from bench/docker/run.sh, which prints the command lines it used.
  */
@@ -12,7 +17,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <spawn.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <sandboxio/sandboxio.h>
 
@@ -46,10 +53,81 @@ static void run_true(sbx_sandbox *sb)
     sbx_cmd_free(cmd);
 }
 
+extern char **environ;
+
+/* The docker CLI's exec of true into container id: its wall time. */
+static double time_cli_exec(char **cli, int ncli, const char *id)
+{
+    char *argv[32];
+    int n = 0;
+    for (int i = 0; i < ncli && n < 27; i++)
+        argv[n++] = cli[i];
+    argv[n++] = "exec";
+    argv[n++] = (char *)id;
+    argv[n++] = "true";
+    argv[n] = NULL;
+    pid_t pid;
+    int st;
+    double t0 = now_s();
+    if (posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ) != 0 ||
+        waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        fprintf(stderr, "bench-docker: %s exec failed\n", argv[0]);
+        exit(1);
+    }
+    return now_s() - t0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* sbx_exec of true, then (with a CLI) the CLI's exec into the same container, in turn. */
+static void bench_exec(sbx_sandbox *sb, int n, char **cli, int ncli)
+{
+    double *ours = calloc((size_t)n, sizeof *ours), *theirs = calloc((size_t)n, sizeof *theirs);
+    double *ratio = calloc((size_t)n, sizeof *ratio), sum_ours = 0, sum_theirs = 0;
+    const char *id = sbx_sandbox_id(sb);
+    if (!ours || !theirs || !ratio || (ncli && !id))
+        die("setting up", SBX_E_NOMEM);
+    run_true(sb);    /* warm up */
+    if (ncli)
+        time_cli_exec(cli, ncli, id);
+    for (int i = 0; i < n; i++) {
+        double t0 = now_s();
+        run_true(sb);
+        ours[i] = now_s() - t0;
+        sum_ours += ours[i];
+        if (ncli) {
+            theirs[i] = time_cli_exec(cli, ncli, id);
+            sum_theirs += theirs[i];
+            ratio[i] = ours[i] / theirs[i];
+        }
+    }
+    printf("exec of true: %.2f ms (mean of %d), median %.2f ms\n", sum_ours / n * 1e3, n,
+           median(ours, n) * 1e3);
+    if (ncli) {
+        printf("docker CLI exec of true into the same container: %.2f ms (mean), median "
+               "%.2f ms\n", sum_theirs / n * 1e3, median(theirs, n) * 1e3);
+        printf("median of per-pair ratios, sandboxio / docker CLI: %.2f\n", median(ratio, n));
+    }
+    free(ours);
+    free(theirs);
+    free(ratio);
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 4 || (strcmp(argv[2], "phases") && strcmp(argv[2], "exec"))) {
-        fprintf(stderr, "usage: bench-docker DSN phases|exec N\n");
+    if (argc < 4 || (strcmp(argv[2], "phases") && strcmp(argv[2], "exec")) ||
+        (strcmp(argv[2], "exec") && argc != 4)) {
+        fprintf(stderr, "usage: bench-docker DSN phases N | bench-docker DSN exec N [CLI...]\n");
         return 2;
     }
     const char *dsn = argv[1];
@@ -83,12 +161,7 @@ int main(int argc, char **argv)
     } else {
         if ((rc = sbx_sandbox_open(&sb, c, dsn, NULL)))
             die("sbx_sandbox_open", rc);
-        run_true(sb);    /* warm up */
-        double t0 = now_s();
-        for (int i = 0; i < n; i++)
-            run_true(sb);
-        double t = now_s() - t0;
-        printf("exec of true: %.2f ms (mean of %d)\n", t / n * 1e3, n);
+        bench_exec(sb, n, argv + 4, argc - 4);
         if ((rc = sbx_sandbox_destroy(sb)))
             die("sbx_sandbox_destroy", rc);
         sbx_sandbox_free(sb);
