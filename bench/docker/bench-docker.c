@@ -23,6 +23,8 @@
 #include <time.h>
 #include <sandboxio/sandboxio.h>
 
+#include "../median.h"
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -77,18 +79,6 @@ static double time_cli_exec(char **cli, int ncli, const char *id)
     return now_s() - t0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* sbx_exec of true, then (with a CLI) the CLI's exec into the same container, in turn. */
 static void bench_exec(sbx_sandbox *sb, int n, char **cli, int ncli)
 {
@@ -112,11 +102,11 @@ static void bench_exec(sbx_sandbox *sb, int n, char **cli, int ncli)
         }
     }
     printf("exec of true: %.2f ms (mean of %d), median %.2f ms\n", sum_ours / n * 1e3, n,
-           median(ours, n) * 1e3);
+           bench_median(ours, n) * 1e3);
     if (ncli) {
         printf("docker CLI exec of true into the same container: %.2f ms (mean), median "
-               "%.2f ms\n", sum_theirs / n * 1e3, median(theirs, n) * 1e3);
-        printf("median of per-pair ratios, sandboxio / docker CLI: %.2f\n", median(ratio, n));
+               "%.2f ms\n", sum_theirs / n * 1e3, bench_median(theirs, n) * 1e3);
+        printf("median of per-pair ratios, sandboxio / docker CLI: %.2f\n", bench_median(ratio, n));
     }
     free(ours);
     free(theirs);

@@ -30,6 +30,8 @@
 #include <unistd.h>
 #include <sandboxio/sandboxio.h>
 
+#include "../median.h"
+
 extern char **environ;
 
 static double now_s(void)
@@ -79,18 +81,6 @@ static double spawn_plain(const char *const *argv)
     return now_s() - t0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* One exec in the sandbox, then one plain spawn, in turn: the load hits both alike. */
 static int bench_exec(sbx_client *c, int n)
 {
@@ -114,8 +104,8 @@ static int bench_exec(sbx_client *c, int n)
     sbx_sandbox_free(sb);
     printf("exec_in_open_sandbox_us %.1f (median %.1f)\nplain_fork_exec_us %.1f (median %.1f)\n"
            "ratio_of_means %.2f\nmedian_ratio %.2f\n",
-           sum_in / n * 1e6, median(in, n) * 1e6, sum_plain / n * 1e6, median(plain, n) * 1e6,
-           sum_in / sum_plain, median(ratio, n));
+           sum_in / n * 1e6, bench_median(in, n) * 1e6, sum_plain / n * 1e6,
+           bench_median(plain, n) * 1e6, sum_in / sum_plain, bench_median(ratio, n));
     free(in);
     free(plain);
     free(ratio);
@@ -193,7 +183,7 @@ static int bench_stdout(sbx_client *c, unsigned long long n, int rounds)
         best_host = host > best_host ? host : best_host;
     }
     printf("stdout_bytes %llu\nbest_GB_per_s %.2f\nhost_best_GB_per_s %.2f\n"
-           "median_ratio_to_host %.2f\n", n, best_in, best_host, median(ratio, rounds));
+           "median_ratio_to_host %.2f\n", n, best_in, best_host, bench_median(ratio, rounds));
     free(ratio);
     sbx_sandbox_destroy(sb);
     sbx_sandbox_free(sb);
@@ -310,10 +300,10 @@ static int bench_compare(int n, int k, char **lines)
         for (int b = 0; b < 2 && b < k; b++) {
             for (int i = 0; i < n; i++)
                 ratio[i] = t[j * n + i] / t[b * n + i];
-            r[j][b] = median(ratio, n);
+            r[j][b] = bench_median(ratio, n);
         }
     for (int j = 0; j < k; j++) {
-        double m = median(t + j * n, n); /* sorts the row: its first is the minimum */
+        double m = bench_median(t + j * n, n); /* sorts the row: its first is the minimum */
         printf("%d: median %.2f ms  min %.2f ms  median_ratio_to_1 %.2f", j + 1, m * 1e3,
                t[j * n] * 1e3, r[j][0]);
         if (k > 1)

@@ -69,7 +69,7 @@ EXTRA_DIST += $(SBX_DOCKER_TESTS) plugins/docker/tests/dockerd-start.sh
 ## The benchmark: bench/docker/run.sh builds its driver on demand
 ## (`make bench/docker/bench-docker`); never installed.
 EXTRA_PROGRAMS += bench/docker/bench-docker
-bench_docker_bench_docker_SOURCES = bench/docker/bench-docker.c
+bench_docker_bench_docker_SOURCES = bench/docker/bench-docker.c bench/median.h
 bench_docker_bench_docker_LDADD = src/libsandboxio.la
 CLEANFILES += bench/docker/bench-docker
 EXTRA_DIST += bench/docker/run.sh

@@ -96,6 +96,6 @@ EXTRA_DIST += \
 ## The benchmark driver: built on demand by bench/local/run.sh
 ## (`make bench/local/bench-local`), never installed.
 EXTRA_PROGRAMS += bench/local/bench-local
-bench_local_bench_local_SOURCES = bench/local/bench-local.c
+bench_local_bench_local_SOURCES = bench/local/bench-local.c bench/median.h
 bench_local_bench_local_LDADD = src/libsandboxio.la
 CLEANFILES += bench/local/bench-local
