@@ -225,20 +225,16 @@ static uint64_t now_ns(void)
  * error object keeps exec's error unless destroy fails, which outranks it:
  * the sandbox may be left behind.
  */
-static int open_exec_destroy(sbx_sandbox *sb, const sbx_plugin_limits *limits,
-                             const sbx_plugin_cmd *pcmd, const sbx_plugin_io *io,
-                             sbx_plugin_exit *exit_out)
+static int open_exec_destroy(sbx_sandbox *sb, const sbx_plugin_cmd *pcmd,
+                             const sbx_plugin_io *io, sbx_plugin_exit *exit_out)
 {
-    const sbx_plugin *d = sb->plugin->desc;
-    int rc = d->open(sb->plugin->state, &sb->dsn->view, limits, &sb->handle);
-    if (rc == SBX_OK && !sb->handle)
-        rc = sbx__error_set(SBX_E_INTERNAL, "plugin '%s' returned no sandbox handle",
-                            sb->plugin->scheme);
+    int rc = sbx__sandbox_create(sb);
     if (rc)
-        return sbx__error_ensure(rc, "creating the sandbox");
-    rc = d->exec(sb->handle, pcmd, io, exit_out);
-    int destroyed = d->destroy(sb->handle);
+        return rc;
+    rc = sb->plugin->desc->exec(sb->handle, pcmd, io, exit_out);
+    int destroyed = sb->plugin->desc->destroy(sb->handle);
     sb->handle = NULL;
+    sb->destroyed = true;
     if (destroyed)
         return sbx__error_ensure(destroyed, "destroying the sandbox");
     return rc;
@@ -250,12 +246,11 @@ static int call_plugin(sbx_sandbox *sb, bool oneshot, const sbx_plugin_cmd *pcmd
 {
     if (!oneshot)
         return sb->plugin->desc->exec(sb->handle, pcmd, io, exit_out);
+    if (!SBX_PLUGIN_HAS(sb->plugin->desc, run))
+        return open_exec_destroy(sb, pcmd, io, exit_out);
     sbx_plugin_limits limits;
     sbx__sandbox_limits(sb, &limits);
-    if (SBX_PLUGIN_HAS(sb->plugin->desc, run))
-        return sb->plugin->desc->run(sb->plugin->state, &sb->dsn->view, &limits, pcmd, io,
-                                     exit_out);
-    return open_exec_destroy(sb, &limits, pcmd, io, exit_out);
+    return sb->plugin->desc->run(sb->plugin->state, &sb->dsn->view, &limits, pcmd, io, exit_out);
 }
 
 static int run(sbx_result **out, sbx_sandbox *sb, const sbx_cmd *cmd, sbx_output_cb cb, void *ud,

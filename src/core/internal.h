@@ -158,6 +158,8 @@ SBX_HIDDEN int sbx__sandbox_need(const sbx_sandbox *sb, uint64_t cap);
  */
 SBX_HIDDEN int sbx__sandbox_prepare(sbx_sandbox **out, sbx_client *client, const char *dsn,
                                     const sbx_policy *policy);
+/* Have the plugin create a prepared sandbox; on success sb is open. */
+SBX_HIDDEN int sbx__sandbox_create(sbx_sandbox *sb);
 /* The policy's limits as the plugin sees them (strings borrowed from sb). */
 SBX_HIDDEN void sbx__sandbox_limits(const sbx_sandbox *sb, sbx_plugin_limits *limits);
 

@@ -95,6 +95,21 @@ int sbx__sandbox_prepare(sbx_sandbox **out, sbx_client *client, const char *dsn,
     return SBX_OK;
 }
 
+int sbx__sandbox_create(sbx_sandbox *sb)
+{
+    sbx_plugin_limits limits;
+    sbx__sandbox_limits(sb, &limits);
+    sbx_error_clear();
+    int rc = sb->plugin->desc->open(sb->plugin->state, &sb->dsn->view, &limits, &sb->handle);
+    sbx__error_ensure(rc, "creating the sandbox");
+    if (rc == SBX_OK && !sb->handle)
+        rc = sbx__error_set(SBX_E_INTERNAL, "plugin '%s' returned no sandbox handle",
+                            sb->plugin->scheme);
+    if (rc == SBX_OK)
+        sb->destroyed = false;
+    return rc;
+}
+
 int sbx_sandbox_open(sbx_sandbox **out, sbx_client *client, const char *dsn,
                      const sbx_policy *policy)
 {
@@ -103,21 +118,12 @@ int sbx_sandbox_open(sbx_sandbox **out, sbx_client *client, const char *dsn,
     sbx_sandbox *sb;
     int rc = sbx__sandbox_prepare(&sb, client, dsn, policy);
     *out = NULL;
-    if (rc)
-        return rc;
-    sbx_plugin_limits limits;
-    sbx__sandbox_limits(sb, &limits);
-    sbx_error_clear();
-    rc = sb->plugin->desc->open(sb->plugin->state, &sb->dsn->view, &limits, &sb->handle);
-    sbx__error_ensure(rc, "creating the sandbox");
-    if (rc == SBX_OK && !sb->handle)
-        rc = sbx__error_set(SBX_E_INTERNAL, "plugin '%s' returned no sandbox handle",
-                            sb->plugin->scheme);
+    if (rc == SBX_OK)
+        rc = sbx__sandbox_create(sb);
     if (rc) {
         sbx_sandbox_free(sb);
         return rc;
     }
-    sb->destroyed = false;
     *out = sb;
     return SBX_OK;
 }
