@@ -173,10 +173,11 @@ static json_object *labels(const dk_options *opt)
 
 /*
  * The container's config: the keep-alive as its process, or (one-shot) the
- * arguments of /bin/sh given in cmd, with the output (and stdin) attached.
+ * exec wrapper's arguments to /bin/sh in sh_args, with the output (and
+ * stdin) attached.
  */
 static json_object *create_body(const dk_options *opt, const sbx_plugin_limits *limits,
-                                const dk_process *proc)
+                                const dk_process *proc, json_object *sh_args)
 {
     static const char *const entry[] = {"/bin/sh", NULL};
     static const char *const drop[] = {"ALL", NULL};
@@ -185,7 +186,7 @@ static json_object *create_body(const dk_options *opt, const sbx_plugin_limits *
     add_str(b, "Image", opt->image);
     json_object_object_add(b, "Entrypoint", str_array(entry));
     if (proc) {
-        json_object_object_add(b, "Cmd", json_object_get(proc->sh_args));
+        json_object_object_add(b, "Cmd", json_object_get(sh_args));
         json_object_object_add(b, "AttachStdout", json_object_new_boolean(1));
         json_object_object_add(b, "AttachStderr", json_object_new_boolean(1));
         if (proc->stdin_attached) {
@@ -257,7 +258,11 @@ int dk_container_remove(dk_conn *c, const char *id)
 static int create_container(dk_sandbox *sb, const sbx_plugin_limits *limits,
                             const dk_process *proc, json_object **out)
 {
-    json_object *body = create_body(&sb->opt, limits, proc);
+    json_object *sh_args = proc ? dk_exec_sh_args(sb->opt.workdir, proc->cmd) : NULL;
+    if (proc && !sh_args)
+        return sb->host->set_error(SBX_E_NOMEM, "docker: out of memory");
+    json_object *body = create_body(&sb->opt, limits, proc, sh_args);
+    json_object_put(sh_args);
     const char *text = json_object_to_json_string_ext(body, JSON_C_TO_STRING_PLAIN);
     char context[700];
     snprintf(context, sizeof(context), "creating a container of %s", sb->opt.image);

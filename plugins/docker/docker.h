@@ -270,9 +270,9 @@ typedef struct dk_sandbox {
     bool memory_limited;
 } dk_sandbox;
 
-/* A one-shot container's own process: /bin/sh's arguments (the exec wrapper). */
+/* A one-shot container's own process: the command, under the exec wrapper. */
 typedef struct dk_process {
-    json_object *sh_args;      /* JSON array, borrowed */
+    const sbx_plugin_cmd *cmd;
     bool stdin_attached;
 } dk_process;
 

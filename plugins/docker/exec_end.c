@@ -23,13 +23,14 @@ static const char kill_script[] =
     "  if [ \"$4\" = \"$s\" ]; then kill -9 \"${d#/proc/}\" 2>/dev/null; found=1; fi; done\n"
     "[ -n \"$found\" ] || break; done; exit 0\n";
 
-/* POST path, expecting 204 (or 304: already in that state). */
-static int post_simple(dk_sandbox *sb, const char *path, const char *context)
+/* POST path, expecting 204 (or 304: already in that state; or also_ok, if non-zero). */
+static int post_simple(dk_sandbox *sb, const char *path, const char *context, long also_ok)
 {
     dk_request rq = {.method = "POST", .path = path};
     dk_response rs = {0};
     int rc = dk_http(&sb->conn, &rq, &rs);
-    if (rc == SBX_OK && rs.status != 204 && rs.status != 304 && rs.status != 200)
+    if (rc == SBX_OK && rs.status != 204 && rs.status != 304 && rs.status != 200 &&
+        (!also_ok || rs.status != also_ok))
         rc = dk_api_fail(&sb->conn, &rs, context);
     dk_response_clear(&rs);
     return rc;
@@ -47,14 +48,14 @@ static int kill_all(dk_sandbox *sb)
     sb->host->log(SBX_LOG_WARN, "docker", "no process could be started in container %.12s to "
                   "end a command (every pid in use?): restarting the container", sb->id);
     snprintf(path, sizeof(path), "/containers/%s/kill?signal=KILL", sb->id);
-    int rc = post_simple(sb, path, "killing the container to end a command");
+    int rc = post_simple(sb, path, "killing the container to end a command", 0);
     if (rc == SBX_OK) {
         snprintf(path, sizeof(path), "/containers/%s/wait?condition=not-running", sb->id);
-        rc = post_simple(sb, path, "waiting for the killed container to stop");
+        rc = post_simple(sb, path, "waiting for the killed container to stop", 0);
     }
     if (rc == SBX_OK) {
         snprintf(path, sizeof(path), "/containers/%s/start", sb->id);
-        rc = post_simple(sb, path, "starting the container again after killing it");
+        rc = post_simple(sb, path, "starting the container again after killing it", 0);
     }
     return rc;
 }
@@ -111,14 +112,8 @@ int dk_container_kill(dk_sandbox *sb)
 {
     char path[200];
     snprintf(path, sizeof(path), "/containers/%s/kill?signal=KILL", sb->id);
-    dk_request rq = {.method = "POST", .path = path};
-    dk_response rs = {0};
-    int rc = dk_http(&sb->conn, &rq, &rs);
     /* 409: it is not running any more, which is what was wanted. */
-    if (rc == SBX_OK && rs.status != 204 && rs.status != 200 && rs.status != 409)
-        rc = dk_api_fail(&sb->conn, &rs, "killing the container of a one-shot run");
-    dk_response_clear(&rs);
-    return rc;
+    return post_simple(sb, path, "killing the container of a one-shot run", 409);
 }
 
 /* A one-shot container's exit status, once it has stopped. */

@@ -15,22 +15,12 @@ int dk_run(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limi
     int rc = dk_exec_refuse_program(st->host, cmd);
     if (rc)
         return rc;
-    /* The wrapper needs the work dir to resolve the command's cwd. */
-    dk_options opt;
-    rc = dk_options_parse(st->host, dsn, &opt);
-    if (rc)
-        return rc;
-    json_object *args = dk_exec_sh_args(opt.workdir, cmd);
-    dk_options_clear(&opt);
-    if (!args)
-        return st->host->set_error(SBX_E_NOMEM, "docker: out of memory");
     dk_process proc = {
-        .sh_args = args,
+        .cmd = cmd,
         .stdin_attached = io && DK_COVERS(io, sbx_plugin_io, input) && io->input,
     };
     dk_sandbox *sb;
     rc = dk_sandbox_create(state, dsn, limits, &proc, &sb);
-    json_object_put(args);
     if (rc)
         return rc;
     rc = dk_exec_oneshot(sb, cmd, io, exit_out);
