@@ -10,11 +10,39 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 jobs=$(nproc 2>/dev/null || echo 2)
 
+status=0
+summary=""
+passed=0; failed=0; skipped=0
+
+# The totals line ends every run, also one that stops early (a failed
+# install, configure or autoreconf): a reader, and CI, always get a count.
+totals() {
+  echo "=== totals"
+  printf '%s' "$summary"
+  echo "$passed passed, $failed failed, $skipped skipped"
+}
+trap 'rc=$?; [ "${totals_done:-}" ] || { [ $rc -eq 0 ] || failed=$((failed + 1)); totals; }' EXIT
+
 ./scripts/install-deps.sh
 autoreconf -fi >/dev/null
 
-status=0
-summary=""
+# step NAME COMMAND...: one more gate, counted as one test. The command
+# prints its own details; its exit status decides (77 = skipped, and with
+# CI=true a gate must not skip: it counts as failed).
+step() {
+  name=$1; shift
+  echo "=== $name"
+  set +e; "$@"; rc=$?; set -e
+  if [ $rc -eq 0 ]; then
+    echo "PASS: $name"; passed=$((passed + 1))
+  elif [ $rc -eq 77 ] && [ "${CI:-}" != true ]; then
+    echo "SKIP: $name"; skipped=$((skipped + 1))
+  else
+    echo "FAIL: $name (exit $rc)"; failed=$((failed + 1)); status=1
+  fi
+  summary="$summary$name: exit $rc
+"
+}
 
 # run_check NAME CONFIGURE-FLAGS... : configure in build-NAME and run make check.
 run_check() {
@@ -45,14 +73,21 @@ tally() {
   s=$(sed -n 's/^# SKIP: *//p' "$f" | head -n1); e=$(sed -n 's/^# ERROR: *//p' "$f" | head -n1)
   summary="$summary$1: ${p:-0} passed, $(( ${fl:-0} + ${e:-0} )) failed, ${s:-0} skipped
 "
-  passed=$(( ${passed:-0} + ${p:-0} )); failed=$(( ${failed:-0} + ${fl:-0} + ${e:-0} ))
-  skipped=$(( ${skipped:-0} + ${s:-0} ))
+  passed=$((passed + ${p:-0})); failed=$((failed + ${fl:-0} + ${e:-0}))
+  skipped=$((skipped + ${s:-0}))
 }
 
-run_check normal --enable-werror || status=1
-tally normal
-run_check sanitizers --enable-sanitizers --enable-werror || status=1
-tally sanitizers
+# checked NAME FLAGS...: run_check, then its totals; a build that failed
+# before any test counted is one failure.
+checked() {
+  before=$failed
+  run_check "$@" && ok=1 || { ok=0; status=1; }
+  tally "$1"
+  [ $ok -eq 1 ] || [ $failed -gt $before ] || failed=$((failed + 1))
+}
+
+checked normal --enable-werror
+checked sanitizers --enable-sanitizers --enable-werror
 
 # valgrind over the core's unit tests, in-process (CK_FORK=no) so every leak
 # and invalid access of the library is seen.
@@ -61,16 +96,16 @@ for t in tests/test_policy tests/test_sandbox_api tests/test_dsn tests/test_erro
   if (cd "$top/build-normal" && CK_FORK=no SBX_TEST_BUILDDIR="$top/build-normal" \
         SBX_TEST_SRCDIR="$top" ./libtool --mode=execute valgrind -q --error-exitcode=99 \
         --leak-check=full --errors-for-leak-kinds=definite,indirect "./$t" >"$t.valgrind" 2>&1); then
-    echo "PASS: valgrind $t"; passed=$(( ${passed:-0} + 1 ))
+    echo "PASS: valgrind $t"; passed=$((passed + 1))
   else
     echo "FAIL: valgrind $t"; tail -n 40 "$top/build-normal/$t.valgrind"
-    status=1; failed=$(( ${failed:-0} + 1 ))
+    status=1; failed=$((failed + 1))
   fi
 done
 
 echo "=== distcheck"
 make -C "$top/build-normal" -s distcheck >"$top/build-normal/distcheck.out" 2>&1 || {
-  tail -n 80 "$top/build-normal/distcheck.out"; status=1; failed=$(( ${failed:-0} + 1 ))
+  tail -n 80 "$top/build-normal/distcheck.out"; status=1; failed=$((failed + 1))
 }
 [ $status -eq 0 ] && grep -E 'archives ready|^sandboxio-.*\.tar\.gz' "$top/build-normal/distcheck.out" | head -n 3
 
@@ -78,7 +113,7 @@ make -C "$top/build-normal" -s distcheck >"$top/build-normal/distcheck.out" 2>&1
 echo "=== Check totals (normal build)"
 find "$top/build-normal" -name '*.log' ! -name config.log ! -name test-suite.log \
   -exec grep -H -E '^[0-9]+%: Checks: [0-9]+' {} + | sed "s|$top/build-normal/||" || true
-echo "=== totals"
-printf '%s' "$summary"
-echo "${passed:-0} passed, ${failed:-0} failed, ${skipped:-0} skipped"
+## Further gates: one `step NAME COMMAND` line each, in this block.
+
+totals; totals_done=1
 exit $status

@@ -52,6 +52,17 @@ extern "C" {
 #define SBX_PLUGIN_EXPORT
 #endif
 
+/**
+ * SBX_STRUCT_HAS(ptr, member) - whether the struct *ptr, as its writer built
+ * it, contains member: its struct_size covers the member's last byte. Read a
+ * member appended after minor 0 only where this holds (and, for a function,
+ * where the pointer is non-NULL); a reader built against an older header
+ * never sees the member at all. Works on every struct of this header.
+ */
+#define SBX_STRUCT_HAS(ptr, member)                                                  \
+    ((ptr)->struct_size >=                                                          \
+     offsetof(__typeof__(*(ptr)), member) + sizeof((ptr)->member))
+
 /** What the core offers every plugin. Valid from init() until fini() returns. */
 typedef struct sbx_host {
     uint32_t struct_size;

@@ -214,17 +214,20 @@ static int report(const sbx_host *host, exec_run *r, const sbx_plugin_cmd *cmd,
     if (r->aborted || r->input_failed)
         return host->set_error(SBX_E_EXEC_ABORTED, "local: the caller stopped the command");
     if (out) {
-        out->exited = WIFEXITED(s->wstatus);
-        out->exit_code = out->exited ? WEXITSTATUS(s->wstatus) : 0;
-        out->signal = WIFSIGNALED(s->wstatus) ? WTERMSIG(s->wstatus) : 0;
-        out->timed_out = r->timed_out;
+        /* Filled whole here, then copied as far as the caller's struct reaches. */
+        sbx_plugin_exit e = { .struct_size = out->struct_size };
+        e.exited = WIFEXITED(s->wstatus);
+        e.exit_code = e.exited ? WEXITSTATUS(s->wstatus) : 0;
+        e.signal = WIFSIGNALED(s->wstatus) ? WTERMSIG(s->wstatus) : 0;
+        e.timed_out = r->timed_out;
         /*
          * The OOM killer killed a process of the sandbox during this exec: a
          * shell running the hog exits 137 rather than dying itself, so the
          * counter, not the wait status, decides. (An exec running at the
          * same time in the same sandbox would see the same kill.)
          */
-        out->oom_killed = oom_seen && !r->timed_out && !(out->exited && out->exit_code == 0);
+        e.oom_killed = oom_seen && !r->timed_out && !(e.exited && e.exit_code == 0);
+        memcpy(out, &e, out->struct_size < sizeof e ? out->struct_size : sizeof e);
     }
     return SBX_OK;
 }
@@ -247,9 +250,11 @@ int local_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io
                    ? host->set_error(SBX_E_INVALID_ARGUMENT,
                                      "local: argv and environment exceed %d bytes", LP_MAX_MSG)
                    : host->set_error(SBX_E_NOMEM, "local: out of memory");
+    /* An io struct too short to hold input has none: the command sees EOF. */
+    int has_input = SBX_STRUCT_HAS(io, input) && io->input;
     r.buf = malloc(READ_CHUNK);
-    r.inbuf = io->input ? malloc(STDIN_CHUNK) : NULL;
-    if (!r.buf || (io->input && !r.inbuf)) {
+    r.inbuf = has_input ? malloc(STDIN_CHUNK) : NULL;
+    if (!r.buf || (has_input && !r.inbuf)) {
         rc = host->set_error(SBX_E_NOMEM, "local: out of memory");
         goto out;
     }
@@ -274,7 +279,7 @@ int local_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io
     in[1] = out[1] = err[1] = st[1] = -1;
     r.in = in[0], r.out = out[0], r.err = err[0], r.st = st[0];
     in[0] = out[0] = err[0] = st[0] = -1;
-    if (!io->input)
+    if (!has_input)
         close_fd(&r.in);
     else if (fcntl(r.in, F_SETFL, O_NONBLOCK) < 0) {
         rc = host->set_error(SBX_E_SYSTEM, "local: fcntl: %s", strerror(errno));

@@ -70,7 +70,7 @@ static int local_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_l
     int rc = local_options_parse(st->host, dsn, &opt);
     if (rc != SBX_OK)
         return rc;
-    if (limits && limits->struct_size >= offsetof(sbx_plugin_limits, pids) + sizeof limits->pids
+    if (limits && SBX_STRUCT_HAS(limits, pids)
         && limits->network != 0) {
         local_options_free(&opt);
         /* The core refuses it from the capabilities; never run with a network asked for. */

@@ -225,7 +225,7 @@ static long build_config(const local_options *opt, const sbx_plugin_limits *limi
     } while (0)
     PUT("w%s", opt->workdir);
     PUT("s%llu", (unsigned long long)opt->tmpfs_size);
-    if (limits && limits->struct_size >= offsetof(sbx_plugin_limits, pids) + sizeof limits->pids
+    if (limits && SBX_STRUCT_HAS(limits, pids)
         && limits->pids)
         PUT("p%u", (unsigned)limits->pids);
     for (size_t i = 0; i < opt->nbinds; i++) {
@@ -311,7 +311,7 @@ int local_spawn(const sbx_host *host, const local_options *opt, const sbx_plugin
         return host->set_error(SBX_E_BACKEND_UNAVAILABLE,
                                "local: the sandbox init '%s' is not executable: %s", init,
                                strerror(errno));
-    if (limits && limits->struct_size >= offsetof(sbx_plugin_limits, pids) + sizeof limits->pids
+    if (limits && SBX_STRUCT_HAS(limits, pids)
         && (rc = local_cgroup_create(host, limits, &sb->cg)) != SBX_OK)
         return rc;
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0

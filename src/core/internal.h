@@ -122,8 +122,7 @@ SBX_HIDDEN char *sbx__loader_find(const sbx_client *c, const char *scheme);
 SBX_HIDDEN int sbx__scheme_ok(const char *scheme);
 
 /* Does desc have member m (struct_size covers it and it is non-NULL)? */
-#define SBX_PLUGIN_HAS(desc, m) \
-    ((desc)->struct_size >= offsetof(sbx_plugin, m) + sizeof((desc)->m) && (desc)->m != NULL)
+#define SBX_PLUGIN_HAS(desc, m) (SBX_STRUCT_HAS(desc, m) && (desc)->m != NULL)
 
 /* --- client (client.c) --------------------------------------------------- */
 

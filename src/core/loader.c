@@ -108,7 +108,7 @@ static int other_abi_major(lt_dlhandle h)
 static int check_descriptor(const sbx_plugin *d, lt_dlhandle h, const char *path,
                             const char *scheme)
 {
-    if (d->struct_size < offsetof(sbx_plugin, abi_minor) + sizeof(d->abi_minor))
+    if (!SBX_STRUCT_HAS(d, abi_minor))
         return refuse(SBX_E_PLUGIN_SHORT_DESCRIPTOR, h, path,
                       "descriptor is %u bytes, too short to hold its ABI version",
                       d->struct_size);
