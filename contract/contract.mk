@@ -38,26 +38,26 @@ src_sandboxio_LDADD += contract/libsbxcontract.la
 ## on the right case. Built for `make check` only, never installed.
 SBXC_SELFTEST_LINK = -module -avoid-version -shared -no-undefined -rpath /nowhere \
 	-export-symbols-regex '^sandboxio_plugin_v1$$' $(SAN_LDFLAGS)
-SBXC_SELFTEST_COMMON = contract/selftest/hostproc.c contract/selftest/hostproc.h
+SBXC_SELFTEST_COMMON = tests/plugins/contract/hostproc.c tests/plugins/contract/hostproc.h
 check_LTLIBRARIES += \
-	contract/selftest/sandboxio-liar.la \
-	contract/selftest/sandboxio-leaker.la \
-	contract/selftest/sandboxio-sleepy.la \
-	contract/selftest/sandboxio-cropper.la \
-	contract/selftest/sandboxio-crasher.la \
-	contract/selftest/sandboxio-hanger.la
-contract_selftest_sandboxio_liar_la_SOURCES = contract/selftest/liar.c $(SBXC_SELFTEST_COMMON)
-contract_selftest_sandboxio_liar_la_LDFLAGS = $(SBXC_SELFTEST_LINK)
-contract_selftest_sandboxio_leaker_la_SOURCES = contract/selftest/leaker.c $(SBXC_SELFTEST_COMMON)
-contract_selftest_sandboxio_leaker_la_LDFLAGS = $(SBXC_SELFTEST_LINK)
-contract_selftest_sandboxio_sleepy_la_SOURCES = contract/selftest/sleepy.c $(SBXC_SELFTEST_COMMON)
-contract_selftest_sandboxio_sleepy_la_LDFLAGS = $(SBXC_SELFTEST_LINK)
-contract_selftest_sandboxio_cropper_la_SOURCES = contract/selftest/cropper.c $(SBXC_SELFTEST_COMMON)
-contract_selftest_sandboxio_cropper_la_LDFLAGS = $(SBXC_SELFTEST_LINK)
-contract_selftest_sandboxio_crasher_la_SOURCES = contract/selftest/crasher.c $(SBXC_SELFTEST_COMMON)
-contract_selftest_sandboxio_crasher_la_LDFLAGS = $(SBXC_SELFTEST_LINK)
-contract_selftest_sandboxio_hanger_la_SOURCES = contract/selftest/hanger.c $(SBXC_SELFTEST_COMMON)
-contract_selftest_sandboxio_hanger_la_LDFLAGS = $(SBXC_SELFTEST_LINK)
+	tests/plugins/contract/sandboxio-liar.la \
+	tests/plugins/contract/sandboxio-leaker.la \
+	tests/plugins/contract/sandboxio-sleepy.la \
+	tests/plugins/contract/sandboxio-cropper.la \
+	tests/plugins/contract/sandboxio-crasher.la \
+	tests/plugins/contract/sandboxio-hanger.la
+tests_plugins_contract_sandboxio_liar_la_SOURCES = tests/plugins/contract/liar.c $(SBXC_SELFTEST_COMMON)
+tests_plugins_contract_sandboxio_liar_la_LDFLAGS = $(SBXC_SELFTEST_LINK)
+tests_plugins_contract_sandboxio_leaker_la_SOURCES = tests/plugins/contract/leaker.c $(SBXC_SELFTEST_COMMON)
+tests_plugins_contract_sandboxio_leaker_la_LDFLAGS = $(SBXC_SELFTEST_LINK)
+tests_plugins_contract_sandboxio_sleepy_la_SOURCES = tests/plugins/contract/sleepy.c $(SBXC_SELFTEST_COMMON)
+tests_plugins_contract_sandboxio_sleepy_la_LDFLAGS = $(SBXC_SELFTEST_LINK)
+tests_plugins_contract_sandboxio_cropper_la_SOURCES = tests/plugins/contract/cropper.c $(SBXC_SELFTEST_COMMON)
+tests_plugins_contract_sandboxio_cropper_la_LDFLAGS = $(SBXC_SELFTEST_LINK)
+tests_plugins_contract_sandboxio_crasher_la_SOURCES = tests/plugins/contract/crasher.c $(SBXC_SELFTEST_COMMON)
+tests_plugins_contract_sandboxio_crasher_la_LDFLAGS = $(SBXC_SELFTEST_LINK)
+tests_plugins_contract_sandboxio_hanger_la_SOURCES = tests/plugins/contract/hanger.c $(SBXC_SELFTEST_COMMON)
+tests_plugins_contract_sandboxio_hanger_la_LDFLAGS = $(SBXC_SELFTEST_LINK)
 
 check_PROGRAMS += contract/tests/test_contract_report
 contract_tests_test_contract_report_SOURCES = contract/tests/test_contract_report.c
@@ -69,7 +69,7 @@ TESTS += contract/tests/test_contract_report
 SBXC_TESTS = \
 	contract/tests/fake-passes-contract.sh \
 	contract/tests/contract-cli-usage.sh \
-	contract/selftest/broken-plugins-are-caught.sh
+	contract/tests/broken-plugins-are-caught.sh
 TESTS += $(SBXC_TESTS)
 EXTRA_DIST += $(SBXC_TESTS)
 

@@ -7,5 +7,5 @@ tests_test_error_catalog_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_test_error_catalog_LDADD = src/libsandboxio.la $(CHECK_LIBS)
 
 ## Every man page renders without a groff warning (SKIP without groff).
-TESTS += tests/test_man_render.sh
-EXTRA_DIST += tests/test_man_render.sh
+TESTS += tests/man-pages-render-without-warnings.sh
+EXTRA_DIST += tests/man-pages-render-without-warnings.sh

@@ -1,69 +1,69 @@
-## The loader's tests: deliberately broken plugins, each alone in its own
-## directory so that SANDBOXIO_PLUGIN_PATH can name one defect at a time
+## The loader's tests: deliberately broken plugins (tests/plugins/broken.c,
+## one defect chosen per build), each alone in its own directory so that SANDBOXIO_PLUGIN_PATH can name one defect at a time
 ## (libtool puts the module in <dir>/.libs/), and the no-socket check.
 ## The modules are never installed (-rpath /nowhere only makes them shared).
 
 SBX_BROKEN_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version -shared -rpath /nowhere
 
-check_LTLIBRARIES += tests/loader/noentry/sandboxio-noentry.la
-tests_loader_noentry_sandboxio_noentry_la_SOURCES = tests/loader/broken-plugin.c
-tests_loader_noentry_sandboxio_noentry_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME='"noentry"' -DBROKEN_NO_ENTRY
-tests_loader_noentry_sandboxio_noentry_la_LDFLAGS = $(SBX_BROKEN_LDFLAGS)
+check_LTLIBRARIES += tests/plugins/noentry/sandboxio-noentry.la
+tests_plugins_noentry_sandboxio_noentry_la_SOURCES = tests/plugins/broken.c
+tests_plugins_noentry_sandboxio_noentry_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME='"noentry"' -DBROKEN_NO_ENTRY
+tests_plugins_noentry_sandboxio_noentry_la_LDFLAGS = $(SBX_BROKEN_LDFLAGS)
 
-check_LTLIBRARIES += tests/loader/abiv2/sandboxio-abiv2.la
-tests_loader_abiv2_sandboxio_abiv2_la_SOURCES = tests/loader/broken-plugin.c
-tests_loader_abiv2_sandboxio_abiv2_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME='"abiv2"' -DBROKEN_V2_ONLY
-tests_loader_abiv2_sandboxio_abiv2_la_LDFLAGS = $(SBX_BROKEN_LDFLAGS)
+check_LTLIBRARIES += tests/plugins/abiv2/sandboxio-abiv2.la
+tests_plugins_abiv2_sandboxio_abiv2_la_SOURCES = tests/plugins/broken.c
+tests_plugins_abiv2_sandboxio_abiv2_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME='"abiv2"' -DBROKEN_V2_ONLY
+tests_plugins_abiv2_sandboxio_abiv2_la_LDFLAGS = $(SBX_BROKEN_LDFLAGS)
 
-check_LTLIBRARIES += tests/loader/abimajor/sandboxio-abimajor.la
-tests_loader_abimajor_sandboxio_abimajor_la_SOURCES = tests/loader/broken-plugin.c
-tests_loader_abimajor_sandboxio_abimajor_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME='"abimajor"' -DBROKEN_ABI_MAJOR
-tests_loader_abimajor_sandboxio_abimajor_la_LDFLAGS = $(SBX_BROKEN_LDFLAGS)
+check_LTLIBRARIES += tests/plugins/abimajor/sandboxio-abimajor.la
+tests_plugins_abimajor_sandboxio_abimajor_la_SOURCES = tests/plugins/broken.c
+tests_plugins_abimajor_sandboxio_abimajor_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME='"abimajor"' -DBROKEN_ABI_MAJOR
+tests_plugins_abimajor_sandboxio_abimajor_la_LDFLAGS = $(SBX_BROKEN_LDFLAGS)
 
-check_LTLIBRARIES += tests/loader/nulldesc/sandboxio-nulldesc.la
-tests_loader_nulldesc_sandboxio_nulldesc_la_SOURCES = tests/loader/broken-plugin.c
-tests_loader_nulldesc_sandboxio_nulldesc_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME='"nulldesc"' -DBROKEN_NULL_DESCRIPTOR
-tests_loader_nulldesc_sandboxio_nulldesc_la_LDFLAGS = $(SBX_BROKEN_LDFLAGS)
+check_LTLIBRARIES += tests/plugins/nulldesc/sandboxio-nulldesc.la
+tests_plugins_nulldesc_sandboxio_nulldesc_la_SOURCES = tests/plugins/broken.c
+tests_plugins_nulldesc_sandboxio_nulldesc_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME='"nulldesc"' -DBROKEN_NULL_DESCRIPTOR
+tests_plugins_nulldesc_sandboxio_nulldesc_la_LDFLAGS = $(SBX_BROKEN_LDFLAGS)
 
-check_LTLIBRARIES += tests/loader/shortdesc/sandboxio-shortdesc.la
-tests_loader_shortdesc_sandboxio_shortdesc_la_SOURCES = tests/loader/broken-plugin.c
-tests_loader_shortdesc_sandboxio_shortdesc_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME='"shortdesc"' -DBROKEN_SHORT_DESCRIPTOR
-tests_loader_shortdesc_sandboxio_shortdesc_la_LDFLAGS = $(SBX_BROKEN_LDFLAGS)
+check_LTLIBRARIES += tests/plugins/shortdesc/sandboxio-shortdesc.la
+tests_plugins_shortdesc_sandboxio_shortdesc_la_SOURCES = tests/plugins/broken.c
+tests_plugins_shortdesc_sandboxio_shortdesc_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME='"shortdesc"' -DBROKEN_SHORT_DESCRIPTOR
+tests_plugins_shortdesc_sandboxio_shortdesc_la_LDFLAGS = $(SBX_BROKEN_LDFLAGS)
 
-check_LTLIBRARIES += tests/loader/initfail/sandboxio-initfail.la
-tests_loader_initfail_sandboxio_initfail_la_SOURCES = tests/loader/broken-plugin.c
-tests_loader_initfail_sandboxio_initfail_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME='"initfail"' -DBROKEN_INIT_FAILS
-tests_loader_initfail_sandboxio_initfail_la_LDFLAGS = $(SBX_BROKEN_LDFLAGS)
+check_LTLIBRARIES += tests/plugins/initfail/sandboxio-initfail.la
+tests_plugins_initfail_sandboxio_initfail_la_SOURCES = tests/plugins/broken.c
+tests_plugins_initfail_sandboxio_initfail_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME='"initfail"' -DBROKEN_INIT_FAILS
+tests_plugins_initfail_sandboxio_initfail_la_LDFLAGS = $(SBX_BROKEN_LDFLAGS)
 
-check_LTLIBRARIES += tests/loader/abiminor/sandboxio-abiminor.la
-tests_loader_abiminor_sandboxio_abiminor_la_SOURCES = tests/loader/broken-plugin.c
-tests_loader_abiminor_sandboxio_abiminor_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME='"abiminor"' -DBROKEN_ABI_MINOR
-tests_loader_abiminor_sandboxio_abiminor_la_LDFLAGS = $(SBX_BROKEN_LDFLAGS)
+check_LTLIBRARIES += tests/plugins/abiminor/sandboxio-abiminor.la
+tests_plugins_abiminor_sandboxio_abiminor_la_SOURCES = tests/plugins/broken.c
+tests_plugins_abiminor_sandboxio_abiminor_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME='"abiminor"' -DBROKEN_ABI_MINOR
+tests_plugins_abiminor_sandboxio_abiminor_la_LDFLAGS = $(SBX_BROKEN_LDFLAGS)
 
-check_LTLIBRARIES += tests/loader/misnamed/sandboxio-misnamed.la
-tests_loader_misnamed_sandboxio_misnamed_la_SOURCES = tests/loader/broken-plugin.c
-tests_loader_misnamed_sandboxio_misnamed_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME='"misnamed"' -DBROKEN_NAME
-tests_loader_misnamed_sandboxio_misnamed_la_LDFLAGS = $(SBX_BROKEN_LDFLAGS)
+check_LTLIBRARIES += tests/plugins/misnamed/sandboxio-misnamed.la
+tests_plugins_misnamed_sandboxio_misnamed_la_SOURCES = tests/plugins/broken.c
+tests_plugins_misnamed_sandboxio_misnamed_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME='"misnamed"' -DBROKEN_NAME
+tests_plugins_misnamed_sandboxio_misnamed_la_LDFLAGS = $(SBX_BROKEN_LDFLAGS)
 
-check_LTLIBRARIES += tests/loader/noopen/sandboxio-noopen.la
-tests_loader_noopen_sandboxio_noopen_la_SOURCES = tests/loader/broken-plugin.c
-tests_loader_noopen_sandboxio_noopen_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME='"noopen"' -DBROKEN_NO_OPEN
-tests_loader_noopen_sandboxio_noopen_la_LDFLAGS = $(SBX_BROKEN_LDFLAGS)
+check_LTLIBRARIES += tests/plugins/noopen/sandboxio-noopen.la
+tests_plugins_noopen_sandboxio_noopen_la_SOURCES = tests/plugins/broken.c
+tests_plugins_noopen_sandboxio_noopen_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME='"noopen"' -DBROKEN_NO_OPEN
+tests_plugins_noopen_sandboxio_noopen_la_LDFLAGS = $(SBX_BROKEN_LDFLAGS)
 
-check_LTLIBRARIES += tests/loader/nodestroy/sandboxio-nodestroy.la
-tests_loader_nodestroy_sandboxio_nodestroy_la_SOURCES = tests/loader/broken-plugin.c
-tests_loader_nodestroy_sandboxio_nodestroy_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME='"nodestroy"' -DBROKEN_NO_DESTROY
-tests_loader_nodestroy_sandboxio_nodestroy_la_LDFLAGS = $(SBX_BROKEN_LDFLAGS)
+check_LTLIBRARIES += tests/plugins/nodestroy/sandboxio-nodestroy.la
+tests_plugins_nodestroy_sandboxio_nodestroy_la_SOURCES = tests/plugins/broken.c
+tests_plugins_nodestroy_sandboxio_nodestroy_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME='"nodestroy"' -DBROKEN_NO_DESTROY
+tests_plugins_nodestroy_sandboxio_nodestroy_la_LDFLAGS = $(SBX_BROKEN_LDFLAGS)
 
-check_LTLIBRARIES += tests/loader/badtier/sandboxio-badtier.la
-tests_loader_badtier_sandboxio_badtier_la_SOURCES = tests/loader/broken-plugin.c
-tests_loader_badtier_sandboxio_badtier_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME='"badtier"' -DBROKEN_TIER
-tests_loader_badtier_sandboxio_badtier_la_LDFLAGS = $(SBX_BROKEN_LDFLAGS)
+check_LTLIBRARIES += tests/plugins/badtier/sandboxio-badtier.la
+tests_plugins_badtier_sandboxio_badtier_la_SOURCES = tests/plugins/broken.c
+tests_plugins_badtier_sandboxio_badtier_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME='"badtier"' -DBROKEN_TIER
+tests_plugins_badtier_sandboxio_badtier_la_LDFLAGS = $(SBX_BROKEN_LDFLAGS)
 
-check_LTLIBRARIES += tests/loader/socketinit/sandboxio-socketinit.la
-tests_loader_socketinit_sandboxio_socketinit_la_SOURCES = tests/loader/broken-plugin.c
-tests_loader_socketinit_sandboxio_socketinit_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME='"socketinit"' -DBROKEN_SOCKET_IN_INIT
-tests_loader_socketinit_sandboxio_socketinit_la_LDFLAGS = $(SBX_BROKEN_LDFLAGS)
+check_LTLIBRARIES += tests/plugins/socketinit/sandboxio-socketinit.la
+tests_plugins_socketinit_sandboxio_socketinit_la_SOURCES = tests/plugins/broken.c
+tests_plugins_socketinit_sandboxio_socketinit_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME='"socketinit"' -DBROKEN_SOCKET_IN_INIT
+tests_plugins_socketinit_sandboxio_socketinit_la_LDFLAGS = $(SBX_BROKEN_LDFLAGS)
 
 ## Every broken plugin above refused with its own code; the fake still works.
 check_PROGRAMS += tests/loader/test_loader_broken

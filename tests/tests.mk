@@ -17,5 +17,5 @@ tests_test_sandbox_api_CFLAGS = $(SBX_CHECK_CFLAGS)
 tests_test_sandbox_api_LDADD = $(SBX_CHECK_LDADD)
 
 ## The shape of the shared library itself.
-TESTS += tests/library-exports.sh
-EXTRA_DIST += tests/library-exports.sh
+TESTS += tests/library-exports-only-sbx-symbols.sh
+EXTRA_DIST += tests/library-exports-only-sbx-symbols.sh

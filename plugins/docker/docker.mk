@@ -56,7 +56,7 @@ plugins_docker_tests_large_file_LDADD = src/libsandboxio.la
 plugins_docker_tests_exec_storm_timeout_SOURCES = plugins/docker/tests/exec-storm-timeout.c
 plugins_docker_tests_exec_storm_timeout_LDADD = src/libsandboxio.la
 SBX_DOCKER_TESTS = \
-	plugins/docker/tests/docker-contract-passes.sh \
+	plugins/docker/tests/docker-passes-contract.sh \
 	plugins/docker/tests/docker-gc-removes-leaked.sh \
 	plugins/docker/tests/docker-errors-mapped.sh \
 	plugins/docker/tests/docker-files-stream-large.sh \

@@ -56,22 +56,22 @@ endif
 ## Tests: the plugin driven directly through its descriptor (no core needed),
 ## the escape battery, the same as an unprivileged user, and the contract.
 check_PROGRAMS += \
-	plugins/local/tests/test-local \
-	plugins/local/tests/test-local-life \
-	plugins/local/tests/test-local-escape \
+	plugins/local/tests/test_local_exec \
+	plugins/local/tests/test_local_lifecycle \
+	plugins/local/tests/test_local_escape \
 	plugins/local/tests/escape-probe
 LOCAL_TEST_HARNESS = \
 	plugins/local/tests/harness.c \
 	plugins/local/tests/harness.h
-plugins_local_tests_test_local_SOURCES = plugins/local/tests/test-local.c $(LOCAL_TEST_HARNESS)
-plugins_local_tests_test_local_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-plugins_local_tests_test_local_LDADD = $(CHECK_LIBS) -ldl -lpthread
-plugins_local_tests_test_local_life_SOURCES = \
-	plugins/local/tests/test-local-life.c $(LOCAL_TEST_HARNESS)
-plugins_local_tests_test_local_life_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-plugins_local_tests_test_local_life_LDADD = $(CHECK_LIBS) -ldl -lpthread
+plugins_local_tests_test_local_exec_SOURCES = plugins/local/tests/test_local_exec.c $(LOCAL_TEST_HARNESS)
+plugins_local_tests_test_local_exec_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+plugins_local_tests_test_local_exec_LDADD = $(CHECK_LIBS) -ldl -lpthread
+plugins_local_tests_test_local_lifecycle_SOURCES = \
+	plugins/local/tests/test_local_lifecycle.c $(LOCAL_TEST_HARNESS)
+plugins_local_tests_test_local_lifecycle_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+plugins_local_tests_test_local_lifecycle_LDADD = $(CHECK_LIBS) -ldl -lpthread
 plugins_local_tests_test_local_escape_SOURCES = \
-	plugins/local/tests/test-local-escape.c $(LOCAL_TEST_HARNESS)
+	plugins/local/tests/test_local_escape.c $(LOCAL_TEST_HARNESS)
 plugins_local_tests_test_local_escape_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 plugins_local_tests_test_local_escape_LDADD = $(CHECK_LIBS) -ldl -lpthread
 ## The probe runs INSIDE sandboxes, copied in by the tests: no sanitizer
@@ -81,14 +81,14 @@ plugins_local_tests_escape_probe_CFLAGS = -std=gnu11 $(WARN_CFLAGS)
 plugins_local_tests_escape_probe_LDFLAGS =
 
 TESTS += \
-	plugins/local/tests/test-local \
-	plugins/local/tests/test-local-life \
-	plugins/local/tests/test-local-escape \
-	plugins/local/tests/unprivileged.sh \
-	plugins/local/tests/contract.sh
+	plugins/local/tests/test_local_exec \
+	plugins/local/tests/test_local_lifecycle \
+	plugins/local/tests/test_local_escape \
+	plugins/local/tests/local-tests-pass-unprivileged.sh \
+	plugins/local/tests/local-passes-contract.sh
 EXTRA_DIST += \
-	plugins/local/tests/unprivileged.sh \
-	plugins/local/tests/contract.sh \
+	plugins/local/tests/local-tests-pass-unprivileged.sh \
+	plugins/local/tests/local-passes-contract.sh \
 	bench/local/run.sh \
 	docs/backends/local.md \
 	docs/performance.md

@@ -64,7 +64,7 @@ for args in "plugins" "plugins --json"; do
 done
 
 # Control: a plugin whose init opens a socket loads fine unfiltered ...
-SANDBOXIO_PLUGIN_PATH=$b/tests/loader/socketinit/.libs
+SANDBOXIO_PLUGIN_PATH=$b/tests/plugins/socketinit/.libs
 "$libtool" --mode=execute "$lister" >"$out" 2>&1 || fail "control: list-plugins exited $?"
 grep -qx 'socketinit 0' "$out" || fail "control: the socketinit plugin did not load"
 # ... and the filter kills the listing that loads it.

@@ -3,7 +3,7 @@
  * naming the file, the host process keeps running, and a good plugin (the
  * fake) still opens afterwards through the same client.
  *
- * The broken modules are built by tests/loader.mk, one per directory; the
+ * The broken modules are built by tests/loader.mk (from tests/plugins/broken.c), one per directory; the
  * cases that need no module (a missing file, a text file) are set up here in
  * a temporary directory.
  */
@@ -23,7 +23,7 @@ struct broken_case {
     const char *scheme;   /* also the name of its build directory */
     int code;
     const char *detail;   /* must also appear in the message, or NULL */
-    bool module;          /* built by tests/loader.mk (else set up here) */
+    bool module;          /* built by tests/loader.mk (from tests/plugins/broken.c) (else set up here) */
 };
 
 static const struct broken_case cases[] = {
@@ -74,7 +74,7 @@ static char *case_dir(const struct broken_case *c)
     char *dir = NULL;
 
     if (c->module) {
-        ck_assert_int_ge(asprintf(&dir, "%s/tests/loader/%s/.libs", builddir(), c->scheme), 0);
+        ck_assert_int_ge(asprintf(&dir, "%s/tests/plugins/%s/.libs", builddir(), c->scheme), 0);
         return dir;
     }
     ck_assert_int_ge(asprintf(&dir, "%s/%s", scratch, c->scheme), 0);

@@ -8,11 +8,11 @@ set -eu
 b=${SBX_TEST_BUILDDIR:?}
 init=$b/plugins/local/sandboxio-local-init
 plugin=$b/plugins/local/.libs/sandboxio-local.so
-for f in "$init" "$plugin" "$b/plugins/local/tests/test-local" \
-         "$b/plugins/local/tests/test-local-life" "$b/plugins/local/tests/test-local-escape" \
+for f in "$init" "$plugin" "$b/plugins/local/tests/test_local_exec" \
+         "$b/plugins/local/tests/test_local_lifecycle" "$b/plugins/local/tests/test_local_escape" \
          "$b/plugins/local/tests/escape-probe"; do
     if [ ! -e "$f" ]; then
-        echo "unprivileged.sh: missing $f" >&2
+        echo "local-tests-pass-unprivileged.sh: missing $f" >&2
         exit 99
     fi
 done
@@ -31,8 +31,8 @@ fi
 # the tests need into a world-readable temporary directory.
 tmp=$(mktemp -d /tmp/sbx-local-unpriv.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT INT TERM
-cp "$init" "$plugin" "$b/plugins/local/tests/test-local" "$b/plugins/local/tests/test-local-life" \
-   "$b/plugins/local/tests/test-local-escape" "$b/plugins/local/tests/escape-probe" "$tmp/"
+cp "$init" "$plugin" "$b/plugins/local/tests/test_local_exec" "$b/plugins/local/tests/test_local_lifecycle" \
+   "$b/plugins/local/tests/test_local_escape" "$b/plugins/local/tests/escape-probe" "$tmp/"
 # The CLI for the contract suite: libtool keeps the real binary in .libs.
 cli=
 if [ -x "$b/src/.libs/sandboxio" ]; then
@@ -45,7 +45,7 @@ export SANDBOXIO_PLUGIN_PATH="$tmp" SANDBOXIO_LOCAL_INIT="$tmp/sandboxio-local-i
        SBX_LOCAL_PROBE="$tmp/escape-probe" SBX_TEST_BUILDDIR="$tmp" CK_DEFAULT_TIMEOUT=120
 
 # Can this user create a user namespace at all? If not, the plugin must say
-# so with SBX_E4008 (test-local checks that code in a namespace of its own
+# so with SBX_E4008 (test_local_exec checks that code in a namespace of its own
 # with user.max_user_namespaces=0); nothing else can run: skip.
 if ! $as_nobody unshare -U true 2>/dev/null; then
     echo "SKIP: unprivileged user namespaces are disabled on this machine" \
@@ -54,9 +54,9 @@ if ! $as_nobody unshare -U true 2>/dev/null; then
 fi
 
 cd "$tmp"
-$as_nobody "$tmp/test-local"
-$as_nobody "$tmp/test-local-life"
-$as_nobody "$tmp/test-local-escape"
+$as_nobody "$tmp/test_local_exec"
+$as_nobody "$tmp/test_local_lifecycle"
+$as_nobody "$tmp/test_local_escape"
 if [ -n "$cli" ]; then
     $as_nobody env LD_LIBRARY_PATH="$tmp" "$cli" contract local://
 else

@@ -19,7 +19,7 @@ if [ -z "${SBXC_SELFTEST_SESSION:-}" ]; then
 fi
 
 cli="$SBX_TEST_BUILDDIR/src/sandboxio"
-SANDBOXIO_PLUGIN_PATH="$SBX_TEST_BUILDDIR/contract/selftest/.libs"
+SANDBOXIO_PLUGIN_PATH="$SBX_TEST_BUILDDIR/tests/plugins/contract/.libs"
 export SANDBOXIO_PLUGIN_PATH
 work=$(mktemp -d "${TMPDIR:-/tmp}/sbxc-selftest.XXXXXX") || exit 99
 # Where the broken plugins make their sandboxes: crasher and hanger never

@@ -1,6 +1,6 @@
 /*
  * The local plugin driven directly through its descriptor: execs, stdio,
- * files and timeouts. Life cycle and options: test-local-life.c.
+ * files and timeouts. Life cycle and options: test_local_lifecycle.c.
  */
 #include "config.h"
 
