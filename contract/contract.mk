@@ -30,10 +30,6 @@ contract_libsbxcontract_la_SOURCES = \
 contract_libsbxcontract_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
 contract_libsbxcontract_la_LIBADD = src/libsandboxio.la $(JSONC_LIBS) -lpthread
 
-## The CLI subcommand; cli.mk (included before this fragment) defines the program.
-src_sandboxio_SOURCES += src/cli/cmd_contract.c
-src_sandboxio_LDADD += contract/libsbxcontract.la
-
 ## Self-test: deliberately broken plugins, each of which the suite must fail
 ## on the right case. Built for `make check` only, never installed.
 SBXC_SELFTEST_LINK = -module -avoid-version -shared -no-undefined -rpath /nowhere \

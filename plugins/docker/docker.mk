@@ -28,9 +28,6 @@ plugins_docker_sandboxio_docker_la_LDFLAGS = $(SBX_PLUGIN_LINK)
 
 EXTRA_DIST += docs/backends/docker.md
 
-## `sandboxio gc`: a CLI command, built into the CLI's program.
-src_sandboxio_SOURCES += src/cli/cmd_gc.c
-
 ## Unit tests of the pure parts (no daemon needed).
 check_PROGRAMS += plugins/docker/tests/test_docker_units
 TESTS += plugins/docker/tests/test_docker_units

@@ -26,14 +26,14 @@ plugins_local_sandboxio_local_la_LIBADD = -ldl -lpthread
 ## The filter generator runs on the build machine (a cross build would need
 ## one built for the build machine). The explicit dependency covers builds
 ## of the plugin alone (bench/local/run.sh), which skip BUILT_SOURCES.
-EXTRA_PROGRAMS = plugins/local/filter-gen
+EXTRA_PROGRAMS += plugins/local/filter-gen
 plugins_local_filter_gen_SOURCES = plugins/local/filter-gen.c
 plugins_local_filter_gen_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS)
 plugins_local_filter_gen_LDADD = $(SECCOMP_LIBS)
 plugins/local/filter-bpf.h: plugins/local/filter-gen$(EXEEXT)
 	$(AM_V_GEN)plugins/local/filter-gen$(EXEEXT) > $@.tmp && mv $@.tmp $@
 $(plugins_local_sandboxio_local_la_OBJECTS): plugins/local/filter-bpf.h
-BUILT_SOURCES = plugins/local/filter-bpf.h
+BUILT_SOURCES += plugins/local/filter-bpf.h
 CLEANFILES += plugins/local/filter-bpf.h plugins/local/filter-bpf.h.tmp \
 	plugins/local/filter-gen$(EXEEXT)
 
