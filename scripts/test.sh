@@ -24,6 +24,14 @@ totals() {
 trap 'rc=$?; [ "${totals_done:-}" ] || { [ $rc -eq 0 ] || failed=$((failed + 1)); totals; }' EXIT
 
 ./scripts/install-deps.sh
+# Every build below is out of tree (build-NAME/), which configure refuses
+# while the source tree itself is configured (an in-tree `./configure`):
+# clean that one away first, saying so. A build in build/ (the README's
+# first command) is left alone: it never collides with build-NAME/.
+if [ -f "$top/config.status" ]; then
+  echo "=== the source tree is configured in-tree: make distclean there first"
+  make -C "$top" -s distclean >/dev/null 2>&1 || rm -f "$top/config.status" "$top/Makefile"
+fi
 autoreconf -fi >/dev/null
 
 # step NAME COMMAND...: one more gate, counted as one test. The command
