@@ -49,6 +49,7 @@ dist_man_MANS += \
 	docs/man/sbx_exec_stream.3 \
 	docs/man/sbx_run.3 \
 	docs/man/sbx_run_stream.3 \
+	docs/man/sbx_run_live.3 \
 	docs/man/sbx_file.3 \
 	docs/man/sbx_file_list.3 \
 	docs/man/sbx_file_mkdir.3 \
@@ -76,6 +77,8 @@ dist_man_MANS += \
 	docs/man/sbx_policy_set_output_cap.3 \
 	docs/man/sbx_policy_set_pids.3 \
 	docs/man/sbx_policy_set_timeout.3 \
+	docs/man/sbx_result_backend.3 \
+	docs/man/sbx_result_dsn.3 \
 	docs/man/sbx_result_duration_ns.3 \
 	docs/man/sbx_result_exit_code.3 \
 	docs/man/sbx_result_exited.3 \
@@ -84,6 +87,8 @@ dist_man_MANS += \
 	docs/man/sbx_result_signal.3 \
 	docs/man/sbx_result_stderr.3 \
 	docs/man/sbx_result_stdout.3 \
+	docs/man/sbx_result_streamed.3 \
+	docs/man/sbx_result_tier.3 \
 	docs/man/sbx_result_timed_out.3 \
 	docs/man/sbx_result_truncated.3 \
 	docs/man/sbx_sandbox.3 \

@@ -537,6 +537,123 @@ START_TEST(oneshot_bad_arguments_have_exact_codes)
 }
 END_TEST
 
+/* --- where a result ran, and one preparation for a live run ------------- */
+
+START_TEST(result_says_where_it_ran_after_client_is_gone)
+{
+    oneshot_setup(0, 1);
+    setenv("SBX_TESTCAPS_TIER", "3", 1); /* SBX_TIER_CONTAINER, read by the next client's init */
+    sbx_client_free(client);
+    client = test_client();
+    sbx_cmd *cmd = cmd_of("true", NULL);
+    sbx_result *r = NULL;
+    ck_assert_code(sbx_run(&r, client, "testcaps://?api_token=s3cr3t&x=1", NULL, cmd), SBX_OK);
+    /* The result owns copies: nothing of it points into the client or plugin. */
+    sbx_client_free(client);
+    client = NULL;
+    ck_assert_str_eq(sbx_result_backend(r), "testcaps");
+    ck_assert_int_eq(sbx_result_tier(r), SBX_TIER_CONTAINER);
+    ck_assert_ptr_null(strstr(sbx_result_dsn(r), "s3cr3t"));
+    ck_assert_ptr_nonnull(strstr(sbx_result_dsn(r), "testcaps://"));
+    ck_assert_ptr_nonnull(strstr(sbx_result_dsn(r), "x=1"));
+    ck_assert_int_eq(sbx_result_streamed(r), 0);
+    sbx_result_free(r);
+    sbx_cmd_free(cmd);
+    ck_assert_str_eq(sbx_result_backend(NULL), "");
+    ck_assert_str_eq(sbx_result_dsn(NULL), "");
+    ck_assert_int_eq(sbx_result_tier(NULL), SBX_TIER_UNKNOWN);
+    ck_assert_int_eq(sbx_result_streamed(NULL), 0);
+}
+END_TEST
+
+START_TEST(exec_result_says_where_it_ran_and_that_it_streamed)
+{
+    open_with(SBX_CAP_STREAM);
+    sbx_cmd *cmd = cmd_of("true", "4");
+    sbx_result *r = NULL;
+    size_t n = 0;
+    ck_assert_code(sbx_exec_stream(&r, sb, cmd, count_cb, &n), SBX_OK);
+    ck_assert_str_eq(sbx_result_backend(r), sbx_sandbox_backend(sb));
+    ck_assert_str_eq(sbx_result_dsn(r), sbx_sandbox_dsn(sb));
+    ck_assert_int_eq(sbx_result_tier(r), SBX_TIER_NAMESPACE);
+    ck_assert_int_eq(sbx_result_streamed(r), 1);
+    ck_assert_uint_eq(n, 4);
+    sbx_result_free(r);
+    ck_assert_code(sbx_exec(&r, sb, cmd), SBX_OK);
+    ck_assert_int_eq(sbx_result_streamed(r), 0);
+    sbx_result_free(r);
+    sbx_cmd_free(cmd);
+}
+END_TEST
+
+static int probes_counted(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    int n = 0, c;
+    if (!f)
+        return 0;
+    while ((c = fgetc(f)) != EOF)
+        n += c == '\n';
+    fclose(f);
+    return n;
+}
+
+/* sbx_run_live with caps: streamed or captured, and the backend probed once. */
+static void assert_live_run(uint64_t caps, int streams)
+{
+    oneshot_setup(caps, 0);
+    char plog[256];
+    snprintf(plog, sizeof(plog), "%s.probes", getenv("SBX_TESTCAPS_LOG"));
+    unlink(plog);
+    setenv("SBX_TESTCAPS_PROBE_LOG", plog, 1);
+    sbx_cmd *cmd = cmd_of("true", "5");
+    sbx_result *r = NULL;
+    size_t n = 0, len = 99;
+    ck_assert_code(sbx_run_live(&r, client, "testcaps://", NULL, cmd, count_cb, &n), SBX_OK);
+    ck_assert_int_eq(probes_counted(plog), 1);
+    ck_assert_int_eq(sbx_result_streamed(r), streams);
+    ck_assert_uint_eq(n, streams ? 5 : 0);
+    sbx_result_stdout(r, &len);
+    ck_assert_uint_eq(len, streams ? 0 : 5);
+    unsetenv("SBX_TESTCAPS_PROBE_LOG");
+    unlink(plog);
+    sbx_result_free(r);
+    sbx_cmd_free(cmd);
+}
+
+START_TEST(live_run_without_stream_captures_and_probes_once)
+{
+    assert_live_run(0, 0);
+}
+END_TEST
+
+START_TEST(live_run_with_stream_streams_and_probes_once)
+{
+    assert_live_run(SBX_CAP_STREAM, 1);
+}
+END_TEST
+
+START_TEST(live_run_bad_arguments_have_exact_codes)
+{
+    oneshot_setup(0, 0);
+    sbx_cmd *cmd = cmd_of("true", NULL);
+    sbx_result *r = (sbx_result *)1;
+    size_t n = 0;
+    ck_assert_code(sbx_run_live(&r, client, "testcaps://", NULL, cmd, NULL, NULL),
+                   SBX_E_INVALID_ARGUMENT);
+    ck_assert_code(sbx_run_live(NULL, client, "testcaps://", NULL, cmd, count_cb, &n),
+                   SBX_E_INVALID_ARGUMENT);
+    ck_assert_code(sbx_run_live(&r, client, "nosuchbackend://", NULL, cmd, count_cb, &n),
+                   SBX_E_PLUGIN_NOT_FOUND);
+    ck_assert_ptr_null(r);
+    ck_assert_code(sbx_cmd_set_stdin(cmd, "x", 1), SBX_OK);
+    ck_assert_code(sbx_run_live(&r, client, "testcaps://", NULL, cmd, count_cb, &n),
+                   SBX_E_CAP_STDIN);
+    ck_assert_ptr_null(r);
+    sbx_cmd_free(cmd);
+}
+END_TEST
+
 static Suite *api_suite(void)
 {
     Suite *s = suite_create("sandbox-api");
@@ -548,6 +665,11 @@ static Suite *api_suite(void)
     tcase_add_test(tc, oneshot_uses_plugin_run_with_the_core_output_cap);
     tcase_add_test(tc, oneshot_destroy_failure_outranks_the_command);
     tcase_add_test(tc, oneshot_bad_arguments_have_exact_codes);
+    tcase_add_test(tc, result_says_where_it_ran_after_client_is_gone);
+    tcase_add_test(tc, exec_result_says_where_it_ran_and_that_it_streamed);
+    tcase_add_test(tc, live_run_without_stream_captures_and_probes_once);
+    tcase_add_test(tc, live_run_with_stream_streams_and_probes_once);
+    tcase_add_test(tc, live_run_bad_arguments_have_exact_codes);
     tcase_add_test(tc, cwd_refused_without_cap);
     tcase_add_test(tc, env_refused_without_cap);
     tcase_add_test(tc, timeout_refused_without_cap);

@@ -96,6 +96,17 @@ SBX_API int sbx_run_stream(sbx_result **out, sbx_client *client, const char *dsn
                            const sbx_policy *policy, const sbx_cmd *cmd, sbx_output_cb cb,
                            void *userdata);
 
+/**
+ * sbx_run_live - sbx_run_stream() where the backend streams (SBX_CAP_STREAM),
+ * else sbx_run(): the output is then captured into the result and cb is never
+ * called; sbx_result_streamed() says which happened. The sandbox is prepared
+ * once either way (trying sbx_run_stream() then sbx_run() loads and probes the
+ * backend twice). Errors: those of sbx_run(), never SBX_E_CAP_STREAM.
+ */
+SBX_API int sbx_run_live(sbx_result **out, sbx_client *client, const char *dsn,
+                         const sbx_policy *policy, const sbx_cmd *cmd, sbx_output_cb cb,
+                         void *userdata);
+
 SBX_API void sbx_result_free(sbx_result *result);
 /** 1 if the command exited normally (see sbx_result_exit_code()), 0 if killed by a signal. */
 SBX_API int sbx_result_exited(const sbx_result *result);
@@ -114,6 +125,20 @@ SBX_API const void *sbx_result_stderr(const sbx_result *result, size_t *len);
 SBX_API int sbx_result_truncated(const sbx_result *result, int stream);
 /** Wall-clock duration of the exec (of the whole sandbox for sbx_run()) in nanoseconds. */
 SBX_API uint64_t sbx_result_duration_ns(const sbx_result *result);
+/*
+ * Where it ran, as the sandbox said at the time (sbx_sandbox_backend(),
+ * _tier(), _dsn()): valid while result lives, also after the sandbox and the
+ * client are freed, so a caller of sbx_run() needs no second look at the DSN
+ * or the backend. "" / SBX_TIER_UNKNOWN for a NULL result.
+ */
+/** Name of the plugin that ran it ("local"). */
+SBX_API const char *sbx_result_backend(const sbx_result *result);
+/** Isolation tier of the sandbox it ran in (an sbx_tier). */
+SBX_API int sbx_result_tier(const sbx_result *result);
+/** The DSN of its sandbox, redacted (secrets never appear). */
+SBX_API const char *sbx_result_dsn(const sbx_result *result);
+/** 1 if the output went to a callback as it came (nothing captured), else 0. */
+SBX_API int sbx_result_streamed(const sbx_result *result);
 
 #ifdef __cplusplus
 }

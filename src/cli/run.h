@@ -24,9 +24,9 @@ int run_opts_parse(struct run_opts *opts, int argc, char **argv);
 void run_opts_release(struct run_opts *opts);
 
 /*
- * Run the command in a sandbox made for it from dsn and policy (sbx_run()),
- * its output going live to our stdout/stderr (streamed when the backend
- * can, else captured and printed after). Returns the SBX code of the run,
+ * Run the command in a sandbox made for it from dsn and policy
+ * (sbx_run_live()), its output going live to our stdout/stderr (streamed
+ * when the backend can, else captured and printed after). Returns the SBX code of the run,
  * or SBX_E_SYSTEM if the output could not be written (errors already
  * reported); *result may be set either way and is the caller's to free.
  */
@@ -35,9 +35,9 @@ int run_exec_live(sbx_client *client, const char *dsn, const sbx_policy *policy,
 
 /*
  * Print the result as one JSON object (see docs/cli.md), with the backend,
- * tier and redacted DSN it ran on. Returns an SBX code.
+ * tier and redacted DSN it ran on (from the result). Returns an SBX code.
  */
-int run_print_json(const sbx_result *result, sbx_client *client, const char *dsn);
+int run_print_json(const sbx_result *result);
 
 /* Print {"error": {...}} for a failed run in --json mode. Returns an SBX code. */
 int run_print_json_error(int code, const char *message);

@@ -68,23 +68,18 @@ int run_exec_live(sbx_client *client, const char *dsn, const sbx_policy *policy,
     int rc;
 
     fflush(stdout);
-    rc = sbx_run_stream(result, client, dsn, policy, cmd, live_output, &sink);
-    if (rc != SBX_E_CAP_STREAM) {
-        if (rc == SBX_E_EXEC_ABORTED && sink.failed_errno)
-            sbx_cli_error(SBX_E_EXEC_ABORTED, "cannot write the command's %s: %s; it was stopped",
-                          sink.failed_stream == SBX_STDERR ? "stderr" : "stdout",
-                          strerror(sink.failed_errno));
-        else if (rc != SBX_OK && !sbx_cli_interrupted())
-            sbx_cli_error_lib(rc, NULL);
-        return rc;
-    }
-
-    /* No streaming on this backend (refused before anything was made): capture, then replay. */
-    rc = sbx_run(result, client, dsn, policy, cmd);
-    if (rc != SBX_OK) {
+    /* One preparation of the backend: streamed where it can, else captured. */
+    rc = sbx_run_live(result, client, dsn, policy, cmd, live_output, &sink);
+    if (rc == SBX_E_EXEC_ABORTED && sink.failed_errno)
+        sbx_cli_error(SBX_E_EXEC_ABORTED, "cannot write the command's %s: %s; it was stopped",
+                      sink.failed_stream == SBX_STDERR ? "stderr" : "stdout",
+                      strerror(sink.failed_errno));
+    else if (rc != SBX_OK && !sbx_cli_interrupted())
         sbx_cli_error_lib(rc, NULL);
+    if (rc != SBX_OK || sbx_result_streamed(*result))
         return rc;
-    }
+
+    /* No streaming on this backend: the output was captured, replay it. */
     warn_truncated(*result, SBX_STDOUT);
     warn_truncated(*result, SBX_STDERR);
     for (int stream = SBX_STDOUT; stream <= SBX_STDERR; stream++) {
@@ -128,35 +123,8 @@ static int add_int_or_null(json_object *obj, const char *key, int present, int v
                    : sbx_cli_json_add_null(obj, key);
 }
 
-/* What sbx_sandbox_backend(), _tier() and _dsn() say, for a sandbox that is gone. */
-static int where_it_ran(sbx_client *client, const char *dsn, char **backend, int *tier,
-                        char **redacted)
+int run_print_json(const sbx_result *result)
 {
-    sbx_dsn *parsed = NULL;
-    int rc = sbx_dsn_parse(&parsed, dsn);
-
-    *backend = *redacted = NULL;
-    if (rc == SBX_OK)
-        rc = sbx_client_probe(client, dsn, NULL, tier);
-    if (rc == SBX_OK)
-        rc = sbx_dsn_to_string(parsed, redacted);
-    if (rc == SBX_OK && !(*backend = strdup(sbx_dsn_scheme(parsed))))
-        rc = SBX_E_NOMEM;
-    sbx_dsn_free(parsed);
-    return rc;
-}
-
-int run_print_json(const sbx_result *result, sbx_client *client, const char *dsn)
-{
-    char *backend, *redacted;
-    int tier = 0;
-    int where = where_it_ran(client, dsn, &backend, &tier, &redacted);
-    if (where != SBX_OK) {
-        free(backend);
-        free(redacted);
-        sbx_cli_error_lib(where, "describing the backend");
-        return where;
-    }
     json_object *obj = json_object_new_object();
     const void *out, *err;
     size_t out_len, err_len;
@@ -164,8 +132,6 @@ int run_print_json(const sbx_result *result, sbx_client *client, const char *dsn
     int exited = sbx_result_exited(result), rc;
 
     if (!obj) {
-        free(backend);
-        free(redacted);
         sbx_cli_error(SBX_E_NOMEM, "out of memory building the result");
         return SBX_E_NOMEM;
     }
@@ -173,8 +139,6 @@ int run_print_json(const sbx_result *result, sbx_client *client, const char *dsn
     err = sbx_result_stderr(result, &err_len);
     /* json-c counts string lengths in int: a larger capture cannot be put in. */
     if (out_len > INT32_MAX / 2 || err_len > INT32_MAX / 2) {
-        free(backend);
-        free(redacted);
         json_object_put(obj);
         sbx_cli_error(SBX_E_EXEC_TRUNCATED, "output too large for --json; lower --output-cap");
         return SBX_E_EXEC_TRUNCATED;
@@ -192,11 +156,11 @@ int run_print_json(const sbx_result *result, sbx_client *client, const char *dsn
     if (!rc) rc = sbx_cli_json_add(obj, "stderr_truncated",
                                    json_object_new_boolean(sbx_result_truncated(result, SBX_STDERR)));
     if (!rc) rc = sbx_cli_json_add(obj, "duration_ms", json_object_new_double_s(atof(ms), ms));
-    if (!rc) rc = sbx_cli_json_add(obj, "backend", json_object_new_string(backend));
-    if (!rc) rc = sbx_cli_json_add(obj, "tier", json_object_new_string(sbx_tier_name(tier)));
-    if (!rc) rc = sbx_cli_json_add(obj, "dsn", json_object_new_string(redacted));
-    free(backend);
-    free(redacted);
+    /* Where it ran, as the library recorded it: no second parse or probe. */
+    if (!rc) rc = sbx_cli_json_add(obj, "backend", json_object_new_string(sbx_result_backend(result)));
+    if (!rc) rc = sbx_cli_json_add(obj, "tier",
+                                   json_object_new_string(sbx_tier_name(sbx_result_tier(result))));
+    if (!rc) rc = sbx_cli_json_add(obj, "dsn", json_object_new_string(sbx_result_dsn(result)));
     if (rc) {
         json_object_put(obj);
         sbx_cli_error(rc, "out of memory building the result");

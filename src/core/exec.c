@@ -27,6 +27,11 @@ struct sbx_result {
     sbx_buf out[2];        /* stdout, stderr */
     bool truncated[2];
     uint64_t duration_ns;
+    /* Where it ran, copied: the result may outlive its sandbox and client. */
+    char *backend;
+    char *dsn;             /* redacted */
+    int tier;
+    bool streamed;         /* output went to the callback, not captured */
 };
 
 int sbx_cmd_new(sbx_cmd **out, const char *const *argv)
@@ -253,20 +258,40 @@ static int call_plugin(sbx_sandbox *sb, bool oneshot, const sbx_plugin_cmd *pcmd
     return sb->plugin->desc->run(sb->plugin->state, &sb->dsn->view, &limits, pcmd, io, exit_out);
 }
 
+/* A result that knows where it ran: backend, tier and redacted DSN. */
+static sbx_result *result_new(const sbx_sandbox *sb, bool streamed)
+{
+    sbx_result *r = sbx__calloc(1, sizeof(*r));
+    if (!r)
+        return NULL;
+    r->tier = sb->tier;
+    r->streamed = streamed;
+    r->backend = sbx__strdup(sbx_sandbox_backend(sb));
+    r->dsn = sbx__strdup(sbx_sandbox_dsn(sb));
+    if (!r->backend || !r->dsn) {
+        sbx_result_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+/* capture_fallback: a backend that cannot stream captures instead (sbx_run_live()). */
 static int run(sbx_result **out, sbx_sandbox *sb, const sbx_cmd *cmd, sbx_output_cb cb, void *ud,
-               bool oneshot)
+               bool oneshot, bool capture_fallback)
 {
     if (!out)
         return sbx__error_set(SBX_E_INVALID_ARGUMENT, "result out-pointer is NULL");
     *out = NULL;
+    if (capture_fallback && sb && !(sb->caps & SBX_CAP_STREAM))
+        cb = NULL;
     exec_plan plan;
     int rc = plan_exec(sb, cmd, cb != NULL, oneshot, &plan);
     if (rc)
         return rc;
-    sbx_result *r = sbx__calloc(1, sizeof(*r));
+    sbx_result *r = result_new(sb, cb != NULL);
     if (!r) {
         sbx__strvec_clear(&plan.envp);
-        return SBX_E_NOMEM;
+        return sbx__error_set(SBX_E_NOMEM, "out of memory for the result");
     }
     exec_io eio = {.cmd = cmd, .result = r, .cap = plan.cap, .user_cb = cb, .user_ud = ud};
     sbx_plugin_io io = {
@@ -294,7 +319,7 @@ static int run(sbx_result **out, sbx_sandbox *sb, const sbx_cmd *cmd, sbx_output
 
 int sbx_exec(sbx_result **out, sbx_sandbox *sandbox, const sbx_cmd *cmd)
 {
-    return run(out, sandbox, cmd, NULL, NULL, false);
+    return run(out, sandbox, cmd, NULL, NULL, false, false);
 }
 
 int sbx_exec_stream(sbx_result **out, sbx_sandbox *sandbox, const sbx_cmd *cmd,
@@ -302,12 +327,13 @@ int sbx_exec_stream(sbx_result **out, sbx_sandbox *sandbox, const sbx_cmd *cmd,
 {
     if (!cb)
         return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_exec_stream: callback is NULL");
-    return run(out, sandbox, cmd, cb, userdata, false);
+    return run(out, sandbox, cmd, cb, userdata, false, false);
 }
 
 /* A sandbox for one command: prepared like an open, created by the run. */
 static int run_once(sbx_result **out, sbx_client *client, const char *dsn,
-                    const sbx_policy *policy, const sbx_cmd *cmd, sbx_output_cb cb, void *ud)
+                    const sbx_policy *policy, const sbx_cmd *cmd, sbx_output_cb cb, void *ud,
+                    bool capture_fallback)
 {
     if (!out)
         return sbx__error_set(SBX_E_INVALID_ARGUMENT, "result out-pointer is NULL");
@@ -317,7 +343,7 @@ static int run_once(sbx_result **out, sbx_client *client, const char *dsn,
     sbx_sandbox *sb;
     int rc = sbx__sandbox_prepare(&sb, client, dsn, policy);
     if (rc == SBX_OK)
-        rc = run(out, sb, cmd, cb, ud, true);
+        rc = run(out, sb, cmd, cb, ud, true, capture_fallback);
     sbx_sandbox_free(sb);
     return rc;
 }
@@ -325,7 +351,7 @@ static int run_once(sbx_result **out, sbx_client *client, const char *dsn,
 int sbx_run(sbx_result **out, sbx_client *client, const char *dsn, const sbx_policy *policy,
             const sbx_cmd *cmd)
 {
-    return run_once(out, client, dsn, policy, cmd, NULL, NULL);
+    return run_once(out, client, dsn, policy, cmd, NULL, NULL, false);
 }
 
 int sbx_run_stream(sbx_result **out, sbx_client *client, const char *dsn,
@@ -334,7 +360,16 @@ int sbx_run_stream(sbx_result **out, sbx_client *client, const char *dsn,
 {
     if (!cb)
         return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_run_stream: callback is NULL");
-    return run_once(out, client, dsn, policy, cmd, cb, userdata);
+    return run_once(out, client, dsn, policy, cmd, cb, userdata, false);
+}
+
+/* One preparation (plugin, probe, policy) whether the backend streams or not. */
+int sbx_run_live(sbx_result **out, sbx_client *client, const char *dsn, const sbx_policy *policy,
+                 const sbx_cmd *cmd, sbx_output_cb cb, void *userdata)
+{
+    if (!cb)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_run_live: callback is NULL");
+    return run_once(out, client, dsn, policy, cmd, cb, userdata, true);
 }
 
 void sbx_result_free(sbx_result *result)
@@ -343,6 +378,8 @@ void sbx_result_free(sbx_result *result)
         return;
     sbx__buf_clear(&result->out[0]);
     sbx__buf_clear(&result->out[1]);
+    free(result->backend);
+    free(result->dsn);
     free(result);
 }
 
@@ -398,4 +435,24 @@ int sbx_result_truncated(const sbx_result *r, int stream)
 uint64_t sbx_result_duration_ns(const sbx_result *r)
 {
     return r ? r->duration_ns : 0;
+}
+
+const char *sbx_result_backend(const sbx_result *r)
+{
+    return r && r->backend ? r->backend : "";
+}
+
+int sbx_result_tier(const sbx_result *r)
+{
+    return r ? r->tier : SBX_TIER_UNKNOWN;
+}
+
+const char *sbx_result_dsn(const sbx_result *r)
+{
+    return r && r->dsn ? r->dsn : "";
+}
+
+int sbx_result_streamed(const sbx_result *r)
+{
+    return r ? r->streamed : 0;
 }

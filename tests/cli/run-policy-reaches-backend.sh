@@ -57,6 +57,21 @@ expect_status 0
 expect_stderr_has "sandboxio: SBX_E5003: stdout was cut at the output cap"
 expect_calls "open network=0 memory=0 cpu=0 pids=0" "exec prog timeout=0 cwd=- env=" "destroy"
 
+# The backend is probed once per run: not again to describe it for --json,
+# and not twice when it cannot stream (a refused streamed run, then another).
+SBX_TESTCAPS_PROBE_LOG="$TMP/probes"
+export SBX_TESTCAPS_PROBE_LOG
+for args in "--json" ""; do
+    rm -f "$SBX_TESTCAPS_PROBE_LOG"
+    # shellcheck disable=SC2086
+    sbx run --dsn testcaps:// $args -- prog 3
+    expect_status 0
+    [ "$(wc -l <"$SBX_TESTCAPS_PROBE_LOG")" -eq 1 ] ||
+        fail "run $args probed the backend $(wc -l <"$SBX_TESTCAPS_PROBE_LOG") times, not once"
+    rm -f "$SBX_TESTCAPS_LOG"
+done
+unset SBX_TESTCAPS_PROBE_LOG
+
 # A refused policy creates nothing at all.
 SBX_TESTCAPS_CAPS=1
 sbx run --dsn testcaps:// -- prog

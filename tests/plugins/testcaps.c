@@ -7,6 +7,8 @@
  *   SBX_TESTCAPS_TIER   tier number (default: unknown)
  *   SBX_TESTCAPS_PROBE  hex mask probe() returns (unset: the declared caps)
  *   SBX_TESTCAPS_LOG    file each call appends a line to
+ *   SBX_TESTCAPS_PROBE_LOG  file each probe() appends a line to (kept apart
+ *                       from the call log: every open probes first)
  *   SBX_TESTCAPS_RUN    set: the descriptor has run (one-shot), else NULL
  *   SBX_TESTCAPS_DESTROY_FAIL  set: destroy fails with SBX_E_BACKEND_FAILED
  */
@@ -58,6 +60,12 @@ static int tc_init(const sbx_host *h, void **state)
 static int tc_probe(void *state, const sbx_plugin_dsn *dsn, uint64_t *caps_out)
 {
     const char *p = getenv("SBX_TESTCAPS_PROBE");
+    const char *plog = getenv("SBX_TESTCAPS_PROBE_LOG");
+    FILE *f = plog ? fopen(plog, "a") : NULL;
+    if (f) {
+        fputs("probe\n", f);
+        fclose(f);
+    }
     *caps_out = p ? strtoull(p, NULL, 16) : desc.caps; /* unset: no narrowing */
     return SBX_OK;
 }
