@@ -70,7 +70,7 @@ check_PROGRAMS += tests/loader/test_loader_broken
 TESTS += tests/loader/test_loader_broken
 tests_loader_test_loader_broken_SOURCES = tests/loader/test_loader_broken.c
 tests_loader_test_loader_broken_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_loader_test_loader_broken_LDADD = src/libsandboxio.la $(CHECK_LIBS)
+tests_loader_test_loader_broken_LDADD = src/libsandboxio.la $(CHECK_LIBS) -ldl
 
 ## Runs a program under a seccomp filter that kills it on socket(2) or
 ## connect(2). The filter is libseccomp's: a build without it (possible

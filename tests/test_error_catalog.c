@@ -227,6 +227,42 @@ START_TEST(every_code_has_a_page_titled_with_its_summary)
 }
 END_TEST
 
+/*
+ * A code that only the CLI uses (the library never returns it) is marked
+ * "(CLI only" on its line of errors.h exactly when its page says
+ * "**CLI only**": the two places a reader looks must agree.
+ */
+START_TEST(cli_only_codes_are_marked_in_header_and_page_alike)
+{
+    char *text = slurp("include/sandboxio/errors.h");
+    ck_assert_msg(text != NULL, "cannot read include/sandboxio/errors.h");
+    regex_t value;
+    ck_assert_int_eq(regcomp(&value, "^[[:space:]]*SBX_E_[A-Z_]+[[:space:]]*=[[:space:]]*([0-9]+)",
+                             REG_EXTENDED), 0);
+    size_t marked = 0;
+    for (char *save = NULL, *line = strtok_r(text, "\n", &save); line;
+         line = strtok_r(NULL, "\n", &save)) {
+        regmatch_t m[2];
+        if (regexec(&value, line, 2, m, 0) != 0)
+            continue;
+        int code = atoi(line + m[1].rm_so);
+        int in_header = strstr(line, "(CLI only") != NULL;
+        char rel[64];
+        snprintf(rel, sizeof(rel), "docs/errors/%s.md", sbx_error_id(code));
+        char *page = slurp(rel);
+        ck_assert_msg(page != NULL, "no page %s", rel);
+        int in_page = strstr(page, "\n**CLI only**: ") != NULL;
+        free(page);
+        ck_assert_msg(in_header == in_page, "%s: CLI only in %s but not in %s", rel,
+                      in_header ? "errors.h" : "the page", in_header ? "the page" : "errors.h");
+        marked += in_header;
+    }
+    regfree(&value);
+    free(text);
+    ck_assert_msg(marked >= 5, "only %zu codes marked CLI only", marked);
+}
+END_TEST
+
 START_TEST(every_page_has_a_catalog_entry)
 {
     char dirpath[PATH_MAX];
@@ -391,6 +427,7 @@ static Suite *catalog_suite(void)
     Suite *s = suite_create("error_catalog");
     TCase *tc = tcase_create("catalog");
     tcase_add_test(tc, every_header_code_is_in_the_catalog_and_back);
+    tcase_add_test(tc, cli_only_codes_are_marked_in_header_and_page_alike);
     tcase_add_test(tc, header_codes_sit_in_their_documented_range);
     tcase_add_test(tc, catalog_is_sorted_and_ids_spell_their_number);
     tcase_add_test(tc, catalog_index_past_the_end_is_zero);

@@ -28,8 +28,12 @@ typedef struct sbx_client sbx_client;
 SBX_API int sbx_client_new(sbx_client **out);
 
 /**
- * sbx_client_free - unload the client's plugins and free it. Every sandbox
- * opened through it must have been freed first. NULL is ignored.
+ * sbx_client_free - release the client's state in each plugin it loaded (the
+ * plugin's fini()) and free the client. The plugin modules themselves are
+ * never unloaded: a loaded module stays resident in the process (and is
+ * shared with every other client), so no code or static data of a plugin
+ * ever goes away under another thread. Every sandbox opened through the
+ * client must have been freed first. NULL is ignored.
  */
 SBX_API void sbx_client_free(sbx_client *client);
 

@@ -38,9 +38,10 @@ SBX_API const char *sbx_version(void);
 /**
  * sbx_free - release memory the library handed to the caller.
  *
- * Buffers returned by sbx_file_read(), sbx_native(), sbx_dsn_redact() and the
- * like are owned by the caller and must be released with this function, never
- * with the caller's own free() (the library may use another allocator).
+ * Buffers returned by sbx_file_read(), sbx_native(), sbx_dsn_to_string(),
+ * sbx_dsn_redact() and the like are owned by the caller and must be released
+ * with this function, never with the caller's own free() (the library may use
+ * another allocator).
  * sbx_free(NULL) does nothing. Thread-safe.
  */
 SBX_API void sbx_free(void *ptr);

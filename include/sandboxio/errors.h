@@ -11,6 +11,11 @@
  * Ranges: 1xxx usage, DSN, configuration; 2xxx plugin loading and ABI;
  * 3xxx policy and capability refusals; 4xxx backend and provider;
  * 5xxx execution; 9xxx internal.
+ *
+ * Codes marked "CLI only" are never returned by a library function: the
+ * sandboxio tool uses them for its own usage errors, and to name with one
+ * code an outcome that the C API reports in an sbx_result (a timeout, an OOM
+ * kill, truncated output) rather than as a failure.
  */
 #ifndef SANDBOXIO_ERRORS_H
 #define SANDBOXIO_ERRORS_H
@@ -39,10 +44,10 @@ typedef enum sbx_code {
     SBX_E_DSN_BAD_OPTION_VALUE = 1012, /* SBX_E1012 */
     SBX_E_DSN_FRAGMENT = 1013,       /* SBX_E1013 '#fragment' is not allowed */
     SBX_E_DSN_BAD_AUTHORITY = 1014,  /* SBX_E1014 */
-    SBX_E_BAD_SIZE = 1015,           /* SBX_E1015 a size or duration does not parse */
+    SBX_E_BAD_SIZE = 1015,           /* SBX_E1015 a size or duration does not parse (CLI only) */
     SBX_E_BAD_POLICY = 1016,         /* SBX_E1016 a policy value is contradictory */
     SBX_E_SANDBOX_DESTROYED = 1017,  /* SBX_E1017 use after sbx_sandbox_destroy() */
-    SBX_E_USAGE = 1018,              /* SBX_E1018 command-line usage */
+    SBX_E_USAGE = 1018,              /* SBX_E1018 command-line usage (CLI only) */
     SBX_E_BAD_PATH = 1019,           /* SBX_E1019 an empty or malformed sandbox path */
 
     /* 2xxx: plugin loading and ABI */
@@ -93,9 +98,9 @@ typedef enum sbx_code {
     SBX_E_NOT_REGULAR = 4014,           /* SBX_E4014 not a regular file */
 
     /* 5xxx: execution */
-    SBX_E_EXEC_TIMEOUT = 5001,          /* SBX_E5001 */
-    SBX_E_EXEC_OOM = 5002,              /* SBX_E5002 */
-    SBX_E_EXEC_TRUNCATED = 5003,        /* SBX_E5003 */
+    SBX_E_EXEC_TIMEOUT = 5001,          /* SBX_E5001 (CLI only: see sbx_result_timed_out()) */
+    SBX_E_EXEC_OOM = 5002,              /* SBX_E5002 (CLI only: see sbx_result_oom_killed()) */
+    SBX_E_EXEC_TRUNCATED = 5003,        /* SBX_E5003 (CLI only: see sbx_result_truncated()) */
     SBX_E_EXEC_START = 5004,            /* SBX_E5004 command not found, not executable */
     SBX_E_EXEC_ABORTED = 5005,          /* SBX_E5005 an output callback asked to stop */
 

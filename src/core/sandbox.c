@@ -150,7 +150,7 @@ void sbx_sandbox_free(sbx_sandbox *sandbox)
         sbx_sandbox_destroy(sandbox);
     sbx__policy_clear(&sandbox->policy);
     sbx_dsn_free(sandbox->dsn);
-    free(sandbox->dsn_redacted);
+    sbx_free(sandbox->dsn_redacted);
     free(sandbox);
 }
 

@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -263,6 +264,31 @@ START_TEST(listing_a_directory_of_broken_plugins_reports_each)
 }
 END_TEST
 
+/* sbx_client_free() runs the plugin's fini() but leaves the module loaded. */
+START_TEST(freed_client_leaves_its_plugin_resident)
+{
+    char *dir = fake_dir(), *so = NULL;
+    sbx_client *client = NULL;
+
+    ck_assert_int_ge(asprintf(&so, "%s/sandboxio-fake.so", dir), 0);
+    ck_assert_int_eq(setenv("SANDBOXIO_PLUGIN_PATH", dir, 1), 0);
+    const char *fork_mode = getenv("CK_FORK");
+    if (!fork_mode || strcmp(fork_mode, "no") != 0) /* a fresh child: nothing loaded it yet */
+        ck_assert_msg(dlopen(so, RTLD_NOW | RTLD_NOLOAD) == NULL, "%s loaded before any client", so);
+    ck_assert_int_eq(sbx_client_new(&client), SBX_OK);
+    assert_fake_opens(client);
+    sbx_client_free(client);
+    void *h = dlopen(so, RTLD_NOW | RTLD_NOLOAD);
+    ck_assert_msg(h != NULL, "%s was unloaded with its client", so);
+    dlclose(h); /* only the reference NOLOAD took */
+    ck_assert_int_eq(sbx_client_new(&client), SBX_OK);
+    assert_fake_opens(client);
+    sbx_client_free(client);
+    free(so);
+    free(dir);
+}
+END_TEST
+
 static Suite *loader_suite(void)
 {
     Suite *s = suite_create("loader-broken");
@@ -273,6 +299,7 @@ static Suite *loader_suite(void)
     tcase_add_test(tc, every_broken_plugin_in_turn_through_one_client);
     tcase_add_test(tc, path_like_scheme_is_refused_by_the_dsn_parser);
     tcase_add_test(tc, listing_a_directory_of_broken_plugins_reports_each);
+    tcase_add_test(tc, freed_client_leaves_its_plugin_resident);
     suite_add_tcase(s, tc);
     return s;
 }
