@@ -250,7 +250,8 @@ static int transport_error(xfer *x)
     curl_easy_getinfo(s->easy, CURLINFO_OS_ERRNO, &os_errno);
     int code = sbx_http_curl_code(x->result, os_errno);
     char detail[CURL_ERROR_SIZE + 64], tries[48] = "";
-    snprintf(detail, sizeof(detail), "%s", s->errbuf[0] ? s->errbuf : curl_easy_strerror(x->result));
+    snprintf(detail, sizeof(detail), "%s",
+             s->errbuf[0] ? s->errbuf : curl_easy_strerror(x->result));
     sbx_http_scrub(s, x->rq, detail, sizeof(detail));
     if (x->rs->attempts > 1)
         snprintf(tries, sizeof(tries), " (after %d tries)", x->rs->attempts);

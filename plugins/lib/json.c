@@ -146,7 +146,7 @@ int sbx_json_add_str(json_object *o, const char *key, const char *value)
 json_object *sbx_json_str_array(const char *const *v)
 {
     json_object *a = json_object_new_array();
-    for (size_t i = 0; a && v[i]; i++) {
+    for (size_t i = 0; a && v && v[i]; i++) {
         json_object *s = json_object_new_string(v[i]);
         if (!s || json_object_array_add(a, s) != 0) {
             json_object_put(s);

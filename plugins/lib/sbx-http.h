@@ -53,13 +53,13 @@ typedef struct sbx_http_trace {
 
 typedef struct sbx_http_config {
     const char *plugin;           /* prefix of messages: "docker", "e2b" */
-    const char *base_url;         /* "http://docker", "https://api.example:443" (no slash at the end) */
+    const char *base_url;         /* "http://docker", "https://api.example:443" (no final slash) */
     const char *unix_socket;      /* path of a unix socket to connect to, or NULL for TCP */
     const char *ca_file;          /* TLS: CA bundle (NULL: the system's) */
     const char *cert_file;        /* TLS: client certificate and key, used when both are readable */
     const char *key_file;
-    const char *display;          /* where, in messages ("unix:///run/docker.sock"); NULL: base_url */
-    const char *service;          /* who is there, in messages ("the Docker daemon"); NULL: "the server" */
+    const char *display;          /* where, in messages ("unix:///run/docker.sock"); NULL: base */
+    const char *service;          /* who is there ("the Docker daemon"); NULL: "the server" */
     const char *hint_unavailable; /* appended when nothing answers (" (is the daemon running?)") */
     const char *hint_permission;  /* appended when the socket refuses this user */
     const char *const *headers;   /* "Name: value" lines sent with every request, NULL-terminated */
@@ -74,7 +74,7 @@ typedef struct sbx_http_config {
 typedef struct sbx_http {
     const sbx_host *host;
     sbx_http_config cfg;
-    char prefix[32];              /* put between base_url and every path ("/v1.41"), "" by default */
+    char prefix[32];              /* between base_url and every path ("/v1.41"); "" by default */
     pthread_mutex_t lock;
     CURLM *multi;                 /* owns the connection cache */
     CURL *easy;

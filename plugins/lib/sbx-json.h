@@ -52,7 +52,7 @@ bool sbx_json_bool(json_object *o, const char *key);              /* false when 
  */
 int sbx_json_add(json_object *o, const char *key, json_object *value);
 int sbx_json_add_str(json_object *o, const char *key, const char *value);
-/* A JSON array of the strings of a NULL-terminated vector (NULL: out of memory). */
+/* A JSON array of a NULL-terminated vector's strings, empty for v NULL (NULL: out of memory). */
 json_object *sbx_json_str_array(const char *const *v);
 /* The compact text of o, malloc'd (free() it); NULL when out of memory. */
 char *sbx_json_text(json_object *o);

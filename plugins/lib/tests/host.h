@@ -1,10 +1,12 @@
 /*
- * A plugin host for the plugins/lib tests: it records the last error and
- * every log line, so a test can assert codes and look for leaked secrets.
+ * A plugin host for the plugins/lib and plugin tests: it records the last
+ * error and every log line, so a test can assert codes and look for leaked
+ * secrets; and the Check runner they share.
  */
 #ifndef SBX_LIB_TEST_HOST_H
 #define SBX_LIB_TEST_HOST_H
 
+#include <check.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,11 +48,21 @@ static const sbx_host host = {
     .free = free,
 };
 
-static void host_reset(void)
+static inline void host_reset(void)
 {
     last_code = 0;
     last_msg[0] = '\0';
     logged[0] = '\0';
+}
+
+/* Run a suite; the exit status for automake (0: every test passed). */
+static inline int run_suite(Suite *s)
+{
+    SRunner *r = srunner_create(s);
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? 1 : 0;
 }
 
 #endif

@@ -139,16 +139,35 @@ static const char *const secret_headers[] = {"Authorization: " SECRET_AUTH, "X-A
                                              "X-Provider-Secret: " SECRET_CUSTOM, NULL};
 static const char *const redact_more[] = {"X-Provider-Secret", NULL};
 
-static void session(sbx_http *h, char *base, size_t size, int port, sbx_http_retry retry)
+/* A server and a session on it, with the response of the test's request. */
+typedef struct rig {
+    server srv;
+    sbx_http h;
+    char base[64];
+    sbx_http_response rs;
+    struct timespec t0;
+} rig;
+
+static void rig_start(rig *r, const char *const *script, long listen_after_ms,
+                      sbx_http_retry retry)
 {
-    snprintf(base, size, "http://127.0.0.1:%d", port);
-    sbx_http_config cfg = {.plugin = "test", .base_url = base, .headers = secret_headers,
+    memset(r, 0, sizeof(*r));
+    server_start(&r->srv, script, listen_after_ms);
+    snprintf(r->base, sizeof(r->base), "http://127.0.0.1:%d", r->srv.port);
+    sbx_http_config cfg = {.plugin = "test", .base_url = r->base, .headers = secret_headers,
                            .redact = redact_more, .retry = retry, .trace = on_trace,
                            .connect_timeout_ms = 2000};
     host_reset();
     traced[0] = '\0';
     tries_traced = 0;
-    ck_assert_int_eq(sbx_http_init(h, &host, &cfg), SBX_OK);
+    ck_assert_int_eq(sbx_http_init(&r->h, &host, &cfg), SBX_OK);
+}
+
+/* Send rq; the time it took is ms_since(&r->t0). */
+static int rig_send(rig *r, const sbx_http_request *rq)
+{
+    clock_gettime(CLOCK_MONOTONIC, &r->t0);
+    return sbx_http_send(&r->h, rq, &r->rs);
 }
 
 static void assert_no_secret(const char *text, const char *what)
@@ -158,11 +177,15 @@ static void assert_no_secret(const char *text, const char *what)
     ck_assert_msg(!strstr(text, SECRET_CUSTOM), "%s shows the custom secret: %s", what, text);
 }
 
-static void assert_clean(void)
+/* Ends every test: no secret anywhere, and everything freed. */
+static void rig_stop(rig *r)
 {
     assert_no_secret(last_msg, "the error");
     assert_no_secret(logged, "the log");
     assert_no_secret(traced, "the trace");
+    sbx_http_response_clear(&r->rs);
+    sbx_http_clear(&r->h);
+    server_stop(&r->srv);
 }
 
 #define OK_ANSWER "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"
@@ -177,193 +200,152 @@ START_TEST(http_429_waits_as_retry_after_says_then_succeeds)
         "HTTP/1.1 429 Too Many Requests\r\nRetry-After: 1\r\nContent-Length: 0\r\n"
         "Connection: close\r\n\r\n",
         OK_ANSWER, NULL};
-    server srv;
-    sbx_http h;
-    char base[64];
-    server_start(&srv, script, 0);
-    session(&h, base, sizeof(base), srv.port, patient);
+    rig r;
+    rig_start(&r, script, 0, patient);
     sbx_http_request rq = {.method = "GET", .path = "/things"};
-    sbx_http_response rs = {0};
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    ck_assert_int_eq(sbx_http_send(&h, &rq, &rs), SBX_OK);
-    long took = ms_since(&t0);
-    ck_assert_int_eq(rs.status, 200);
-    ck_assert_str_eq(rs.body.data, "ok");
-    ck_assert_int_eq(rs.attempts, 2);
-    ck_assert_int_eq(atomic_load(&srv.requests), 2);
+    ck_assert_int_eq(rig_send(&r, &rq), SBX_OK);
+    long took = ms_since(&r.t0);
+    ck_assert_int_eq(r.rs.status, 200);
+    ck_assert_str_eq(r.rs.body.data, "ok");
+    ck_assert_int_eq(r.rs.attempts, 2);
+    ck_assert_int_eq(atomic_load(&r.srv.requests), 2);
     ck_assert_msg(took >= 950, "Retry-After: 1 was not honoured (%ld ms)", took);
     ck_assert_msg(strstr(traced, "try 1 status 429 curl 0 wait 1000 (rate limited (429))"), "%s", traced);
     ck_assert_msg(strstr(logged, "try 2 in 1000 ms"), "no retry logged: %s", logged);
-    /* The secrets went out, and stayed out of every text. */
-    ck_assert(strstr(srv.last_request, SECRET_KEY) != NULL);
+    /* The secrets went out, and are redacted in the trace. */
+    ck_assert(strstr(r.srv.last_request, SECRET_KEY) != NULL);
     ck_assert_msg(strstr(traced, "X-API-Key: [redacted]") && strstr(traced, "Authorization: [redacted]") &&
                       strstr(traced, "X-Provider-Secret: [redacted]"),
                   "%s", traced);
-    assert_clean();
-    sbx_http_response_clear(&rs);
-    sbx_http_clear(&h);
-    server_stop(&srv);
+    rig_stop(&r);
 }
 END_TEST
 
 START_TEST(http_503_then_success_is_retried)
 {
     static const char *const script[] = {UNAVAILABLE, OK_ANSWER, NULL};
-    server srv;
-    sbx_http h;
-    char base[64];
-    server_start(&srv, script, 0);
-    session(&h, base, sizeof(base), srv.port, patient);
+    rig r;
+    rig_start(&r, script, 0, patient);
     sbx_http_request rq = {.method = "DELETE", .path = "/things/1"};
-    sbx_http_response rs = {0};
-    ck_assert_int_eq(sbx_http_send(&h, &rq, &rs), SBX_OK);
-    ck_assert_int_eq(rs.status, 200);
-    ck_assert_int_eq(rs.attempts, 2);
-    ck_assert_int_eq(atomic_load(&srv.requests), 2);
+    ck_assert_int_eq(rig_send(&r, &rq), SBX_OK);
+    ck_assert_int_eq(r.rs.status, 200);
+    ck_assert_int_eq(r.rs.attempts, 2);
+    ck_assert_int_eq(atomic_load(&r.srv.requests), 2);
     ck_assert_msg(strstr(traced, "try 1 status 503 curl 0"), "%s", traced);
-    assert_clean();
-    sbx_http_response_clear(&rs);
-    sbx_http_clear(&h);
-    server_stop(&srv);
+    rig_stop(&r);
 }
 END_TEST
 
 START_TEST(http_connection_refused_then_success_is_retried)
 {
     static const char *const script[] = {OK_ANSWER, NULL};
-    server srv;
-    sbx_http h;
-    char base[64];
+    rig r;
     /* Bound, not listening: connections are refused for the first 250 ms. */
-    server_start(&srv, script, 250);
-    session(&h, base, sizeof(base), srv.port, (sbx_http_retry){.attempts = 8, .base_ms = 100,
-                                                               .max_ms = 200, .deadline_ms = 10000});
+    rig_start(&r, script, 250,
+              (sbx_http_retry){.attempts = 8, .base_ms = 100, .max_ms = 200, .deadline_ms = 10000});
     sbx_http_request rq = {.method = "GET", .path = "/ping"};
-    sbx_http_response rs = {0};
-    ck_assert_int_eq(sbx_http_send(&h, &rq, &rs), SBX_OK);
-    ck_assert_int_eq(rs.status, 200);
-    ck_assert_int_ge(rs.attempts, 2);
-    ck_assert_int_eq(atomic_load(&srv.requests), 1);
+    ck_assert_int_eq(rig_send(&r, &rq), SBX_OK);
+    ck_assert_int_eq(r.rs.status, 200);
+    ck_assert_int_ge(r.rs.attempts, 2);
+    ck_assert_int_eq(atomic_load(&r.srv.requests), 1);
     char want[64];
     snprintf(want, sizeof(want), "try 1 status 0 curl %d", (int)CURLE_COULDNT_CONNECT);
     ck_assert_msg(strstr(traced, want) && strstr(traced, "(connection refused)"), "%s", traced);
-    assert_clean();
-    sbx_http_response_clear(&rs);
-    sbx_http_clear(&h);
-    server_stop(&srv);
+    rig_stop(&r);
 }
 END_TEST
 
 START_TEST(http_deadline_stops_retrying)
 {
     static const char *const script[] = {UNAVAILABLE, NULL};
-    server srv;
-    sbx_http h;
-    char base[64];
-    server_start(&srv, script, 0);
-    session(&h, base, sizeof(base), srv.port, (sbx_http_retry){.attempts = 50, .base_ms = 200,
-                                                               .max_ms = 200, .deadline_ms = 700});
+    rig r;
+    rig_start(&r, script, 0,
+              (sbx_http_retry){.attempts = 50, .base_ms = 200, .max_ms = 200, .deadline_ms = 700});
     sbx_http_request rq = {.method = "GET", .path = "/slow"};
-    sbx_http_response rs = {0};
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    ck_assert_int_eq(sbx_http_send(&h, &rq, &rs), SBX_OK);
-    long took = ms_since(&t0);
-    ck_assert_int_eq(rs.status, 503);
-    ck_assert_msg(rs.attempts >= 2 && rs.attempts < 50, "%d tries", rs.attempts);
+    ck_assert_int_eq(rig_send(&r, &rq), SBX_OK);
+    long took = ms_since(&r.t0);
+    ck_assert_int_eq(r.rs.status, 503);
+    ck_assert_msg(r.rs.attempts >= 2 && r.rs.attempts < 50, "%d tries", r.rs.attempts);
     ck_assert_msg(took < 1500, "the deadline of 700 ms let it run %ld ms", took);
     ck_assert_msg(strstr(traced, "(the deadline comes first)"), "%s", traced);
-    ck_assert_int_eq(sbx_http_fail(&h, &rq, &rs, "listing things", rs.body.data),
+    ck_assert_int_eq(sbx_http_fail(&r.h, &rq, &r.rs, "listing things", r.rs.body.data),
                      SBX_E_BACKEND_UNAVAILABLE);
     ck_assert_msg(strstr(last_msg, "test: listing things: busy (HTTP 503 from http://127.0.0.1:"),
                   "%s", last_msg);
-    sbx_http_response_clear(&rs);
+    rig_stop(&r);
+}
+END_TEST
 
-    /* A Retry-After past the deadline is not waited for: SBX_E4016 with the wait. */
-    static const char *const later[] = {
+START_TEST(http_retry_after_past_the_deadline_is_not_waited_for)
+{
+    static const char *const script[] = {
         "HTTP/1.1 429 Too Many Requests\r\nRetry-After: 30\r\nContent-Length: 4\r\n"
-        "Connection: close\r\n\r\nslow", NULL};
-    server srv2;
-    server_start(&srv2, later, 0);
-    sbx_http h2;
-    char base2[64];
-    sbx_http_clear(&h);
-    session(&h2, base2, sizeof(base2), srv2.port, (sbx_http_retry){.attempts = 5, .deadline_ms = 2000});
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    ck_assert_int_eq(sbx_http_send(&h2, &rq, &rs), SBX_OK);
-    ck_assert_int_lt(ms_since(&t0), 1500);
-    ck_assert_int_eq(rs.status, 429);
-    ck_assert_int_eq(rs.attempts, 1);
-    ck_assert_int_eq(sbx_http_fail(&h2, &rq, &rs, "listing things", rs.body.data),
+        "Connection: close\r\n\r\nslow",
+        NULL};
+    rig r;
+    rig_start(&r, script, 0, (sbx_http_retry){.attempts = 5, .deadline_ms = 2000});
+    sbx_http_request rq = {.method = "GET", .path = "/slow"};
+    ck_assert_int_eq(rig_send(&r, &rq), SBX_OK);
+    ck_assert_int_lt(ms_since(&r.t0), 1500);
+    ck_assert_int_eq(r.rs.status, 429);
+    ck_assert_int_eq(r.rs.attempts, 1);
+    ck_assert_int_eq(sbx_http_fail(&r.h, &rq, &r.rs, "listing things", r.rs.body.data),
                      SBX_E_BACKEND_RATE_LIMITED);
-    ck_assert_msg(strstr(last_msg, "rate limited, retry after 30 s"), "%s", last_msg);
-    assert_clean();
-    sbx_http_response_clear(&rs);
-    sbx_http_clear(&h2);
-    server_stop(&srv);
-    server_stop(&srv2);
+    ck_assert_msg(strstr(last_msg, "slow (HTTP 429 from") &&
+                      strstr(last_msg, "; rate limited, retry after 30 s"),
+                  "%s", last_msg);
+    rig_stop(&r);
 }
 END_TEST
 
 START_TEST(http_post_is_never_retried)
 {
     static const char *const script[] = {UNAVAILABLE, OK_ANSWER, NULL};
-    server srv;
-    sbx_http h;
-    char base[64];
-    server_start(&srv, script, 0);
-    session(&h, base, sizeof(base), srv.port, patient);
+    rig r;
+    rig_start(&r, script, 0, patient);
     sbx_http_request rq = {.method = "POST", .path = "/sandboxes", .body = "{}",
                            .content_type = "application/json"};
-    sbx_http_response rs = {0};
-    ck_assert_int_eq(sbx_http_send(&h, &rq, &rs), SBX_OK);
-    ck_assert_int_eq(rs.status, 503);
-    ck_assert_int_eq(rs.attempts, 1);
-    ck_assert_int_eq(atomic_load(&srv.requests), 1);
+    ck_assert_int_eq(rig_send(&r, &rq), SBX_OK);
+    ck_assert_int_eq(r.rs.status, 503);
+    ck_assert_int_eq(r.rs.attempts, 1);
+    ck_assert_int_eq(atomic_load(&r.srv.requests), 1);
     ck_assert_msg(strstr(traced, "(not idempotent: never retried)"), "%s", traced);
-    sbx_http_response_clear(&rs);
-    sbx_http_clear(&h);
-    server_stop(&srv);
+    rig_stop(&r);
+}
+END_TEST
 
-    /* Nor when nothing accepts the connection: one try, SBX_E4001. */
-    server refusing;
-    server_start(&refusing, script, 1000);
-    session(&h, base, sizeof(base), refusing.port, patient);
-    ck_assert_int_eq(sbx_http_send(&h, &rq, &rs), SBX_E_BACKEND_UNAVAILABLE);
+START_TEST(http_post_to_a_refusing_server_is_tried_once)
+{
+    static const char *const script[] = {OK_ANSWER, NULL};
+    rig r;
+    rig_start(&r, script, 1000, patient);
+    sbx_http_request rq = {.method = "POST", .path = "/sandboxes", .body = "{}"};
+    ck_assert_int_eq(rig_send(&r, &rq), SBX_E_BACKEND_UNAVAILABLE);
     ck_assert_int_eq(last_code, SBX_E_BACKEND_UNAVAILABLE);
-    ck_assert_int_eq(rs.attempts, 1);
+    ck_assert_msg(strstr(last_msg, "test: cannot connect to the server at http://127.0.0.1:"),
+                  "%s", last_msg);
+    ck_assert_int_eq(r.rs.attempts, 1);
     ck_assert_int_eq(tries_traced, 1);
-    assert_clean();
-    sbx_http_response_clear(&rs);
-    sbx_http_clear(&h);
-    server_stop(&refusing);
+    rig_stop(&r);
 }
 END_TEST
 
 START_TEST(http_secrets_echoed_by_the_server_are_redacted)
 {
     static const char *const script[] = {"ECHO", NULL};
-    server srv;
-    sbx_http h;
-    char base[64];
-    server_start(&srv, script, 0);
-    session(&h, base, sizeof(base), srv.port, patient);
+    rig r;
+    rig_start(&r, script, 0, patient);
     static const char *const more[] = {"X-Access-Token: acc-5e0b7d21f9c8", NULL};
     sbx_http_request rq = {.method = "GET", .path = "/me", .headers = more};
-    sbx_http_response rs = {0};
-    ck_assert_int_eq(sbx_http_send(&h, &rq, &rs), SBX_OK);
-    ck_assert_int_eq(rs.status, 401);
-    ck_assert(strstr(rs.body.data, SECRET_KEY) != NULL);    /* the server did echo them */
-    ck_assert_int_eq(sbx_http_fail(&h, &rq, &rs, "asking who I am", rs.body.data),
+    ck_assert_int_eq(rig_send(&r, &rq), SBX_OK);
+    ck_assert_int_eq(r.rs.status, 401);
+    ck_assert(strstr(r.rs.body.data, SECRET_KEY) != NULL);    /* the server did echo them */
+    ck_assert_int_eq(sbx_http_fail(&r.h, &rq, &r.rs, "asking who I am", r.rs.body.data),
                      SBX_E_BACKEND_AUTH);
     ck_assert_msg(strstr(last_msg, "[redacted]"), "%s", last_msg);
     ck_assert_msg(!strstr(last_msg, "acc-5e0b7d21f9c8") && !strstr(traced, "acc-5e0b7d21f9c8"),
                   "%s\n%s", last_msg, traced);
-    assert_clean();
-    sbx_http_response_clear(&rs);
-    sbx_http_clear(&h);
-    server_stop(&srv);
+    rig_stop(&r);
 }
 END_TEST
 
@@ -421,14 +403,12 @@ int main(void)
     tcase_add_test(t, http_503_then_success_is_retried);
     tcase_add_test(t, http_connection_refused_then_success_is_retried);
     tcase_add_test(t, http_deadline_stops_retrying);
+    tcase_add_test(t, http_retry_after_past_the_deadline_is_not_waited_for);
     tcase_add_test(t, http_post_is_never_retried);
+    tcase_add_test(t, http_post_to_a_refusing_server_is_tried_once);
     tcase_add_test(t, http_secrets_echoed_by_the_server_are_redacted);
     tcase_add_test(t, http_status_table_maps_each_failure);
     tcase_add_test(t, http_transport_failures_have_their_codes);
     suite_add_tcase(s, t);
-    SRunner *r = srunner_create(s);
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? 1 : 0;
+    return run_suite(s);
 }

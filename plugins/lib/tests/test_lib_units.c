@@ -232,6 +232,8 @@ START_TEST(json_bodies_and_error_messages)
     ck_assert_str_eq(msg, "No such container: abc");
     sbx_json_message("bad\ngateway \n", 13, msg, sizeof(msg));
     ck_assert_str_eq(msg, "bad gateway");
+    sbx_json_message("plain\ttext\n", 11, msg, sizeof(msg));
+    ck_assert_str_eq(msg, "plain text");
     sbx_json_message(NULL, 0, msg, sizeof(msg));
     ck_assert_str_eq(msg, "");
 }
@@ -385,9 +387,5 @@ int main(void)
     tcase_add_test(t, owner_labels_name_this_process);
     tcase_add_test(t, gc_sweep_removes_only_what_the_verdict_says);
     suite_add_tcase(s, t);
-    SRunner *r = srunner_create(s);
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? 1 : 0;
+    return run_suite(s);
 }
