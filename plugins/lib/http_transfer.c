@@ -328,6 +328,11 @@ static long next_wait(sbx_http *s, const sbx_http_request *rq, const sbx_http_re
         *why = "the deadline comes first";
         return -1;
     }
+    /* Without a deadline, no wait is longer than the longest backoff. */
+    if (!deadline && wait > (r->max_ms > 0 ? r->max_ms : 10000)) {
+        *why = "Retry-After is longer than the longest wait";
+        return -1;
+    }
     return wait;
 }
 

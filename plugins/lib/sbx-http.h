@@ -35,7 +35,8 @@
 typedef struct sbx_http_retry {
     int attempts;          /* tries in all, including the first; <= 1: no retry */
     long base_ms;          /* the first backoff (default 100); doubled each try */
-    long max_ms;           /* cap of one backoff (default 10000); Retry-After may exceed it */
+    long max_ms;           /* cap of one backoff (default 10000); Retry-After may exceed it
+                              within a deadline, never without one */
     long deadline_ms;      /* a request's tries and waits together (0: no deadline) */
 } sbx_http_retry;
 

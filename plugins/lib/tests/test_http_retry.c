@@ -255,6 +255,23 @@ START_TEST(http_connection_refused_then_success_is_retried)
 }
 END_TEST
 
+START_TEST(http_retry_after_as_a_past_date_retries_at_once)
+{
+    static const char *const script[] = {
+        "HTTP/1.1 503 Service Unavailable\r\nRetry-After: Wed, 21 Oct 2015 07:28:00 GMT\r\n"
+        "Content-Length: 0\r\nConnection: close\r\n\r\n",
+        OK_ANSWER, NULL};
+    rig r;
+    rig_start(&r, script, 0, patient);
+    sbx_http_request rq = {.method = "GET", .path = "/things"};
+    ck_assert_int_eq(rig_send(&r, &rq), SBX_OK);
+    ck_assert_int_eq(r.rs.status, 200);
+    ck_assert_int_eq(r.rs.attempts, 2);
+    ck_assert_msg(strstr(traced, "try 1 status 503 curl 0 wait 0 "), "%s", traced);
+    rig_stop(&r);
+}
+END_TEST
+
 START_TEST(http_deadline_stops_retrying)
 {
     static const char *const script[] = {UNAVAILABLE, NULL};
@@ -293,6 +310,28 @@ START_TEST(http_retry_after_past_the_deadline_is_not_waited_for)
                      SBX_E_BACKEND_RATE_LIMITED);
     ck_assert_msg(strstr(last_msg, "slow (HTTP 429 from") &&
                       strstr(last_msg, "; rate limited, retry after 30 s"),
+                  "%s", last_msg);
+    rig_stop(&r);
+}
+END_TEST
+
+START_TEST(http_long_retry_after_without_a_deadline_is_not_waited_for)
+{
+    static const char *const script[] = {
+        "HTTP/1.1 429 Too Many Requests\r\nRetry-After: 30\r\nContent-Length: 0\r\n"
+        "Connection: close\r\n\r\n",
+        NULL};
+    rig r;
+    rig_start(&r, script, 0, (sbx_http_retry){.attempts = 5, .max_ms = 400});
+    sbx_http_request rq = {.method = "GET", .path = "/slow"};
+    ck_assert_int_eq(rig_send(&r, &rq), SBX_OK);
+    ck_assert_int_lt(ms_since(&r.t0), 1500);
+    ck_assert_int_eq(r.rs.attempts, 1);
+    ck_assert_msg(strstr(traced, "(Retry-After is longer than the longest wait)"), "%s", traced);
+    ck_assert_int_eq(sbx_http_fail(&r.h, &rq, &r.rs, "listing things", NULL),
+                     SBX_E_BACKEND_RATE_LIMITED);
+    ck_assert_msg(strstr(last_msg, "listing things: no message (HTTP 429 from ") &&
+                      strstr(last_msg, "retry after 30 s"),
                   "%s", last_msg);
     rig_stop(&r);
 }
@@ -402,8 +441,10 @@ int main(void)
     tcase_add_test(t, http_429_waits_as_retry_after_says_then_succeeds);
     tcase_add_test(t, http_503_then_success_is_retried);
     tcase_add_test(t, http_connection_refused_then_success_is_retried);
+    tcase_add_test(t, http_retry_after_as_a_past_date_retries_at_once);
     tcase_add_test(t, http_deadline_stops_retrying);
     tcase_add_test(t, http_retry_after_past_the_deadline_is_not_waited_for);
+    tcase_add_test(t, http_long_retry_after_without_a_deadline_is_not_waited_for);
     tcase_add_test(t, http_post_is_never_retried);
     tcase_add_test(t, http_post_to_a_refusing_server_is_tried_once);
     tcase_add_test(t, http_secrets_echoed_by_the_server_are_redacted);
