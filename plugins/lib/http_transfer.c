@@ -117,7 +117,7 @@ static bool add_header(xfer *x, size_t *count, const char *line)
     if (!h)
         return false;
     x->headers = h;
-    if (*count < HEADERS_MAX && x->s->cfg.trace) {
+    if (*count < HEADERS_MAX && (x->s->cfg.trace || x->rq->trace)) {
         char red[1024];
         sbx_http_redact_header(line, x->s->cfg.redact, red, sizeof(red));
         if (!(x->trace_headers[*count] = strdup(red)))
@@ -285,12 +285,14 @@ static int xfer_result(xfer *x)
 static void trace(xfer *x, long wait_ms, const char *why)
 {
     const sbx_http_config *cfg = &x->s->cfg;
-    if (!cfg->trace)
+    void (*hook)(void *, const sbx_http_trace *) = x->rq->trace ? x->rq->trace : cfg->trace;
+    void *ud = x->rq->trace ? x->rq->trace_ud : cfg->trace_ud;
+    if (!hook)
         return;
     sbx_http_trace t = {.method = x->rq->method, .url = x->url, .headers = x->trace_headers,
                         .attempt = x->rs->attempts, .status = x->rs->status,
                         .curl_code = (int)x->result, .wait_ms = wait_ms, .why = why};
-    cfg->trace(cfg->trace_ud, &t);
+    hook(ud, &t);
 }
 
 /* Forget what a failed try left in the response before the next one. */

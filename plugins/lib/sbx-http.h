@@ -105,6 +105,9 @@ typedef struct sbx_http_request {
     const char *const *capture;   /* response header names to keep (<= SBX_HTTP_CAPTURE_MAX) */
     long timeout_ms;              /* one try, whole; 0: none */
     int retry;                    /* enum sbx_http_retry_mode */
+    /* This request's own trace hook, called instead of the session's (NULL: the session's). */
+    void (*trace)(void *ud, const sbx_http_trace *t);
+    void *trace_ud;
 } sbx_http_request;
 
 typedef struct sbx_http_response {

@@ -135,6 +135,12 @@ static void on_trace(void *ud, const sbx_http_trace *t)
     tries_traced++;
 }
 
+static void count_tries(void *ud, const sbx_http_trace *t)
+{
+    (void)t;
+    (*(int *)ud)++;
+}
+
 static const char *const secret_headers[] = {"Authorization: " SECRET_AUTH, "X-API-Key: " SECRET_KEY,
                                              "X-Provider-Secret: " SECRET_CUSTOM, NULL};
 static const char *const redact_more[] = {"X-Provider-Secret", NULL};
@@ -232,6 +238,14 @@ START_TEST(http_503_then_success_is_retried)
     ck_assert_int_eq(r.rs.attempts, 2);
     ck_assert_int_eq(atomic_load(&r.srv.requests), 2);
     ck_assert_msg(strstr(traced, "try 1 status 503 curl 0"), "%s", traced);
+    /* A request's own hook takes the place of the session's. */
+    int own = 0;
+    sbx_http_request mine = {.method = "GET", .path = "/x", .trace = count_tries, .trace_ud = &own};
+    sbx_http_response_clear(&r.rs);
+    tries_traced = 0;
+    ck_assert_int_eq(rig_send(&r, &mine), SBX_OK);
+    ck_assert_int_eq(own, 1);
+    ck_assert_int_eq(tries_traced, 0);
     rig_stop(&r);
 }
 END_TEST
