@@ -27,7 +27,7 @@ plugins_local_sandboxio_local_la_LIBADD = -ldl -lpthread
 ## one built for the build machine). The explicit dependency covers builds
 ## of the plugin alone (bench/local/run.sh), which skip BUILT_SOURCES.
 EXTRA_PROGRAMS = plugins/local/filter-gen
-plugins_local_filter_gen_SOURCES = plugins/local/filter-gen.c
+plugins_local_filter_gen_SOURCES = plugins/local/filter-gen.c plugins/local/socket-families.h
 plugins_local_filter_gen_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS)
 plugins_local_filter_gen_LDADD = $(SECCOMP_LIBS)
 plugins/local/filter-bpf.h: plugins/local/filter-gen$(EXEEXT)

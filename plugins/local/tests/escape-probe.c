@@ -15,11 +15,16 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/personality.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#ifndef SYS_memfd_secret
+#define SYS_memfd_secret 447 /* x86_64, arm64 and the generic table agree */
+#endif
 
 static int report(long ret)
 {
@@ -138,6 +143,17 @@ int main(int argc, char **argv)
         return report(chroot("/tmp"));
     if (!strcmp(op, "setuid"))
         return report(setuid(1000));
+    if (!strcmp(op, "socket")) /* FAMILY TYPE PROTOCOL, numbers (0x... allowed) */
+        return report(syscall(SYS_socket, strtoul(arg, NULL, 0), strtol(argv[3], NULL, 0),
+                              strtol(argv[4], NULL, 0)));
+    if (!strcmp(op, "socketpair")) {
+        int sv[2];
+        return report(socketpair((int)strtol(arg, NULL, 0), SOCK_STREAM, 0, sv));
+    }
+    if (!strcmp(op, "personality")) /* the raw call: libc truncates to 32 bits */
+        return report(syscall(SYS_personality, strtoul(arg, NULL, 0)));
+    if (!strcmp(op, "memfd_secret"))
+        return report(syscall(SYS_memfd_secret, 0));
     if (!strcmp(op, "forkbomb"))
         return fork_bomb();
     if (!strcmp(op, "alloc"))

@@ -175,6 +175,104 @@ START_TEST(kernel_attack_surface_is_denied)
 }
 END_TEST
 
+/* Run the probe and assert it succeeded (a descriptor, or 0). */
+static void probe_ok(const char *op, const char *arg, const char *arg2, const char *arg3)
+{
+    const char *argv[] = { "/work/probe", op, arg, arg2, arg3, NULL };
+    th_result r;
+    long ret;
+    int err;
+    th_exec(sb, argv, NULL, NULL, NULL, 0, 30000, &r);
+    ck_assert_msg(r.rc == SBX_OK && sscanf(r.out, "%ld %d", &ret, &err) == 2, "probe %s: '%s'",
+                  op, r.out ? r.out : "");
+    ck_assert_msg(ret >= 0, "probe %s %s %s %s: errno %d (%s)", op, arg, arg2 ? arg2 : "",
+                  arg3 ? arg3 : "", err, strerror(err));
+    th_result_free(&r);
+}
+
+static outcome probe_socket(const char *family, const char *type, const char *protocol)
+{
+    const char *argv[] = { "/work/probe", "socket", family, type, protocol, NULL };
+    th_result r;
+    outcome o = { 0, 0 };
+    th_exec(sb, argv, NULL, NULL, NULL, 0, 30000, &r);
+    ck_assert_msg(r.rc == SBX_OK && sscanf(r.out, "%ld %d", &o.ret, &o.err) == 2,
+                  "probe socket %s: '%s'", family, r.out ? r.out : "");
+    th_result_free(&r);
+    return o;
+}
+
+/*
+ * Network "none" is a network namespace with only a loopback: it says
+ * nothing of families outside the IP stack. AF_VSOCK is the hypervisor's
+ * port space, shared with the host (a VM's host is CID 2).
+ */
+START_TEST(socket_families_outside_no_network_are_refused)
+{
+    static const struct { const char *family, *type, *protocol, *what; } refused[] = {
+        { "40", "1", "0", "AF_VSOCK stream" },     { "40", "2", "0", "AF_VSOCK dgram" },
+        { "40", "5", "0", "AF_VSOCK seqpacket" },  { "38", "5", "0", "AF_ALG" },
+        { "17", "3", "0", "AF_PACKET" },           { "15", "3", "2", "AF_KEY" },
+        { "31", "1", "0", "AF_BLUETOOTH" },        { "29", "3", "1", "AF_CAN" },
+        { "30", "5", "0", "AF_TIPC" },             { "21", "5", "0", "AF_RDS" },
+        { "44", "3", "0", "AF_XDP" },              { "0", "1", "0", "AF_UNSPEC" },
+        { "63", "1", "0", "a family past AF_MAX" }, { "0x100000028", "1", "0", "AF_VSOCK + bit 32" },
+        { "0x7fffffff", "1", "0", "INT_MAX" },
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        outcome o = probe_socket(refused[i].family, refused[i].type, refused[i].protocol);
+        ck_assert_msg(o.ret == -1 && o.err == EAFNOSUPPORT, "%s: ret %ld errno %d (%s)",
+                      refused[i].what, o.ret, o.err, strerror(o.err));
+    }
+    /* Netlink beyond routing: audit, uevents, generic (nl80211, ...), netfilter, sock_diag, xfrm. */
+    static const char *const netlink[] = { "9", "15", "16", "12", "4", "6", "31", "32", "0x100000000" };
+    for (size_t i = 0; i < sizeof netlink / sizeof *netlink; i++) {
+        outcome o = probe_socket("16", "3", netlink[i]);
+        ck_assert_msg(o.ret == -1 && o.err == EPROTONOSUPPORT, "netlink protocol %s: ret %ld "
+                      "errno %d (%s)", netlink[i], o.ret, o.err, strerror(o.err));
+    }
+    outcome o = probe("socketpair", "40", NULL);
+    ASSERT_ERRNO(o, EAFNOSUPPORT);
+    /* What stays: unix, IPv4 and IPv6 (loopback only), routing netlink. */
+    probe_ok("socket", "1", "1", "0");
+    probe_ok("socket", "2", "1", "0");
+    probe_ok("socket", "2", "2", "0");
+    probe_ok("socket", "10", "1", "0");
+    probe_ok("socket", "16", "3", "0");
+    probe_ok("socketpair", "1", NULL, NULL);
+}
+END_TEST
+
+/*
+ * personality() as Docker's default profile allows it; ADDR_NO_RANDOMIZE
+ * (no ASLR for what is exec'd next) and the rest are refused. memfd_secret
+ * (memory the kernel's direct map no longer covers) is refused outright.
+ */
+START_TEST(personality_flags_and_memfd_secret_are_refused)
+{
+    static const char *const refused[] = {
+        "0x0040000" /* ADDR_NO_RANDOMIZE */, "0x0400000" /* READ_IMPLIES_EXEC */,
+        "0x0100000" /* MMAP_PAGE_ZERO */, "0x0200000" /* ADDR_COMPAT_LAYOUT */,
+        "0x8000000" /* ADDR_LIMIT_3GB */, "0x0040008", "0x1", "0xfffffffe", "0x100000000",
+        "0x1ffffffff",
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        outcome o = probe("personality", refused[i], NULL);
+        ck_assert_msg(o.ret == -1 && o.err == EPERM, "personality(%s): ret %ld errno %d",
+                      refused[i], o.ret, o.err);
+    }
+    static const char *const allowed[] = { "0", "8", "0x20000", "0x20008", "0xffffffff" };
+    for (size_t i = 0; i < sizeof allowed / sizeof *allowed; i++)
+        probe_ok("personality", allowed[i], NULL, NULL);
+    /* And no sandbox starts with ASLR off, whatever the client's personality. */
+    th_result r;
+    th_sh(sb, "cat /proc/self/personality", 0, &r);
+    ck_assert_str_eq(r.out, "00000000\n");
+    th_result_free(&r);
+    ASSERT_ERRNO(probe("memfd_secret", NULL, NULL), EPERM);
+}
+END_TEST
+
 START_TEST(no_capability_and_no_new_privs)
 {
     th_result r;
@@ -380,6 +478,8 @@ static Suite *escape_suite(void)
     tcase_add_test(tc, kernel_modules_cannot_be_loaded);
     tcase_add_test(tc, user_namespaces_cannot_be_created);
     tcase_add_test(tc, kernel_attack_surface_is_denied);
+    tcase_add_test(tc, socket_families_outside_no_network_are_refused);
+    tcase_add_test(tc, personality_flags_and_memfd_secret_are_refused);
     tcase_add_test(tc, no_capability_and_no_new_privs);
     tcase_add_test(tc, fork_bomb_is_stopped_by_the_pids_limit);
     tcase_add_test(tc, work_dir_tmp_and_shm_are_size_bounded);
