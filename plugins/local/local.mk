@@ -15,6 +15,7 @@ plugins_local_sandboxio_local_la_SOURCES = \
 	plugins/local/files.c \
 	plugins/local/cgroup.c \
 	plugins/local/filter.c \
+	plugins/local/ids.c \
 	plugins/local/proto.c \
 	plugins/local/proto.h
 plugins_local_sandboxio_local_la_CPPFLAGS = $(AM_CPPFLAGS) \

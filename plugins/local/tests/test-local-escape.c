@@ -8,6 +8,8 @@
 #include <arpa/inet.h>
 #include <check.h>
 #include <errno.h>
+#include <grp.h>
+#include <pwd.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
@@ -16,6 +18,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -440,6 +443,83 @@ START_TEST(cpu_limit_throttles_a_busy_loop)
 }
 END_TEST
 
+static void *sleeper_thread(void *arg)
+{
+    th_result *r = arg;
+    th_sh(sb, "exec sleep 1000", 5000, r);
+    return NULL;
+}
+
+/* In a child as host uid/gid 65534: 0 if every signal to the pids fails with EPERM. */
+static int signals_refused_as_nobody(const pid_t *pids, size_t n)
+{
+    pid_t child = fork();
+    ck_assert_int_ge(child, 0);
+    if (child == 0) {
+        if (setgroups(0, NULL) < 0 || setresgid(65534, 65534, 65534) < 0
+            || setresuid(65534, 65534, 65534) < 0)
+            _exit(90);
+        for (size_t i = 0; i < n; i++) {
+            if (kill(pids[i], 0) == 0 || errno != EPERM)
+                _exit(10 + (int)i);
+            if (kill(pids[i], SIGSTOP) == 0 || errno != EPERM)
+                _exit(20 + (int)i);
+        }
+        _exit(0);
+    }
+    int st;
+    ck_assert_int_eq(waitpid(child, &st, 0), child);
+    ck_assert(WIFEXITED(st));
+    return WEXITSTATUS(st);
+}
+
+/*
+ * Which host ids a sandbox's processes have: the caller's own for an
+ * ordinary user; for root a private id no host account or process has
+ * (never root, never nobody), so a host process running as nobody can
+ * neither signal nor stop a root caller's sandbox.
+ */
+START_TEST(host_nobody_cannot_signal_root_sandboxes)
+{
+    pid_t init = th_init_pid(sb);
+    unsigned long ns = th_pidns_of(init);
+    uid_t uid;
+    gid_t gid;
+    th_host_ids(init, &uid, &gid);
+    if (geteuid() != 0) {
+        ck_assert_int_eq(uid, geteuid());
+        ck_assert_int_eq(gid, getegid());
+        fprintf(stderr, "note: not root: checked that the sandbox runs as the caller's own ids; "
+                        "the nobody check needs root\n");
+        return;
+    }
+    pthread_t t;
+    th_result r;
+    ck_assert_int_eq(pthread_create(&t, NULL, sleeper_thread, &r), 0);
+    pid_t sleeper = 0;
+    for (int i = 0; i < 300 && !(sleeper = th_find_in_pidns(ns, "sleep")); i++)
+        usleep(10000);
+    ck_assert_int_gt(sleeper, 0);
+    uid_t cu;
+    gid_t cg;
+    th_host_ids(sleeper, &cu, &cg);
+    ck_assert_int_eq(cu, uid);
+    ck_assert_int_eq(cg, gid);
+    const pid_t pids[] = { init, sleeper };
+    int refused = signals_refused_as_nobody(pids, 2);
+    ck_assert_msg(refused == 0, "a host process as nobody signalled the sandbox (step %d)", refused);
+    pthread_join(t, NULL);
+    ck_assert_int_eq(r.ex.timed_out, 1); /* never stopped: it ran into its timeout */
+    th_result_free(&r);
+    ck_assert_int_ne(uid, 0);
+    ck_assert_int_ne(uid, 65534);
+    ck_assert_int_ne(gid, 0);
+    ck_assert_int_ne(gid, 65534);
+    ck_assert_ptr_null(getpwuid(uid));
+    ck_assert_ptr_null(getgrgid(gid));
+}
+END_TEST
+
 static void *daemon_thread(void *arg)
 {
     th_result *r = arg;
@@ -485,6 +565,7 @@ static Suite *escape_suite(void)
     tcase_add_test(tc, work_dir_tmp_and_shm_are_size_bounded);
     tcase_add_test(tc, file_api_refuses_symlinks_and_dots_that_lead_out);
     tcase_add_test(tc, no_process_survives_destroy);
+    tcase_add_test(tc, host_nobody_cannot_signal_root_sandboxes);
     tcase_add_test(tc, unbounded_memory_is_killed_by_the_memory_limit);
     tcase_add_test(tc, cpu_limit_throttles_a_busy_loop);
     suite_add_tcase(s, tc);
