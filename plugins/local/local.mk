@@ -80,6 +80,7 @@ plugins_local_tests_test_local_escape_LDADD = $(CHECK_LIBS) -ldl -lpthread
 plugins_local_tests_escape_probe_SOURCES = plugins/local/tests/escape-probe.c
 plugins_local_tests_escape_probe_CFLAGS = -std=gnu11 $(WARN_CFLAGS)
 plugins_local_tests_escape_probe_LDFLAGS =
+plugins_local_tests_escape_probe_LDADD = -lpthread
 
 TESTS += \
 	plugins/local/tests/test-local \

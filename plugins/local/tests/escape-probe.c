@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <arpa/inet.h>
 #include <sched.h>
 #include <signal.h>
@@ -59,6 +60,32 @@ static int fork_bomb(void)
             break;
     }
     printf("%ld %d\n", count, errno);
+    fflush(stdout);
+    return 0;
+}
+
+static void *parked(void *arg)
+{
+    (void)arg;
+    for (;;)
+        pause();
+    return NULL;
+}
+
+/* Start threads until the kernel refuses; they count as tasks too. Prints count, error. */
+static int thread_bomb(void)
+{
+    long count = 0;
+    int err = 0;
+    pthread_attr_t a;
+    pthread_attr_init(&a);
+    pthread_attr_setstacksize(&a, 64 * 1024);
+    for (; count < 100000; count++) {
+        pthread_t t;
+        if ((err = pthread_create(&t, &a, parked, NULL)) != 0)
+            break;
+    }
+    printf("%ld %d\n", count, err);
     fflush(stdout);
     return 0;
 }
@@ -156,6 +183,8 @@ int main(int argc, char **argv)
         return report(syscall(SYS_memfd_secret, 0));
     if (!strcmp(op, "forkbomb"))
         return fork_bomb();
+    if (!strcmp(op, "threadbomb"))
+        return thread_bomb();
     if (!strcmp(op, "alloc"))
         return alloc(atol(arg));
     if (!strcmp(op, "fill"))

@@ -308,6 +308,53 @@ START_TEST(fork_bomb_is_stopped_by_the_pids_limit)
 }
 END_TEST
 
+/*
+ * The limit is one per sandbox, whatever makes the tasks: three fork storms
+ * from as many processes at once share it (their children all stay alive),
+ * and threads count as much as processes. Counted with shell builtins only:
+ * at the limit nothing more can be forked.
+ */
+START_TEST(fork_and_thread_storms_share_one_pids_limit)
+{
+    /* Declared on every kernel that counts per user namespace (5.14+, as here). */
+    sbx_plugin_dsn dsn = { sizeof dsn, "local", "", "", 0, NULL };
+    uint64_t caps = 0;
+    ck_assert_int_eq(th_plugin->probe(th_state, &dsn, &caps), SBX_OK);
+    ck_assert_uint_ne(caps & SBX_CAP_LIMIT_PIDS, 0);
+    teardown();
+    sbx_plugin_limits lim = { .struct_size = sizeof lim, .pids = 32 };
+    open_with(NULL, &lim);
+    unsigned long ns = th_pidns_of(th_init_pid(sb));
+    th_result r;
+    th_sh(sb, "cd /tmp; for i in 1 2 3; do /work/probe forkbomb > f$i & done; wait; "
+              "set -- /proc/[0-9]*/task/[0-9]*; echo tasks $#; "
+              "for i in 1 2 3; do read -r n e < f$i; echo fork $n $e; done", 60000, &r);
+    ck_assert_int_eq(r.rc, SBX_OK);
+    int tasks = -1;
+    long sum = 0;
+    char *line = strstr(r.out, "tasks ");
+    ck_assert_msg(line && sscanf(line, "tasks %d", &tasks) == 1, "output '%s'", r.out);
+    for (char *p = r.out; (p = strstr(p, "fork ")) != NULL; p++) {
+        long n;
+        int e;
+        ck_assert_int_eq(sscanf(p, "fork %ld %d", &n, &e), 2);
+        ck_assert_int_eq(e, EAGAIN);
+        sum += n;
+    }
+    /* init, supervisor, sh, and the children the three storms left behind */
+    ck_assert_msg(tasks <= 32 && tasks >= 24, "%d tasks under a limit of 32", tasks);
+    ck_assert_msg(sum <= 32 - 3, "the storms made %ld processes under a limit of 32", sum);
+    th_result_free(&r);
+    ck_assert_int_eq(th_settle_pidns(ns, 1), 1);
+
+    outcome o = probe("threadbomb", NULL, NULL);
+    ck_assert_int_eq(o.err, EAGAIN);
+    ck_assert_msg(o.ret < 32 && o.ret >= 20, "%ld threads under a limit of 32", o.ret);
+    fprintf(stderr, "note: pids=32 (uid %d): 3 fork storms left %ld children, %d tasks in all; "
+                    "a thread storm got %ld threads\n", (int)geteuid(), sum, tasks, o.ret);
+}
+END_TEST
+
 START_TEST(work_dir_tmp_and_shm_are_size_bounded)
 {
     teardown();
@@ -562,6 +609,7 @@ static Suite *escape_suite(void)
     tcase_add_test(tc, personality_flags_and_memfd_secret_are_refused);
     tcase_add_test(tc, no_capability_and_no_new_privs);
     tcase_add_test(tc, fork_bomb_is_stopped_by_the_pids_limit);
+    tcase_add_test(tc, fork_and_thread_storms_share_one_pids_limit);
     tcase_add_test(tc, work_dir_tmp_and_shm_are_size_bounded);
     tcase_add_test(tc, file_api_refuses_symlinks_and_dots_that_lead_out);
     tcase_add_test(tc, no_process_survives_destroy);
