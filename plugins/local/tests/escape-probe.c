@@ -19,6 +19,7 @@
 #include <sys/personality.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -181,6 +182,12 @@ int main(int argc, char **argv)
         return report(syscall(SYS_personality, strtoul(arg, NULL, 0)));
     if (!strcmp(op, "memfd_secret"))
         return report(syscall(SYS_memfd_secret, 0));
+    if (!strcmp(op, "bind-unix")) { /* leaves a socket file at PATH */
+        struct sockaddr_un a = { .sun_family = AF_UNIX };
+        int s = socket(AF_UNIX, SOCK_STREAM, 0);
+        snprintf(a.sun_path, sizeof a.sun_path, "%s", arg);
+        return report(s < 0 ? -1 : bind(s, (struct sockaddr *)&a, sizeof a));
+    }
     if (!strcmp(op, "forkbomb"))
         return fork_bomb();
     if (!strcmp(op, "threadbomb"))

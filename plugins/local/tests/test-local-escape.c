@@ -413,6 +413,23 @@ START_TEST(file_api_refuses_symlinks_and_dots_that_lead_out)
 }
 END_TEST
 
+/* A socket file planted inside is refused like a FIFO, by write and read, at once. */
+START_TEST(file_api_refuses_a_planted_socket)
+{
+    outcome o = probe("bind-unix", "/work/sock", NULL);
+    ck_assert_int_eq(o.ret, 0);
+    char *data = NULL;
+    size_t len;
+    ck_assert_int_eq(th_write(sb, "sock", "x", 1, 0644), SBX_E_NOT_REGULAR);
+    ck_assert_int_eq(th_read(sb, "sock", &data, &len), SBX_E_NOT_REGULAR);
+    free(data);
+    th_result r;
+    th_sh(sb, "test -S sock && echo socket", 0, &r);
+    ck_assert_str_eq(r.out, "socket\n");
+    th_result_free(&r);
+}
+END_TEST
+
 static uint64_t probed_caps(void)
 {
     sbx_plugin_dsn dsn = { sizeof dsn, "local", "", "", 0, NULL };
@@ -612,6 +629,7 @@ static Suite *escape_suite(void)
     tcase_add_test(tc, fork_and_thread_storms_share_one_pids_limit);
     tcase_add_test(tc, work_dir_tmp_and_shm_are_size_bounded);
     tcase_add_test(tc, file_api_refuses_symlinks_and_dots_that_lead_out);
+    tcase_add_test(tc, file_api_refuses_a_planted_socket);
     tcase_add_test(tc, no_process_survives_destroy);
     tcase_add_test(tc, host_nobody_cannot_signal_root_sandboxes);
     tcase_add_test(tc, unbounded_memory_is_killed_by_the_memory_limit);
