@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -268,11 +269,15 @@ START_TEST(personality_flags_and_memfd_secret_are_refused)
     for (size_t i = 0; i < sizeof allowed / sizeof *allowed; i++)
         probe_ok("personality", allowed[i], NULL, NULL);
     /* And no sandbox starts with ASLR off, whatever the client's personality. */
+    ASSERT_ERRNO(probe("memfd_secret", NULL, NULL), EPERM);
+    teardown();
+    ck_assert_int_ne(personality(ADDR_NO_RANDOMIZE), -1); /* this test's process only */
+    ck_assert_int_eq(personality(0xffffffff), ADDR_NO_RANDOMIZE);
+    open_with(NULL, NULL);
     th_result r;
     th_sh(sb, "cat /proc/self/personality", 0, &r);
     ck_assert_str_eq(r.out, "00000000\n");
     th_result_free(&r);
-    ASSERT_ERRNO(probe("memfd_secret", NULL, NULL), EPERM);
 }
 END_TEST
 
