@@ -41,6 +41,9 @@ void sbxc_case_file_dirs_and_list(sbxc_ctx *ctx);
 void sbxc_case_file_remove(sbxc_ctx *ctx);
 void sbxc_case_file_missing(sbxc_ctx *ctx);
 void sbxc_case_file_wrong_type(sbxc_ctx *ctx);
+/* cases_files_hostile.c */
+void sbxc_case_file_not_regular(sbxc_ctx *ctx);
+void sbxc_case_file_read_cap(sbxc_ctx *ctx);
 /* cases_escape.c */
 void sbxc_case_escape_paths(sbxc_ctx *ctx);
 void sbxc_case_escape_symlinks(sbxc_ctx *ctx);

@@ -76,6 +76,10 @@ const sbxc_case sbxc_cases[] = {
       sbxc_case_escape_symlinks },
     { "SBX-FILE-007", "a file where a directory is needed, and back: exact codes", SBXC_MUST,
       FILES, 0, 60, sbxc_case_file_wrong_type },
+    { "SBX-FILE-008", "a FIFO is refused at once by write and read with SBX_E4014", SBXC_MUST,
+      FILES | EXEC, 0, 60, sbxc_case_file_not_regular },
+    { "SBX-FILE-009", "a file past the in-memory read cap is refused with SBX_E5006, streamed whole",
+      SBXC_MUST, FILES | EXEC, 0, 180, sbxc_case_file_read_cap },
     /* persistence */
     { "SBX-PERS-001", "a file written by one exec is read by the next", SBXC_MUST,
       EXEC | SBX_CAP_PERSIST, 0, 60, sbxc_case_persist_between_execs },

@@ -35,9 +35,18 @@ SBX_API int sbx_file_write_from(sbx_sandbox *sandbox, const char *path, uint64_t
                                 uint32_t mode, sbx_read_cb cb, void *userdata);
 
 /**
+ * The most sbx_file_read() collects in memory: a larger file (a sparse one
+ * costs the sandbox no space) is refused with SBX_E_FILE_TOO_LARGE rather
+ * than exhaust the client's memory. sbx_file_read_to() has no such limit.
+ */
+#define SBX_FILE_READ_MAX ((size_t)256 << 20)
+
+/**
  * sbx_file_read - read the whole file into *data (free with sbx_free()); a
- * NUL byte is added after the *len bytes for convenience.
- * Errors: SBX_E_NOT_FOUND, SBX_E_IS_DIRECTORY, SBX_E_PATH_ESCAPE, ...
+ * NUL byte is added after the *len bytes for convenience. At most
+ * SBX_FILE_READ_MAX bytes: stream larger files with sbx_file_read_to().
+ * Errors: SBX_E_NOT_FOUND, SBX_E_IS_DIRECTORY, SBX_E_PATH_ESCAPE,
+ * SBX_E_NOT_REGULAR, SBX_E_FILE_TOO_LARGE, ...
  */
 SBX_API int sbx_file_read(sbx_sandbox *sandbox, const char *path, void **data, size_t *len);
 

@@ -58,6 +58,10 @@ int fake_errno_error(const sbx_host *host, int err, const char *what, const char
         return host->set_error(SBX_E_PATH_ESCAPE,
                                "fake: %s \"%s\": symlinks loop or use a magic link (%s)", what,
                                path, strerror(err));
+    case ENXIO:
+        /* An open's ENXIO: a socket, or a FIFO without a reader, opened non-blocking. */
+        return host->set_error(SBX_E_NOT_REGULAR, "fake: %s \"%s\": not a regular file", what,
+                               path);
     case ENOSYS:
         return host->set_error(SBX_E_KERNEL_FEATURE,
                                "fake: %s \"%s\": openat2() is missing (Linux >= 5.6 needed)",

@@ -96,11 +96,23 @@ static int write_file(fake_sandbox *sb, const char *path, uint64_t size, uint32_
         return rc;
     /*
      * The target itself is replaced, never written through; still refuse a
-     * symlink there that leads out, as a reader would be refused.
+     * symlink there that leads out, and anything but a regular file there
+     * (a FIFO, socket or device), as a reader would be refused: every
+     * backend refuses such a target the same way, none replaces it.
      */
     probe_fd = fake_openat2(sb->root_fd, path, O_PATH | O_CLOEXEC, 0);
     if (probe_fd >= 0) {
+        struct stat st;
+        if (fstat(probe_fd, &st) != 0)
+            rc = fake_errno_error(host, errno, "cannot stat", path);
+        else if (S_ISDIR(st.st_mode))
+            rc = fake_errno_error(host, EISDIR, "cannot write", path);
+        else if (!S_ISREG(st.st_mode))
+            rc = host->set_error(SBX_E_NOT_REGULAR,
+                                 "fake: cannot write \"%s\": not a regular file", path);
         close(probe_fd);
+        if (rc != SBX_OK)
+            goto out;
     } else if (errno != ENOENT) {
         rc = fake_errno_error(host, errno, "cannot write", path);
         goto out;

@@ -98,6 +98,43 @@ static int open_beneath(local_sandbox *sb, const char *path, int flags, mode_t m
     return (int)fd;
 }
 
+static int not_regular(const sbx_host *host, const char *op, const char *path)
+{
+    return host->set_error(SBX_E_NOT_REGULAR, "local: %s '%s': not a regular file (a FIFO, "
+                           "socket or device is refused, never opened for I/O)", op, path);
+}
+
+/*
+ * The code for an open of path that failed with err. A device cannot be
+ * opened on the sandbox's nodev mounts (EACCES) and a socket or a FIFO
+ * without a reader answers ENXIO: what is there, looked at through O_PATH
+ * (which opens nothing), says whether it is SBX_E_NOT_REGULAR.
+ */
+static int open_failed(local_sandbox *sb, int err, const char *op, const char *path)
+{
+    if (err == ENXIO || err == EACCES || err == EPERM) {
+        struct stat st;
+        int fd = open_beneath(sb, path, O_PATH, 0);
+        int other = fd >= 0 && fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+        if (fd >= 0)
+            close(fd);
+        if (other || err == ENXIO)
+            return not_regular(sb->host, op, path);
+    }
+    return map_errno(sb->host, err, op, path);
+}
+
+/* SBX_OK if fd is a regular file; else the code for what it is. */
+static int check_regular(const sbx_host *host, int fd, const char *op, const char *path)
+{
+    struct stat st;
+    if (fstat(fd, &st) < 0)
+        return map_errno(host, errno, op, path);
+    if (S_ISDIR(st.st_mode))
+        return map_errno(host, EISDIR, op, path);
+    return S_ISREG(st.st_mode) ? SBX_OK : not_regular(host, op, path);
+}
+
 /* Split "a/b/c" into its parent's descriptor and "c". */
 static int open_parent(local_sandbox *sb, const char *path, char **name_out)
 {
@@ -171,9 +208,16 @@ int local_file_write(void *sandbox, const char *path, uint64_t size, uint32_t mo
         return sb->host->set_error(SBX_E_IS_DIRECTORY, "local: cannot write the work dir itself");
     if (slash && (rc = make_dirs(sb, path, (size_t)(slash - path))) != SBX_OK)
         return rc;
-    fd = open_beneath(sb, path, O_WRONLY | O_CREAT | O_TRUNC | O_NOCTTY, mode & 0777);
+    /*
+     * O_NONBLOCK: a FIFO planted where the file goes must not hang the
+     * client. Without a reader its open fails with ENXIO (as a socket's
+     * does); with one it opens, and fstat refuses it before any byte goes in.
+     */
+    fd = open_beneath(sb, path, O_WRONLY | O_CREAT | O_TRUNC | O_NOCTTY | O_NONBLOCK, mode & 0777);
     if (fd < 0)
-        return map_errno(sb->host, errno, "write", path);
+        return open_failed(sb, errno, "write", path);
+    if ((rc = check_regular(sb->host, fd, "write", path)) != SBX_OK)
+        goto out;
     if (fchmod(fd, mode & 0777) < 0) {
         rc = map_errno(sb->host, errno, "write", path);
         goto out;
@@ -217,20 +261,12 @@ int local_file_read(void *sandbox, const char *path,
                     int (*sink)(void *userdata, const void *data, size_t len), void *userdata)
 {
     local_sandbox *sb = sandbox;
-    struct stat st;
     int rc = SBX_OK;
     /* O_NONBLOCK: a FIFO planted in the work dir must not hang the client. */
     int fd = open_beneath(sb, path, O_RDONLY | O_NOCTTY | O_NONBLOCK, 0);
     if (fd < 0)
-        return map_errno(sb->host, errno, "read", path);
-    if (fstat(fd, &st) < 0) {
-        rc = map_errno(sb->host, errno, "read", path);
-    } else if (S_ISDIR(st.st_mode)) {
-        rc = map_errno(sb->host, EISDIR, "read", path);
-    } else if (!S_ISREG(st.st_mode)) {
-        rc = sb->host->set_error(SBX_E_NOT_REGULAR, "local: read '%s': not a regular file",
-                                 path);
-    } else {
+        return open_failed(sb, errno, "read", path);
+    if ((rc = check_regular(sb->host, fd, "read", path)) == SBX_OK) {
         char *buf = malloc(IO_CHUNK);
         if (!buf)
             rc = sb->host->set_error(SBX_E_NOMEM, "local: out of memory");

@@ -69,6 +69,9 @@ void local_cgroup_remove(local_cgroup *cg);
 int local_cgroup_gc(int (*report)(void *userdata, const char *id, const char *reason),
                     void *userdata, size_t *removed);
 
+/* ids.c: the host uid and gid a root client's sandboxes run as. */
+int local_root_ids(const sbx_host *host, uid_t *uid, gid_t *gid);
+
 /* filter.c: the seccomp filter as BPF, built once per process; never freed. */
 int local_filter(const sbx_host *host, const void **bpf, size_t *len);
 

@@ -15,6 +15,7 @@ plugins_local_sandboxio_local_la_SOURCES = \
 	plugins/local/files.c \
 	plugins/local/cgroup.c \
 	plugins/local/filter.c \
+	plugins/local/ids.c \
 	plugins/local/proto.c \
 	plugins/local/proto.h
 plugins_local_sandboxio_local_la_CPPFLAGS = $(AM_CPPFLAGS) \
@@ -27,7 +28,7 @@ plugins_local_sandboxio_local_la_LIBADD = -ldl -lpthread
 ## one built for the build machine). The explicit dependency covers builds
 ## of the plugin alone (bench/local/run.sh), which skip BUILT_SOURCES.
 EXTRA_PROGRAMS += plugins/local/filter-gen
-plugins_local_filter_gen_SOURCES = plugins/local/filter-gen.c
+plugins_local_filter_gen_SOURCES = plugins/local/filter-gen.c plugins/local/socket-families.h
 plugins_local_filter_gen_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS)
 plugins_local_filter_gen_LDADD = $(SECCOMP_LIBS)
 plugins/local/filter-bpf.h: plugins/local/filter-gen$(EXEEXT)
@@ -79,6 +80,7 @@ plugins_local_tests_test_local_escape_LDADD = $(CHECK_LIBS) -ldl -lpthread
 plugins_local_tests_escape_probe_SOURCES = plugins/local/tests/escape-probe.c
 plugins_local_tests_escape_probe_CFLAGS = -std=gnu11 $(WARN_CFLAGS)
 plugins_local_tests_escape_probe_LDFLAGS =
+plugins_local_tests_escape_probe_LDADD = -lpthread
 
 TESTS += \
 	plugins/local/tests/test_local_exec \

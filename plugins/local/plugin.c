@@ -8,8 +8,10 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "local.h"
 
@@ -19,16 +21,21 @@
 
 /*
  * Process limits are RLIMIT_NPROC inside the sandbox's own user namespace:
- * the kernel counts it per (namespace, uid), so it counts exactly the
- * sandbox's processes, and without CAP_SYS_RESOURCE nothing inside can
- * raise it. As root the sandbox runs as an unprivileged host uid, to which
- * the limit applies (host root is exempt).
+ * since Linux 5.14 (rlimit counts in ucounts) the kernel counts it per
+ * (namespace, uid), so it counts exactly the sandbox's tasks, threads
+ * included, for root and ordinary callers alike, with no cgroup; without
+ * CAP_SYS_RESOURCE nothing inside can raise it. As root the sandbox runs as
+ * an unprivileged private host id, to which the limit applies (host root
+ * is exempt). Older kernels count every process of the host uid: the limit
+ * would still hold, but would count the caller's other processes too, so
+ * probe() declares it only from 5.14 on.
  * Memory (with OOM reports) and CPU limits need a writable cgroup hierarchy:
  * the descriptor declares them as possible, probe() says whether they are
  * here (cgroup.c).
  */
-#define LOCAL_CAPS (LOCAL_BASE_CAPS | SBX_CAP_LIMIT_PIDS)
-#define LOCAL_MAX_CAPS (LOCAL_CAPS | SBX_CAP_LIMIT_MEMORY | SBX_CAP_OOM_REPORT | SBX_CAP_LIMIT_CPU)
+#define LOCAL_CAPS LOCAL_BASE_CAPS
+#define LOCAL_MAX_CAPS (LOCAL_CAPS | SBX_CAP_LIMIT_PIDS | SBX_CAP_LIMIT_MEMORY | SBX_CAP_OOM_REPORT \
+                        | SBX_CAP_LIMIT_CPU)
 
 typedef struct local_state {
     const sbx_host *host;
@@ -49,6 +56,16 @@ static void local_fini(void *state)
     free(state);
 }
 
+/* Whether RLIMIT_NPROC counts per user namespace here (Linux 5.14 or later). */
+static uint64_t pids_caps(void)
+{
+    struct utsname u;
+    int major = 0, minor = 0;
+    if (uname(&u) < 0 || sscanf(u.release, "%d.%d", &major, &minor) != 2)
+        return 0;
+    return major > 5 || (major == 5 && minor >= 14) ? SBX_CAP_LIMIT_PIDS : 0;
+}
+
 static int local_probe(void *state, const sbx_plugin_dsn *dsn, uint64_t *caps_out)
 {
     local_state *st = state;
@@ -58,7 +75,7 @@ static int local_probe(void *state, const sbx_plugin_dsn *dsn, uint64_t *caps_ou
         return rc;
     local_options_free(&opt);
     /* Memory and CPU limits only where a cgroup will really enforce them. */
-    *caps_out = LOCAL_CAPS | local_cgroup_caps();
+    *caps_out = LOCAL_CAPS | pids_caps() | local_cgroup_caps();
     return SBX_OK;
 }
 

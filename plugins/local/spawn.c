@@ -36,9 +36,6 @@
 #define SBX_LOCAL_INIT "/usr/libexec/sandboxio/sandboxio-local-init"
 #endif
 
-/* The host uid a sandbox runs as when the client is root: never host root. */
-#define LOCAL_ROOT_MAPS_TO 65534
-
 #define STACK_SIZE (64 * 1024)
 #define READY_TIMEOUT_MS 30000
 
@@ -292,12 +289,15 @@ int local_spawn(const sbx_host *host, const local_options *opt, const sbx_plugin
     int sv[2] = { -1, -1 }, sync[2] = { -1, -1 }, null_fd = -1, rc;
     void *stack = MAP_FAILED;
     int root = geteuid() == 0;
-    uid_t uid = root ? LOCAL_ROOT_MAPS_TO : geteuid();
-    gid_t gid = root ? LOCAL_ROOT_MAPS_TO : getegid();
+    uid_t uid = geteuid();
+    gid_t gid = getegid();
 
     sb->ctl = sb->pidfd = sb->workfd = -1;
     sb->pid = 0;
     memset(&sb->cg, 0, sizeof sb->cg);
+    /* Root's sandboxes: a private id no host process has (ids.c). */
+    if (root && (rc = local_root_ids(host, &uid, &gid)) != SBX_OK)
+        return rc;
     sb->owner_uid = root ? uid : (uid_t)-1;
     sb->owner_gid = root ? gid : (gid_t)-1;
     long cfglen = build_config(opt, limits, cfg, sizeof cfg);

@@ -73,9 +73,29 @@ int sbx_file_read_to(sbx_sandbox *sandbox, const char *path, sbx_write_cb cb, vo
     return sbx__error_ensure(rc, "reading the file");
 }
 
+/* What sbx_file_read collects, and why it stopped if it did. */
+typedef struct collect {
+    sbx_buf b;
+    size_t max;
+    int failure;        /* set when the sink stopped the read */
+} collect;
+
+/*
+ * The cap is checked before the bytes are kept: the client never holds more
+ * than max (+ the NUL), however large the file claims or turns out to be.
+ */
 static int buf_sink(void *userdata, const void *data, size_t len)
 {
-    return sbx__buf_append(userdata, data, len) ? 1 : 0;
+    collect *c = userdata;
+    if (len > c->max - c->b.len) {
+        c->failure = SBX_E_FILE_TOO_LARGE;
+        return 1;
+    }
+    if (sbx__buf_append(&c->b, data, len)) {
+        c->failure = SBX_E_NOMEM;
+        return 1;
+    }
+    return 0;
 }
 
 int sbx_file_read(sbx_sandbox *sandbox, const char *path, void **data, size_t *len)
@@ -84,8 +104,18 @@ int sbx_file_read(sbx_sandbox *sandbox, const char *path, void **data, size_t *l
         return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_file_read: data and len are required");
     *data = NULL;
     *len = 0;
-    sbx_buf b = {0};
-    int rc = sbx_file_read_to(sandbox, path, buf_sink, &b);
+    collect c = {.max = SBX_FILE_READ_MAX};
+    int rc = sbx_file_read_to(sandbox, path, buf_sink, &c);
+    /* The plugin reports the stop as its own abort: say what stopped it. */
+    if (c.failure == SBX_E_FILE_TOO_LARGE)
+        rc = sbx__error_set(SBX_E_FILE_TOO_LARGE,
+                            "'%s' is larger than %zu MiB, the most sbx_file_read() collects in "
+                            "memory: stream it with sbx_file_read_to()", path,
+                            SBX_FILE_READ_MAX >> 20);
+    else if (c.failure == SBX_E_NOMEM)
+        rc = sbx__error_set(SBX_E_NOMEM, "out of memory reading '%s' (%zu bytes so far)", path,
+                            c.b.len);
+    sbx_buf b = c.b;
     if (rc == SBX_OK && !b.data) { /* empty file: still a NUL-terminated buffer */
         b.data = sbx__calloc(1, 1);
         rc = b.data ? SBX_OK : SBX_E_NOMEM;

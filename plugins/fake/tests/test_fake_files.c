@@ -161,6 +161,21 @@ START_TEST(reading_a_fifo_is_refused_not_blocked)
 }
 END_TEST
 
+/* Refused like a read, not replaced: every backend treats the FIFO the same. */
+START_TEST(writing_over_a_fifo_is_refused_and_keeps_it)
+{
+    void *sb = th_open();
+    char *data = NULL;
+    size_t len = 0;
+
+    th_sh(sb, "mkfifo pipe");
+    th_assert_code(th_write(sb, "pipe", "x", 1, 0644), SBX_E_NOT_REGULAR);
+    th_sh(sb, "test -p pipe");
+    th_assert_code(th_read(sb, "pipe", &data, &len), SBX_E_NOT_REGULAR);
+    th_assert_code(th_plugin->destroy(sb), SBX_OK);
+}
+END_TEST
+
 START_TEST(short_or_failing_source_leaves_no_file)
 {
     void *sb = th_open();
@@ -346,6 +361,7 @@ static Suite *files_suite(void)
     tcase_add_test(esc, symlink_leading_out_is_refused);
     tcase_add_test(esc, symlink_staying_inside_is_followed);
     tcase_add_test(esc, reading_a_fifo_is_refused_not_blocked);
+    tcase_add_test(esc, writing_over_a_fifo_is_refused_and_keeps_it);
     suite_add_tcase(s, esc);
     return s;
 }

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -126,6 +127,12 @@ int init_setup(const init_config *cfg, const void *bpf, size_t bpflen, init_fail
      * inherit it; commands' execve() makes them dumpable again.
      */
     STEP(why, LP_STEP_CAPS, prctl(PR_SET_DUMPABLE, 0, 0, 0, 0), "PR_SET_DUMPABLE");
+    /*
+     * The client's personality is inherited through clone and execve: a
+     * client run with ASLR off (setarch -R, a debugger) must not start its
+     * sandboxes so. The filter keeps the flags from being set again inside.
+     */
+    STEP(why, LP_STEP_CAPS, syscall(SYS_personality, PER_LINUX), "personality(PER_LINUX)");
     if (drop_capabilities(why) < 0)
         return -1;
     STEP(why, LP_STEP_NO_NEW_PRIVS, prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "set");

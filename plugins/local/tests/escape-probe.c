@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <arpa/inet.h>
 #include <sched.h>
 #include <signal.h>
@@ -15,11 +16,17 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/personality.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#ifndef SYS_memfd_secret
+#define SYS_memfd_secret 447 /* x86_64, arm64 and the generic table agree */
+#endif
 
 static int report(long ret)
 {
@@ -54,6 +61,32 @@ static int fork_bomb(void)
             break;
     }
     printf("%ld %d\n", count, errno);
+    fflush(stdout);
+    return 0;
+}
+
+static void *parked(void *arg)
+{
+    (void)arg;
+    for (;;)
+        pause();
+    return NULL;
+}
+
+/* Start threads until the kernel refuses; they count as tasks too. Prints count, error. */
+static int thread_bomb(void)
+{
+    long count = 0;
+    int err = 0;
+    pthread_attr_t a;
+    pthread_attr_init(&a);
+    pthread_attr_setstacksize(&a, 64 * 1024);
+    for (; count < 100000; count++) {
+        pthread_t t;
+        if ((err = pthread_create(&t, &a, parked, NULL)) != 0)
+            break;
+    }
+    printf("%ld %d\n", count, err);
     fflush(stdout);
     return 0;
 }
@@ -138,8 +171,27 @@ int main(int argc, char **argv)
         return report(chroot("/tmp"));
     if (!strcmp(op, "setuid"))
         return report(setuid(1000));
+    if (!strcmp(op, "socket")) /* FAMILY TYPE PROTOCOL, numbers (0x... allowed) */
+        return report(syscall(SYS_socket, strtoul(arg, NULL, 0), strtol(argv[3], NULL, 0),
+                              strtol(argv[4], NULL, 0)));
+    if (!strcmp(op, "socketpair")) {
+        int sv[2];
+        return report(socketpair((int)strtol(arg, NULL, 0), SOCK_STREAM, 0, sv));
+    }
+    if (!strcmp(op, "personality")) /* the raw call: libc truncates to 32 bits */
+        return report(syscall(SYS_personality, strtoul(arg, NULL, 0)));
+    if (!strcmp(op, "memfd_secret"))
+        return report(syscall(SYS_memfd_secret, 0));
+    if (!strcmp(op, "bind-unix")) { /* leaves a socket file at PATH */
+        struct sockaddr_un a = { .sun_family = AF_UNIX };
+        int s = socket(AF_UNIX, SOCK_STREAM, 0);
+        snprintf(a.sun_path, sizeof a.sun_path, "%s", arg);
+        return report(s < 0 ? -1 : bind(s, (struct sockaddr *)&a, sizeof a));
+    }
     if (!strcmp(op, "forkbomb"))
         return fork_bomb();
+    if (!strcmp(op, "threadbomb"))
+        return thread_bomb();
     if (!strcmp(op, "alloc"))
         return alloc(atol(arg));
     if (!strcmp(op, "fill"))

@@ -282,6 +282,46 @@ int th_count_in_pidns(unsigned long ns)
     return n;
 }
 
+pid_t th_find_in_pidns(unsigned long ns, const char *comm)
+{
+    pid_t found = 0;
+    DIR *d = opendir("/proc");
+    ck_assert_ptr_nonnull(d);
+    for (struct dirent *e; !found && (e = readdir(d)) != NULL;) {
+        char path[64], c[64] = "";
+        pid_t pid = atoi(e->d_name);
+        if (pid <= 0 || th_pidns_of(pid) != ns)
+            continue;
+        snprintf(path, sizeof path, "/proc/%d/comm", (int)pid);
+        FILE *f = fopen(path, "r");
+        if (f && fgets(c, sizeof c, f) && strcspn(c, "\n") == strlen(comm)
+            && !strncmp(c, comm, strlen(comm)))
+            found = pid;
+        if (f)
+            fclose(f);
+    }
+    closedir(d);
+    return found;
+}
+
+void th_host_ids(pid_t pid, uid_t *uid, gid_t *gid)
+{
+    char path[64], line[256];
+    int got = 0;
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+    while (fgets(line, sizeof line, f)) {
+        unsigned long v;
+        if (sscanf(line, "Uid: %lu", &v) == 1)
+            *uid = (uid_t)v, got |= 1;
+        else if (sscanf(line, "Gid: %lu", &v) == 1)
+            *gid = (gid_t)v, got |= 2;
+    }
+    fclose(f);
+    ck_assert_int_eq(got, 3);
+}
+
 int th_settle_pidns(unsigned long ns, int want)
 {
     int n = th_count_in_pidns(ns);

@@ -63,6 +63,10 @@ unsigned long th_pidns_of(pid_t pid);
 int th_alive(pid_t pid);
 /* Host processes whose pid namespace is ns. */
 int th_count_in_pidns(unsigned long ns);
+/* The first host process of pid namespace ns whose comm is comm; 0 if none. */
+pid_t th_find_in_pidns(unsigned long ns, const char *comm);
+/* The real uid and gid a host process runs as (from /proc/PID/status). */
+void th_host_ids(pid_t pid, uid_t *uid, gid_t *gid);
 /* Wait up to 5 s for the count to drop to at most want; returns the last count. */
 int th_settle_pidns(unsigned long ns, int want);
 

@@ -236,6 +236,46 @@ START_TEST(file_errors_have_exact_codes)
 }
 END_TEST
 
+/* Holds the FIFO open for reading (O_RDWR never blocks) until its timeout kills it. */
+static void *fifo_holder(void *arg)
+{
+    th_result *r = arg;
+    th_sh(sb, "exec 3<>pipe && : > held && exec sleep 30", 3000, r);
+    return NULL;
+}
+
+/* Writing over a FIFO returns at once, whether or not something inside reads it. */
+START_TEST(writing_a_fifo_is_refused_not_blocked)
+{
+    th_result r;
+    th_sh(sb, "mkfifo pipe && mkdir d && mkfifo d/pipe", 0, &r);
+    ck_assert_int_eq(r.ex.exit_code, 0);
+    th_result_free(&r);
+    ck_assert_int_eq(th_write(sb, "pipe", "x", 1, 0644), SBX_E_NOT_REGULAR);
+    ck_assert_int_eq(th_write(sb, "d/pipe", "x", 1, 0644), SBX_E_NOT_REGULAR);
+    /* With a reader the open succeeds: the type check must refuse it. */
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, fifo_holder, &r), 0);
+    char *data = NULL;
+    size_t len;
+    for (int i = 0; i < 300 && th_read(sb, "held", &data, &len) != SBX_OK; i++) {
+        free(data);
+        data = NULL;
+        usleep(10000);
+    }
+    free(data);
+    ck_assert_int_eq(th_write(sb, "pipe", "data", 4, 0644), SBX_E_NOT_REGULAR);
+    ck_assert_int_eq(th_read(sb, "pipe", &data, &len), SBX_E_NOT_REGULAR);
+    free(data);
+    pthread_join(t, NULL);
+    ck_assert_int_eq(r.ex.timed_out, 1); /* the holder held it all along */
+    th_result_free(&r);
+    th_sh(sb, "test -p pipe && echo fifo", 0, &r);
+    ck_assert_str_eq(r.out, "fifo\n");
+    th_result_free(&r);
+}
+END_TEST
+
 START_TEST(timeout_kills_the_whole_tree_with_daemons)
 {
     th_result r;
@@ -301,6 +341,7 @@ static Suite *local_suite(void)
     tcase_add_test(tc, concurrent_execs_share_one_sandbox);
     tcase_add_test(tc, files_persist_between_execs);
     tcase_add_test(tc, file_errors_have_exact_codes);
+    tcase_add_test(tc, writing_a_fifo_is_refused_not_blocked);
     tcase_add_test(tc, timeout_kills_the_whole_tree_with_daemons);
     tcase_add_test(tc, background_processes_end_with_their_exec);
     tcase_add_test(tc, output_callback_can_abort);
