@@ -276,7 +276,7 @@ START_TEST(output_callback_can_abort)
     const char *argv[] = { "sh", "-c", "while :; do echo spam; done", NULL };
     const char *envp[] = { "PATH=/usr/bin", NULL };
     sbx_plugin_cmd cmd = { sizeof cmd, argv, envp, NULL, 0 };
-    sbx_plugin_io io = { sizeof io, NULL, stop_at_once, NULL };
+    sbx_plugin_io io = { sizeof io, NULL, stop_at_once, NULL, -1 };
     sbx_plugin_exit ex = { .struct_size = sizeof ex };
     unsigned long ns = th_pidns_of(th_init_pid(sb));
     ck_assert_int_eq(th_plugin->exec(sb, &cmd, &io, &ex), SBX_E_EXEC_ABORTED);
