@@ -378,7 +378,8 @@ END_TEST
 
 /* --- round trip ----------------------------------------------------------- */
 
-static void assert_same_dsn(const sbx_dsn *a, const sbx_dsn *b)
+/* Same parts; with redacted_ok a value may read REDACTED (its key looks secret). */
+static void assert_same_parts(const sbx_dsn *a, const sbx_dsn *b, bool redacted_ok)
 {
     ck_assert_str_eq(sbx_dsn_scheme(a), sbx_dsn_scheme(b));
     ck_assert_str_eq(sbx_dsn_authority(a), sbx_dsn_authority(b));
@@ -389,23 +390,7 @@ static void assert_same_dsn(const sbx_dsn *a, const sbx_dsn *b)
         ck_assert_int_eq(sbx_dsn_query_at(a, i, &ka, &va), SBX_OK);
         ck_assert_int_eq(sbx_dsn_query_at(b, i, &kb, &vb), SBX_OK);
         ck_assert_str_eq(ka, kb);
-        ck_assert_str_eq(va, vb);
-    }
-}
-
-/* Same parts, but a value may read REDACTED (its key looks secret). */
-static void assert_same_but_redacted(const sbx_dsn *a, const sbx_dsn *b)
-{
-    ck_assert_str_eq(sbx_dsn_scheme(a), sbx_dsn_scheme(b));
-    ck_assert_str_eq(sbx_dsn_authority(a), sbx_dsn_authority(b));
-    ck_assert_str_eq(sbx_dsn_path(a), sbx_dsn_path(b));
-    ck_assert_uint_eq(sbx_dsn_query_count(a), sbx_dsn_query_count(b));
-    for (size_t i = 0; i < sbx_dsn_query_count(a); i++) {
-        const char *ka, *va, *kb, *vb;
-        ck_assert_int_eq(sbx_dsn_query_at(a, i, &ka, &va), SBX_OK);
-        ck_assert_int_eq(sbx_dsn_query_at(b, i, &kb, &vb), SBX_OK);
-        ck_assert_str_eq(ka, kb);
-        ck_assert_msg(strcmp(va, vb) == 0 || strcmp(vb, "REDACTED") == 0,
+        ck_assert_msg(strcmp(va, vb) == 0 || (redacted_ok && strcmp(vb, "REDACTED") == 0),
                       "value of '%s' changed", ka);
     }
 }
@@ -414,7 +399,7 @@ static void assert_same_but_redacted(const sbx_dsn *a, const sbx_dsn *b)
  * The round trip for one accepted text: its print is accepted (so never
  * past SBX_DSN_MAX), parses to the same parts and prints again the same.
  */
-static void assert_round_trip(const sbx_dsn *first)
+static void assert_round_trip(const sbx_dsn *first, bool redacted_ok)
 {
     char *printed = NULL, *again = NULL;
     sbx_dsn *second = NULL;
@@ -422,7 +407,7 @@ static void assert_round_trip(const sbx_dsn *first)
     ck_assert_int_eq(sbx_dsn_to_string(first, &printed), SBX_OK);
     ck_assert_msg(sbx_dsn_parse(&second, printed) == SBX_OK, "printed form refused: %s (%s)",
                   sbx_error_last()->message, sbx_error_id(sbx_error_last()->code));
-    assert_same_but_redacted(first, second);
+    assert_same_parts(first, second, redacted_ok);
     ck_assert_int_eq(sbx_dsn_to_string(second, &again), SBX_OK);
     ck_assert_str_eq(printed, again);
     sbx_free(printed);
@@ -442,7 +427,7 @@ START_TEST(long_query_of_equals_prints_within_the_limit)
     sbx_dsn *dsn = parse_ok(text);
     ck_assert_int_eq(sbx_dsn_to_string(dsn, &out), SBX_OK);
     ck_assert_str_eq(out, text);
-    assert_round_trip(dsn);
+    assert_round_trip(dsn, true);
     sbx_free(out);
     sbx_dsn_free(dsn);
 }
@@ -458,7 +443,7 @@ START_TEST(escaped_dsn_at_the_limit_round_trips)
         n += (size_t)sprintf(text + n, "%s", (n / 3) % 2 ? "%3D" : "%41");
     text[n] = '\0';
     sbx_dsn *dsn = parse_ok(text);
-    assert_round_trip(dsn);
+    assert_round_trip(dsn, true);
     sbx_dsn_free(dsn);
 }
 END_TEST
@@ -477,7 +462,7 @@ START_TEST(dsn_printing_past_the_limit_when_redacted_is_too_long)
     ck_assert_int_eq(sbx_error_last()->position, 0);
     /* A few of them print fine, and round-trip. */
     dsn = parse_ok("x://?1key=v&2key=&api_token=abc");
-    assert_round_trip(dsn);
+    assert_round_trip(dsn, true);
     sbx_dsn_free(dsn);
 }
 END_TEST
@@ -513,7 +498,7 @@ START_TEST(every_accepted_dsn_round_trips)
         if (sbx_dsn_parse(&dsn, text) != SBX_OK)
             continue;
         accepted++;
-        assert_round_trip(dsn);
+        assert_round_trip(dsn, true);
         sbx_dsn_free(dsn);
     }
     /* The generator must really reach the printer. */
@@ -537,17 +522,9 @@ static const char *const round_trip_dsns[] = {
 START_TEST(printed_dsn_parses_back_to_the_same_parts)
 {
     sbx_dsn *first = parse_ok(round_trip_dsns[_i]);
-    char *printed = NULL, *again = NULL;
 
-    ck_assert_int_eq(sbx_dsn_to_string(first, &printed), SBX_OK);
-    sbx_dsn *second = parse_ok(printed);
-    assert_same_dsn(first, second);
-    ck_assert_int_eq(sbx_dsn_to_string(second, &again), SBX_OK);
-    ck_assert_str_eq(printed, again);
-    sbx_free(printed);
-    sbx_free(again);
+    assert_round_trip(first, false);
     sbx_dsn_free(first);
-    sbx_dsn_free(second);
 }
 END_TEST
 
