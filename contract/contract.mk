@@ -27,6 +27,7 @@ contract_libsbxcontract_la_SOURCES = \
 	contract/cases_persist.c \
 	contract/cases_isolation.c \
 	contract/cases_cleanup.c \
+	contract/cases_cancel.c \
 	contract/cases_oneshot.c
 contract_libsbxcontract_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
 contract_libsbxcontract_la_LIBADD = src/libsandboxio.la $(JSONC_LIBS) -lpthread
@@ -42,7 +43,8 @@ check_LTLIBRARIES += \
 	tests/plugins/contract/sandboxio-sleepy.la \
 	tests/plugins/contract/sandboxio-cropper.la \
 	tests/plugins/contract/sandboxio-crasher.la \
-	tests/plugins/contract/sandboxio-hanger.la
+	tests/plugins/contract/sandboxio-hanger.la \
+	tests/plugins/contract/sandboxio-deaf.la
 tests_plugins_contract_sandboxio_liar_la_SOURCES = tests/plugins/contract/liar.c $(SBXC_SELFTEST_COMMON)
 tests_plugins_contract_sandboxio_liar_la_LDFLAGS = $(SBXC_SELFTEST_LINK)
 tests_plugins_contract_sandboxio_leaker_la_SOURCES = tests/plugins/contract/leaker.c $(SBXC_SELFTEST_COMMON)
@@ -55,6 +57,8 @@ tests_plugins_contract_sandboxio_crasher_la_SOURCES = tests/plugins/contract/cra
 tests_plugins_contract_sandboxio_crasher_la_LDFLAGS = $(SBXC_SELFTEST_LINK)
 tests_plugins_contract_sandboxio_hanger_la_SOURCES = tests/plugins/contract/hanger.c $(SBXC_SELFTEST_COMMON)
 tests_plugins_contract_sandboxio_hanger_la_LDFLAGS = $(SBXC_SELFTEST_LINK)
+tests_plugins_contract_sandboxio_deaf_la_SOURCES = tests/plugins/contract/deaf.c $(SBXC_SELFTEST_COMMON)
+tests_plugins_contract_sandboxio_deaf_la_LDFLAGS = $(SBXC_SELFTEST_LINK)
 
 check_PROGRAMS += contract/tests/test_contract_report
 contract_tests_test_contract_report_SOURCES = contract/tests/test_contract_report.c

@@ -78,6 +78,9 @@ struct sbx_dsn {
     sbx_plugin_dsn view;       /* what plugins receive; points into the above */
 };
 
+/* Length of sbx_dsn_to_string()'s text for dsn, without the NUL (dsn_print.c). */
+SBX_HIDDEN size_t sbx__dsn_printed_len(const sbx_dsn *dsn);
+
 /* --- policy (policy.c) --------------------------------------------------- */
 
 struct sbx_policy {
@@ -161,6 +164,11 @@ SBX_HIDDEN int sbx__sandbox_prepare(sbx_sandbox **out, sbx_client *client, const
 SBX_HIDDEN int sbx__sandbox_create(sbx_sandbox *sb);
 /* The policy's limits as the plugin sees them (strings borrowed from sb). */
 SBX_HIDDEN void sbx__sandbox_limits(const sbx_sandbox *sb, sbx_plugin_limits *limits);
+
+/* --- cancel (cancel.c) -------------------------------------------------- */
+
+/* The descriptor that becomes readable once c is triggered; -1 for NULL. */
+SBX_HIDDEN int sbx__cancel_fd(const sbx_cancel *c);
 
 /* --- paths (path.c) ------------------------------------------------------ */
 
