@@ -87,10 +87,12 @@ TESTS += \
 	plugins/local/tests/test_local_lifecycle \
 	plugins/local/tests/test_local_escape \
 	plugins/local/tests/local-tests-pass-unprivileged.sh \
-	plugins/local/tests/local-passes-contract.sh
+	plugins/local/tests/local-passes-contract.sh \
+	plugins/local/tests/run-interrupt-stops-silent-command.sh
 EXTRA_DIST += \
 	plugins/local/tests/local-tests-pass-unprivileged.sh \
 	plugins/local/tests/local-passes-contract.sh \
+	plugins/local/tests/run-interrupt-stops-silent-command.sh \
 	bench/local/run.sh \
 	docs/backends/local.md \
 	docs/performance.md
