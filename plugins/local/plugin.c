@@ -23,11 +23,12 @@
  * sandbox's processes, and without CAP_SYS_RESOURCE nothing inside can
  * raise it. As root the sandbox runs as an unprivileged host uid, to which
  * the limit applies (host root is exempt).
+ * The disk limit is the size of the work dir's (and /tmp's) tmpfs.
  * Memory (with OOM reports) and CPU limits need a writable cgroup hierarchy:
  * the descriptor declares them as possible, probe() says whether they are
  * here (cgroup.c).
  */
-#define LOCAL_CAPS (LOCAL_BASE_CAPS | SBX_CAP_LIMIT_PIDS)
+#define LOCAL_CAPS (LOCAL_BASE_CAPS | SBX_CAP_LIMIT_PIDS | SBX_CAP_LIMIT_DISK)
 #define LOCAL_MAX_CAPS (LOCAL_CAPS | SBX_CAP_LIMIT_MEMORY | SBX_CAP_OOM_REPORT | SBX_CAP_LIMIT_CPU)
 
 typedef struct local_state {

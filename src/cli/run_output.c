@@ -130,14 +130,14 @@ static int add_int_or_null(json_object *obj, const char *key, int present, int v
 
 /* What sbx_sandbox_backend(), _tier() and _dsn() say, for a sandbox that is gone. */
 static int where_it_ran(sbx_client *client, const char *dsn, char **backend, int *tier,
-                        char **redacted)
+                        uint64_t *caps, char **redacted)
 {
     sbx_dsn *parsed = NULL;
     int rc = sbx_dsn_parse(&parsed, dsn);
 
     *backend = *redacted = NULL;
     if (rc == SBX_OK)
-        rc = sbx_client_probe(client, dsn, NULL, tier);
+        rc = sbx_client_probe(client, dsn, caps, tier);
     if (rc == SBX_OK)
         rc = sbx_dsn_to_string(parsed, redacted);
     if (rc == SBX_OK && !(*backend = strdup(sbx_dsn_scheme(parsed))))
@@ -146,11 +146,53 @@ static int where_it_ran(sbx_client *client, const char *dsn, char **backend, int
     return rc;
 }
 
-int run_print_json(const sbx_result *result, sbx_client *client, const char *dsn)
+/*
+ * The limits the backend was given: {"memory": N, "cpu_millis", "pids",
+ * "disk" (null: none), "defaults": [the controls whose value is the core's
+ * default]}.
+ */
+static json_object *limits_json(const sbx_policy *policy, uint64_t caps)
+{
+    static const struct {
+        uint64_t control;
+        const char *key;
+    } controls[] = {
+        {SBX_CAP_LIMIT_MEMORY, "memory"}, {SBX_CAP_LIMIT_CPU, "cpu_millis"},
+        {SBX_CAP_LIMIT_PIDS, "pids"},     {SBX_CAP_LIMIT_DISK, "disk"},
+    };
+    json_object *obj = json_object_new_object(), *defaults = json_object_new_array();
+    int rc = obj && defaults ? 0 : SBX_E_NOMEM;
+
+    for (size_t i = 0; !rc && i < sizeof(controls) / sizeof(controls[0]); i++) {
+        uint64_t v = 0;
+        int dflt = 0;
+        rc = sbx_policy_limit(&v, &dflt, policy, caps, controls[i].control);
+        if (!rc)
+            rc = v ? sbx_cli_json_add(obj, controls[i].key, json_object_new_int64((int64_t)v))
+                   : sbx_cli_json_add_null(obj, controls[i].key);
+        if (!rc && dflt)
+            rc = sbx_cli_json_push(defaults,
+                                   json_object_new_string(sbx_cap_name(controls[i].control)));
+    }
+    if (!rc) {
+        rc = sbx_cli_json_add(obj, "defaults", defaults);
+        defaults = NULL;
+    }
+    json_object_put(defaults);
+    if (rc) {
+        json_object_put(obj);
+        return NULL;
+    }
+    return obj;
+}
+
+int run_print_json(const sbx_result *result, sbx_client *client, const char *dsn,
+                   const sbx_policy *policy)
 {
     char *backend, *redacted;
     int tier = 0;
-    int where = where_it_ran(client, dsn, &backend, &tier, &redacted);
+    uint64_t caps = 0;
+    int where = where_it_ran(client, dsn, &backend, &tier, &caps, &redacted);
     if (where != SBX_OK) {
         free(backend);
         free(redacted);
@@ -195,6 +237,7 @@ int run_print_json(const sbx_result *result, sbx_client *client, const char *dsn
     if (!rc) rc = sbx_cli_json_add(obj, "backend", json_object_new_string(backend));
     if (!rc) rc = sbx_cli_json_add(obj, "tier", json_object_new_string(sbx_tier_name(tier)));
     if (!rc) rc = sbx_cli_json_add(obj, "dsn", json_object_new_string(redacted));
+    if (!rc) rc = sbx_cli_json_add(obj, "limits", limits_json(policy, caps));
     free(backend);
     free(redacted);
     if (rc) {
