@@ -85,7 +85,8 @@ SBX_DOCKER_TESTS = \
 	plugins/docker/tests/docker-tls-verified.sh \
 	plugins/docker/tests/docker-network-none-loopback-only.sh \
 	plugins/docker/tests/docker-socket-families-refused.sh \
-	plugins/docker/tests/docker-default-limits-applied.sh
+	plugins/docker/tests/docker-default-limits-applied.sh \
+	plugins/docker/tests/docker-stopped-init-run-returns.sh
 TESTS += $(SBX_DOCKER_TESTS)
 EXTRA_DIST += $(SBX_DOCKER_TESTS) plugins/docker/tests/dockerd-start.sh
 
