@@ -66,7 +66,10 @@ plugins_docker_tests_test_docker_units_LDADD = $(CHECK_LIBS) $(JSONC_LIBS)
 ## Against a real engine: each test starts a private dockerd (root only;
 ## SKIP where it cannot start, FAIL instead when CI=true).
 check_PROGRAMS += plugins/docker/tests/large-file plugins/docker/tests/exec-storm-timeout \
-	plugins/docker/tests/socket-probe plugins/docker/tests/put-and-run
+	plugins/docker/tests/socket-probe plugins/docker/tests/put-and-run \
+	plugins/docker/tests/fifo-refused
+plugins_docker_tests_fifo_refused_SOURCES = plugins/docker/tests/fifo-refused.c
+plugins_docker_tests_fifo_refused_LDADD = src/libsandboxio.la
 plugins_docker_tests_put_and_run_SOURCES = plugins/docker/tests/put-and-run.c
 plugins_docker_tests_put_and_run_LDADD = src/libsandboxio.la
 plugins_docker_tests_socket_probe_SOURCES = plugins/docker/tests/socket-probe.c
@@ -86,7 +89,8 @@ SBX_DOCKER_TESTS = \
 	plugins/docker/tests/docker-network-none-loopback-only.sh \
 	plugins/docker/tests/docker-socket-families-refused.sh \
 	plugins/docker/tests/docker-default-limits-applied.sh \
-	plugins/docker/tests/docker-stopped-init-run-returns.sh
+	plugins/docker/tests/docker-stopped-init-run-returns.sh \
+	plugins/docker/tests/docker-fifo-refused.sh
 TESTS += $(SBX_DOCKER_TESTS)
 EXTRA_DIST += $(SBX_DOCKER_TESTS) plugins/docker/tests/dockerd-start.sh
 
