@@ -215,13 +215,13 @@ static int setup_failed(const sbx_host *host, const char *payload, long len)
 
 /*
  * The work dir's tmpfs size: the policy's disk limit replaces the DSN's
- * size; the core's default disk limit only caps it.
+ * size. The core's default disk limit does not: the tmpfs always has a size
+ * (the DSN's, 1g by default), which already protects the host.
  */
 static uint64_t work_size(const local_options *opt, const sbx_plugin_limits *limits)
 {
-    if (!limits || !SBX_STRUCT_HAS(limits, defaulted) || !limits->disk_bytes)
-        return opt->tmpfs_size;
-    if ((limits->defaulted & SBX_CAP_LIMIT_DISK) && opt->tmpfs_size < limits->disk_bytes)
+    if (!limits || !SBX_STRUCT_HAS(limits, defaulted) || !limits->disk_bytes ||
+        (limits->defaulted & SBX_CAP_LIMIT_DISK))
         return opt->tmpfs_size;
     return limits->disk_bytes;
 }
