@@ -40,6 +40,15 @@ plugins/docker/seccomp-profile.h: plugins/docker/seccomp-gen$(EXEEXT) $(DOCKER_S
 	$(AM_V_GEN)plugins/docker/seccomp-gen$(EXEEXT) '$(DOCKER_SECCOMP_BASE)' > $@.tmp && mv $@.tmp $@
 $(plugins_docker_sandboxio_docker_la_OBJECTS): plugins/docker/seccomp-profile.h
 BUILT_SOURCES += plugins/docker/seccomp-profile.h
+
+## The profile is the engine's default with only the socket rules changed.
+check_PROGRAMS += plugins/docker/tests/test_docker_seccomp
+TESTS += plugins/docker/tests/test_docker_seccomp
+plugins_docker_tests_test_docker_seccomp_SOURCES = plugins/docker/tests/test_docker_seccomp.c
+nodist_plugins_docker_tests_test_docker_seccomp_SOURCES = plugins/docker/seccomp-profile.h
+plugins_docker_tests_test_docker_seccomp_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(JSONC_CFLAGS)
+plugins_docker_tests_test_docker_seccomp_LDADD = $(CHECK_LIBS) $(JSONC_LIBS)
+$(plugins_docker_tests_test_docker_seccomp_OBJECTS): plugins/docker/seccomp-profile.h
 CLEANFILES += plugins/docker/seccomp-profile.h plugins/docker/seccomp-profile.h.tmp \
 	plugins/docker/seccomp-gen$(EXEEXT)
 
