@@ -9,10 +9,10 @@
  * endpoints can reach) and /tmp (a tmpfs) writable, no network unless the
  * policy asks for it, and a seccomp profile of our own: the engine's default
  * profile with the socket families refused that "no network" does not cover
- * (AF_VSOCK first; seccomp-gen.c makes it at build time). With a disk limit the work dir's volume is a tmpfs of
- * that size (the local volume driver mounts it on the daemon's side, so
- * the archive endpoints still reach it), else a plain volume on the
- * daemon's disk.
+ * (AF_VSOCK first; seccomp-gen.c makes it at build time). With a disk limit
+ * the work dir's volume is a tmpfs of that size (the local volume driver
+ * mounts it on the daemon's side, so the archive endpoints still reach it),
+ * else a plain volume on the daemon's disk.
  */
 #include "docker.h"
 #include "plugins/docker/seccomp-profile.h" /* generated in the build tree */
