@@ -54,6 +54,7 @@ void sbxc_case_persist_files_and_exec(sbxc_ctx *ctx);
 void sbxc_case_network_none(sbxc_ctx *ctx);
 void sbxc_case_memory_limit(sbxc_ctx *ctx);
 void sbxc_case_pids_limit(sbxc_ctx *ctx);
+void sbxc_case_disk_limit(sbxc_ctx *ctx);
 void sbxc_case_host_processes_hidden(sbxc_ctx *ctx);
 void sbxc_case_host_files_hidden(sbxc_ctx *ctx);
 /* cases_cleanup.c */

@@ -201,6 +201,36 @@ void sbxc_case_pids_limit(sbxc_ctx *ctx)
     sbxc_close(ctx, sb);
 }
 
+/* Under a 16 MiB disk limit, 8 MiB fit in the work dir and 64 MiB do not. */
+void sbxc_case_disk_limit(sbxc_ctx *ctx)
+{
+    sbx_policy *p = sbxc_policy(ctx);
+    SBXC_OK(ctx, "sbx_policy_set_disk", sbx_policy_set_disk(p, UINT64_C(16) << 20));
+    sbx_sandbox *sb = sbxc_open(ctx, p);
+    sbx_policy_free(p);
+    char *ok = sbxc_sh_ok(ctx, sb, "dd if=/dev/zero of=small bs=1048576 count=8 2>/dev/null && "
+                                   "rm small && echo fits");
+    SBXC_CHECK(ctx, strcmp(ok, "fits\n") == 0, "8 MiB under a 16 MiB disk limit: '%s'", ok);
+    free(ok);
+    sbx_cmd *cmd = sbxc_sh(ctx, "dd if=/dev/zero of=big bs=1048576 count=64 2>/dev/null; "
+                                "echo $?; wc -c < big", NULL);
+    bound(ctx, cmd, 60000);
+    sbx_result *r = sbxc_run(ctx, sb, cmd);
+    size_t len = 0;
+    const char *out = sbx_result_stdout(r, &len);
+    int status = -1;
+    unsigned long long kept = 0;
+    int fields = out ? sscanf(out, "%d %llu", &status, &kept) : 0;
+    SBXC_CHECK(ctx, fields == 2 && status != 0,
+               "writing 64 MiB under a 16 MiB disk limit succeeded: '%.*s'", (int)len,
+               out ? out : "");
+    SBXC_CHECK(ctx, kept <= UINT64_C(16) << 20, "the work dir kept %llu bytes under 16 MiB",
+               kept);
+    snprintf(ctx->note, sizeof ctx->note, "64 MiB refused after %llu bytes", kept);
+    sbx_result_free(r);
+    sbxc_close(ctx, sb);
+}
+
 void sbxc_case_host_processes_hidden(sbxc_ctx *ctx)
 {
     /* Name the case process after a token: a sandbox that sees the host's

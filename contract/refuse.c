@@ -34,6 +34,7 @@ static const refusal refusals[] = {
     { SBX_CAP_LIMIT_MEMORY, SBX_E_POLICY_MEMORY, BY_OPEN },
     { SBX_CAP_LIMIT_CPU, SBX_E_POLICY_CPU, BY_OPEN },
     { SBX_CAP_LIMIT_PIDS, SBX_E_POLICY_PIDS, BY_OPEN },
+    { SBX_CAP_LIMIT_DISK, SBX_E_POLICY_DISK, BY_OPEN },
     { SBX_CAP_NATIVE, SBX_E_CAP_NATIVE, BY_NATIVE },
     { SBX_CAP_PERSIST, 0, BY_NOTHING },
     { SBX_CAP_OOM_REPORT, 0, BY_NOTHING },
@@ -59,6 +60,8 @@ static sbx_policy *policy_asking(sbxc_ctx *ctx, uint64_t cap)
         rc = sbx_policy_set_cpu(p, 500);
     else if (cap == SBX_CAP_LIMIT_PIDS)
         rc = sbx_policy_set_pids(p, 64);
+    else if (cap == SBX_CAP_LIMIT_DISK)
+        rc = sbx_policy_set_disk(p, UINT64_C(16) << 20);
     if (rc != SBX_OK) {
         sbx_policy_free(p);
         sbxc_fail_rc(ctx, "building the policy", rc);

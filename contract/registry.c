@@ -96,6 +96,8 @@ const sbxc_case sbxc_cases[] = {
       sbxc_case_host_processes_hidden },
     { "SBX-ISO-005", "host files outside the binds are not visible", SBXC_MUST, EXEC, ISOLATED,
       60, sbxc_case_host_files_hidden },
+    { "SBX-ISO-006", "disk limit caps the work dir", SBXC_MUST, EXEC | SBX_CAP_LIMIT_DISK,
+      ISOLATED, 120, sbxc_case_disk_limit },
     /* one-shot runs (sbx_run) */
     { "SBX-RUN-001", "one-shot run: exit status, output, signal, missing program", SBXC_MUST,
       EXEC, 0, 120, sbxc_case_oneshot_basics },

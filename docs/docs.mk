@@ -82,8 +82,12 @@ dist_man_MANS += \
 	docs/man/sbx_policy_set_network.3 \
 	docs/man/sbx_policy_set_output_cap.3 \
 	docs/man/sbx_policy_set_pids.3 \
+	docs/man/sbx_policy_set_disk.3 \
+	docs/man/sbx_policy_set_default_limits.3 \
+	docs/man/sbx_policy_limit.3 \
 	docs/man/sbx_policy_set_timeout.3 \
 	docs/man/sbx_result_backend.3 \
+	docs/man/sbx_result_caps.3 \
 	docs/man/sbx_result_dsn.3 \
 	docs/man/sbx_result_duration_ns.3 \
 	docs/man/sbx_result_exit_code.3 \

@@ -177,7 +177,98 @@ START_TEST(limits_reach_the_plugin_when_declared)
     ck_assert_int_eq(sbx_policy_set_timeout(policy, 2000), SBX_OK);
     ck_assert_int_eq(sbx_policy_set_env(policy, "A", "1"), SBX_OK);
     assert_opens();
-    ck_assert(testcaps_log_has("open network=0 memory=1048576 cpu=1500 pids=32"));
+    ck_assert(testcaps_log_has("open network=0 memory=1048576 cpu=1500 pids=32 disk=0 defaulted=0"));
+}
+END_TEST
+
+START_TEST(disk_refused)
+{
+    testcaps_setup(SBX_CAP_EXEC | SBX_CAP_NET_NONE | SBX_CAP_LIMIT_PIDS, SBX_TIER_NAMESPACE);
+    ck_assert_int_eq(sbx_policy_set_disk(policy, 1 << 20), SBX_OK);
+    assert_refused(SBX_E_POLICY_DISK);
+}
+END_TEST
+
+START_TEST(disk_reaches_the_plugin_when_declared)
+{
+    testcaps_setup(SBX_CAP_EXEC | SBX_CAP_NET_NONE | SBX_CAP_LIMIT_DISK, SBX_TIER_NAMESPACE);
+    ck_assert_int_eq(sbx_policy_set_disk(policy, 5 << 20), SBX_OK);
+    assert_opens();
+    ck_assert(testcaps_log_has("open network=0 memory=0 cpu=0 pids=0 disk=5242880 defaulted=0"));
+}
+END_TEST
+
+/* The defaults go exactly to the controls the backend has, marked as defaults. */
+START_TEST(default_limits_applied_where_declared)
+{
+    testcaps_setup(SBX_CAP_EXEC | SBX_CAP_NET_NONE | SBX_CAP_LIMIT_PIDS | SBX_CAP_LIMIT_MEMORY |
+                       SBX_CAP_LIMIT_DISK | SBX_CAP_LIMIT_CPU,
+                   SBX_TIER_NAMESPACE);
+    assert_opens();
+    ck_assert(testcaps_log_has("open network=0 memory=2147483648 cpu=0 pids=1024 disk=1073741824 "
+                               "defaulted=40a00"));
+}
+END_TEST
+
+/* A default the backend cannot enforce is left out, never a refusal. */
+START_TEST(default_limits_never_refuse)
+{
+    testcaps_setup(SBX_CAP_EXEC | SBX_CAP_NET_NONE | SBX_CAP_LIMIT_MEMORY | SBX_CAP_LIMIT_PIDS,
+                   SBX_TIER_NAMESPACE);
+    char mask[32];
+    snprintf(mask, sizeof(mask), "%llx",
+             (unsigned long long)(SBX_CAP_EXEC | SBX_CAP_NET_NONE | SBX_CAP_LIMIT_PIDS));
+    setenv("SBX_TESTCAPS_PROBE", mask, 1);
+    assert_opens();
+    ck_assert(testcaps_log_has("open network=0 memory=0 cpu=0 pids=1024 disk=0 defaulted=800"));
+}
+END_TEST
+
+START_TEST(explicit_limit_replaces_its_default)
+{
+    testcaps_setup(SBX_CAP_EXEC | SBX_CAP_NET_NONE | SBX_CAP_LIMIT_PIDS | SBX_CAP_LIMIT_MEMORY,
+                   SBX_TIER_NAMESPACE);
+    ck_assert_int_eq(sbx_policy_set_pids(policy, 50), SBX_OK);
+    assert_opens();
+    ck_assert(testcaps_log_has("open network=0 memory=2147483648 cpu=0 pids=50 disk=0 "
+                               "defaulted=200"));
+}
+END_TEST
+
+START_TEST(default_limits_can_be_turned_off)
+{
+    testcaps_setup(SBX_CAP_EXEC | SBX_CAP_NET_NONE | SBX_CAP_LIMIT_PIDS | SBX_CAP_LIMIT_MEMORY |
+                       SBX_CAP_LIMIT_DISK,
+                   SBX_TIER_NAMESPACE);
+    ck_assert_int_eq(sbx_policy_set_default_limits(policy, 0), SBX_OK);
+    ck_assert_int_eq(sbx_policy_set_pids(policy, 9), SBX_OK);
+    assert_opens();
+    ck_assert(testcaps_log_has("open network=0 memory=0 cpu=0 pids=9 disk=0 defaulted=0"));
+}
+END_TEST
+
+START_TEST(policy_limit_reports_value_and_origin)
+{
+    uint64_t v = 7;
+    int dflt = 7;
+    ck_assert_code(sbx_policy_limit(&v, &dflt, policy, SBX_CAP_LIMIT_PIDS, SBX_CAP_LIMIT_PIDS),
+                   SBX_OK);
+    ck_assert_uint_eq(v, SBX_DEFAULT_PIDS);
+    ck_assert_int_eq(dflt, 1);
+    ck_assert_code(sbx_policy_limit(&v, &dflt, policy, 0, SBX_CAP_LIMIT_PIDS), SBX_OK);
+    ck_assert_uint_eq(v, 0);
+    ck_assert_int_eq(dflt, 0);
+    ck_assert_code(sbx_policy_limit(&v, NULL, policy, SBX_CAP_ALL_KNOWN, SBX_CAP_LIMIT_CPU), SBX_OK);
+    ck_assert_uint_eq(v, 0);
+    ck_assert_int_eq(sbx_policy_set_disk(policy, 4096), SBX_OK);
+    ck_assert_code(sbx_policy_limit(&v, &dflt, policy, 0, SBX_CAP_LIMIT_DISK), SBX_OK);
+    ck_assert_uint_eq(v, 4096);
+    ck_assert_int_eq(dflt, 0);
+    ck_assert_code(sbx_policy_limit(&v, NULL, policy, 0, SBX_CAP_EXEC), SBX_E_INVALID_ARGUMENT);
+    ck_assert_code(sbx_policy_limit(NULL, NULL, policy, 0, SBX_CAP_LIMIT_PIDS),
+                   SBX_E_INVALID_ARGUMENT);
+    ck_assert_code(sbx_policy_set_disk(NULL, 1), SBX_E_INVALID_ARGUMENT);
+    ck_assert_code(sbx_policy_set_default_limits(NULL, 0), SBX_E_INVALID_ARGUMENT);
 }
 END_TEST
 
@@ -236,6 +327,13 @@ static Suite *policy_suite(void)
     tcase_add_test(tc, timeout_refused);
     tcase_add_test(tc, env_refused);
     tcase_add_test(tc, limits_reach_the_plugin_when_declared);
+    tcase_add_test(tc, disk_refused);
+    tcase_add_test(tc, disk_reaches_the_plugin_when_declared);
+    tcase_add_test(tc, default_limits_applied_where_declared);
+    tcase_add_test(tc, default_limits_never_refuse);
+    tcase_add_test(tc, explicit_limit_replaces_its_default);
+    tcase_add_test(tc, default_limits_can_be_turned_off);
+    tcase_add_test(tc, policy_limit_reports_value_and_origin);
     tcase_add_test(tc, probe_narrows_declared_caps);
     tcase_add_test(tc, probe_cannot_widen_declared_caps);
     tcase_add_test(tc, policy_setters_reject_bad_values);

@@ -48,6 +48,7 @@ EXTRA_DIST += \
 	docs/errors/SBX_E3013.md \
 	docs/errors/SBX_E3014.md \
 	docs/errors/SBX_E3015.md \
+	docs/errors/SBX_E3016.md \
 	docs/errors/SBX_E4001.md \
 	docs/errors/SBX_E4002.md \
 	docs/errors/SBX_E4003.md \

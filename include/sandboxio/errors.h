@@ -80,6 +80,7 @@ typedef enum sbx_code {
     SBX_E_CAP_FILES = 3013,             /* SBX_E3013 */
     SBX_E_CAP_NATIVE = 3014,            /* SBX_E3014 */
     SBX_E_PATH_ESCAPE = 3015,           /* SBX_E3015 path leaves the sandbox root */
+    SBX_E_POLICY_DISK = 3016,           /* SBX_E3016 */
 
     /* 4xxx: backend and provider */
     SBX_E_BACKEND_UNAVAILABLE = 4001,   /* SBX_E4001 */

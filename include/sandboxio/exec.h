@@ -176,6 +176,11 @@ SBX_API uint64_t sbx_result_duration_ns(const sbx_result *result);
 SBX_API const char *sbx_result_backend(const sbx_result *result);
 /** Isolation tier of the sandbox it ran in (an sbx_tier). */
 SBX_API int sbx_result_tier(const sbx_result *result);
+/**
+ * Capabilities of the sandbox it ran in (sbx_sandbox_caps()): with the
+ * policy, sbx_policy_limit() tells the limits it ran under. 0 for NULL.
+ */
+SBX_API uint64_t sbx_result_caps(const sbx_result *result);
 /** The DSN of its sandbox, redacted (secrets never appear). */
 SBX_API const char *sbx_result_dsn(const sbx_result *result);
 /** 1 if the output went to a callback as it came (nothing captured), else 0. */

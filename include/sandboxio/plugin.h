@@ -102,6 +102,15 @@ typedef struct sbx_plugin_limits {
     uint64_t memory_bytes;        /* 0 = none */
     uint32_t cpu_millis;          /* 0 = none */
     uint32_t pids;                /* 0 = none */
+    /* --- minor 2 --- */
+    uint64_t disk_bytes;          /* 0 = none: cap on what the work dir holds */
+    /**
+     * The SBX_CAP_LIMIT_* bits of the limits above that are the core's
+     * defaults rather than the caller's: a plugin that finds at run time it
+     * cannot enforce one of these leaves it out (and logs it) where it
+     * would refuse a limit the caller asked for.
+     */
+    uint64_t defaulted;
 } sbx_plugin_limits;
 
 /** A command to run. */

@@ -7,9 +7,15 @@
  * Hardening is not optional: every capability dropped, no-new-privileges,
  * a read-only root with only the work dir (a volume, which the archive
  * endpoints can reach) and /tmp (a tmpfs) writable, no network unless the
- * policy asks for it.
+ * policy asks for it, and a seccomp profile of our own: the engine's default
+ * profile with the socket families refused that "no network" does not cover
+ * (AF_VSOCK first; seccomp-gen.c makes it at build time). With a disk limit
+ * the work dir's volume is a tmpfs of that size (the local volume driver
+ * mounts it on the daemon's side, so the archive endpoints still reach it),
+ * else a plain volume on the daemon's disk.
  */
 #include "docker.h"
+#include "plugins/docker/seccomp-profile.h" /* generated in the build tree */
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -149,6 +155,32 @@ static json_object *labels(const dk_options *opt)
 }
 
 /*
+ * The work dir with a size: an anonymous volume of the local driver that is
+ * a tmpfs of that many bytes. Anonymous, it goes with the container (v=1).
+ */
+static json_object *work_tmpfs_mount(const char *workdir, uint64_t bytes)
+{
+    char o[80];
+    snprintf(o, sizeof(o), "size=%" PRIu64 ",nosuid,nodev", bytes);
+    json_object *opts = json_object_new_object();
+    add_str(opts, "type", "tmpfs");
+    add_str(opts, "device", "tmpfs");
+    add_str(opts, "o", o);
+    json_object *driver = json_object_new_object();
+    add_str(driver, "Name", "local");
+    json_object_object_add(driver, "Options", opts);
+    json_object *vopts = json_object_new_object();
+    json_object_object_add(vopts, "DriverConfig", driver);
+    json_object *m = json_object_new_object();
+    add_str(m, "Type", "volume");
+    add_str(m, "Target", workdir);
+    json_object_object_add(m, "VolumeOptions", vopts);
+    json_object *a = json_object_new_array();
+    json_object_array_add(a, m);
+    return a;
+}
+
+/*
  * The container's config: the keep-alive as its process, or (one-shot) the
  * exec wrapper's arguments to /bin/sh in sh_args, with the output (and
  * stdin) attached.
@@ -158,7 +190,6 @@ static json_object *create_body(const dk_options *opt, const sbx_plugin_limits *
 {
     static const char *const entry[] = {"/bin/sh", NULL};
     static const char *const drop[] = {"ALL", NULL};
-    static const char *const secopt[] = {"no-new-privileges:true", NULL};
     json_object *b = json_object_new_object();
     sbx_json_add_str(b, "Image", opt->image);
     json_object_object_add(b, "Entrypoint", sbx_json_str_array(entry));
@@ -177,11 +208,17 @@ static json_object *create_body(const dk_options *opt, const sbx_plugin_limits *
     }
     sbx_json_add_str(b, "WorkingDir", opt->workdir);
     json_object_object_add(b, "Labels", labels(opt));
-    json_object *vols = json_object_new_object();
-    json_object_object_add(vols, opt->workdir, json_object_new_object());
-    json_object_object_add(b, "Volumes", vols);
-
     json_object *h = json_object_new_object();
+    uint64_t disk = limits && DK_COVERS(limits, sbx_plugin_limits, disk_bytes)
+                        ? limits->disk_bytes : 0;
+    if (disk) {
+        json_object_object_add(h, "Mounts", work_tmpfs_mount(opt->workdir, disk));
+    } else {
+        json_object *vols = json_object_new_object();
+        json_object_object_add(vols, opt->workdir, json_object_new_object());
+        json_object_object_add(b, "Volumes", vols);
+    }
+
     json_object_object_add(h, "Init", json_object_new_boolean(1));
     int network = limits && DK_COVERS(limits, sbx_plugin_limits, network) ? limits->network
                                                                            : SBX_NET_NONE;
@@ -201,6 +238,7 @@ static json_object *create_body(const dk_options *opt, const sbx_plugin_limits *
     sbx_json_add_str(tmpfs, "/tmp", "rw,nosuid,nodev,exec,size=268435456");
     json_object_object_add(h, "Tmpfs", tmpfs);
     json_object_object_add(h, "CapDrop", sbx_json_str_array(drop));
+    const char *const secopt[] = {"no-new-privileges:true", dk_seccomp_secopt, NULL};
     json_object_object_add(h, "SecurityOpt", sbx_json_str_array(secopt));
     if (limits && DK_COVERS(limits, sbx_plugin_limits, pids)) {
         if (limits->memory_bytes) {
@@ -253,10 +291,13 @@ static int create_container(dk_sandbox *sb, const sbx_plugin_limits *limits,
  * The engine drops a resource limit the kernel cannot enforce with only a
  * warning in the create answer ("... Limitation discarded."). A policy is
  * never silently weakened: such a warning refuses the sandbox with the
- * policy code of the control; other warnings are logged.
+ * policy code of the control, unless the limit was only the core's default;
+ * other warnings are logged.
  */
-static int check_warnings(dk_sandbox *sb, json_object *created)
+static int check_warnings(dk_sandbox *sb, const sbx_plugin_limits *limits, json_object *created)
 {
+    uint64_t defaulted = limits && DK_COVERS(limits, sbx_plugin_limits, defaulted)
+                             ? limits->defaulted : 0;
     json_object *w = NULL;
     if (!json_object_object_get_ex(created, "Warnings", &w) ||
         !json_object_is_type(w, json_type_array))
@@ -266,6 +307,15 @@ static int check_warnings(dk_sandbox *sb, json_object *created)
         if (!text || !text[0])
             continue;
         int code = dk_errmap_limit_warning(text);
+        uint64_t control = code == SBX_E_POLICY_MEMORY ? SBX_CAP_LIMIT_MEMORY
+                           : code == SBX_E_POLICY_PIDS ? SBX_CAP_LIMIT_PIDS
+                           : code == SBX_E_POLICY_CPU  ? SBX_CAP_LIMIT_CPU : 0;
+        /* A default limit protects the host where it can; it refuses nothing. */
+        if (code && (defaulted & control)) {
+            if (sb->host->log)
+                sb->host->log(SBX_LOG_WARN, DK_NAME, "default limit left out: %s", text);
+            continue;
+        }
         if (code)
             return sb->host->set_error(code, "docker: the daemon cannot enforce a limit of the "
                                              "policy: %s",
@@ -319,7 +369,7 @@ int dk_sandbox_create(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_l
                              "docker: the daemon's answer to create has no usable Id");
     if (rc == SBX_OK)
         snprintf(sb->id, sizeof(sb->id), "%s", id);
-    if (rc == SBX_OK && (rc = check_warnings(sb, created)) != SBX_OK)
+    if (rc == SBX_OK && (rc = check_warnings(sb, limits, created)) != SBX_OK)
         (void)dk_container_remove(&sb->conn, sb->id);
     json_object_put(created);
     if (rc) {

@@ -19,6 +19,7 @@ plugins_docker_sandboxio_docker_la_SOURCES = \
 	plugins/docker/files.c \
 	plugins/docker/files_exec.c \
 	plugins/docker/gc.c
+nodist_plugins_docker_sandboxio_docker_la_SOURCES = plugins/docker/seccomp-profile.h
 plugins_docker_sandboxio_docker_la_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JSONC_CFLAGS) \
 	$(ARCHIVE_CFLAGS)
 plugins_docker_sandboxio_docker_la_LIBADD = plugins/lib/libsbxhttp.la plugins/lib/libsbxjson.la \
@@ -26,6 +27,29 @@ plugins_docker_sandboxio_docker_la_LIBADD = plugins/lib/libsbxhttp.la plugins/li
 plugins_docker_sandboxio_docker_la_LDFLAGS = $(SBX_PLUGIN_LINK)
 
 EXTRA_DIST += docs/backends/docker.md
+
+## The seccomp profile every container gets: the engine's default profile
+## (configure's --with-docker-seccomp-base) with the socket families "no
+## network" does not cover refused, made at build time by seccomp-gen.
+EXTRA_PROGRAMS += plugins/docker/seccomp-gen
+plugins_docker_seccomp_gen_SOURCES = plugins/docker/seccomp-gen.c
+plugins_docker_seccomp_gen_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
+plugins_docker_seccomp_gen_LDADD = $(JSONC_LIBS)
+plugins/docker/seccomp-profile.h: plugins/docker/seccomp-gen$(EXEEXT) $(DOCKER_SECCOMP_BASE)
+	$(AM_V_GEN)plugins/docker/seccomp-gen$(EXEEXT) '$(DOCKER_SECCOMP_BASE)' > $@.tmp && mv $@.tmp $@
+$(plugins_docker_sandboxio_docker_la_OBJECTS): plugins/docker/seccomp-profile.h
+BUILT_SOURCES += plugins/docker/seccomp-profile.h
+
+## The profile is the engine's default with only the socket rules changed.
+check_PROGRAMS += plugins/docker/tests/test_docker_seccomp
+TESTS += plugins/docker/tests/test_docker_seccomp
+plugins_docker_tests_test_docker_seccomp_SOURCES = plugins/docker/tests/test_docker_seccomp.c
+nodist_plugins_docker_tests_test_docker_seccomp_SOURCES = plugins/docker/seccomp-profile.h
+plugins_docker_tests_test_docker_seccomp_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(JSONC_CFLAGS)
+plugins_docker_tests_test_docker_seccomp_LDADD = $(CHECK_LIBS) $(JSONC_LIBS)
+$(plugins_docker_tests_test_docker_seccomp_OBJECTS): plugins/docker/seccomp-profile.h
+CLEANFILES += plugins/docker/seccomp-profile.h plugins/docker/seccomp-profile.h.tmp \
+	plugins/docker/seccomp-gen$(EXEEXT)
 
 ## Unit tests of the pure parts (no daemon needed).
 check_PROGRAMS += plugins/docker/tests/test_docker_units
@@ -46,7 +70,16 @@ plugins_docker_tests_test_docker_units_LDADD = plugins/lib/libsbxjson.la \
 
 ## Against a real engine: each test starts a private dockerd (root only;
 ## SKIP where it cannot start, FAIL instead when CI=true).
-check_PROGRAMS += plugins/docker/tests/large-file plugins/docker/tests/exec-storm-timeout
+check_PROGRAMS += plugins/docker/tests/large-file plugins/docker/tests/exec-storm-timeout \
+	plugins/docker/tests/socket-probe plugins/docker/tests/put-and-run \
+	plugins/docker/tests/fifo-refused
+plugins_docker_tests_fifo_refused_SOURCES = plugins/docker/tests/fifo-refused.c
+plugins_docker_tests_fifo_refused_LDADD = src/libsandboxio.la
+plugins_docker_tests_put_and_run_SOURCES = plugins/docker/tests/put-and-run.c
+plugins_docker_tests_put_and_run_LDADD = src/libsandboxio.la
+plugins_docker_tests_socket_probe_SOURCES = plugins/docker/tests/socket-probe.c
+plugins_docker_tests_socket_probe_CFLAGS = -std=gnu11 $(WARN_CFLAGS)
+plugins_docker_tests_socket_probe_LDFLAGS = -all-static
 plugins_docker_tests_large_file_SOURCES = plugins/docker/tests/large-file.c
 plugins_docker_tests_large_file_LDADD = src/libsandboxio.la
 plugins_docker_tests_exec_storm_timeout_SOURCES = plugins/docker/tests/exec-storm-timeout.c
@@ -59,7 +92,11 @@ SBX_DOCKER_TESTS = \
 	plugins/docker/tests/docker-timeout-kills-fork-storm.sh \
 	plugins/docker/tests/docker-run-interrupt-stops-silent-command.sh \
 	plugins/docker/tests/docker-tls-verified.sh \
-	plugins/docker/tests/docker-network-none-loopback-only.sh
+	plugins/docker/tests/docker-network-none-loopback-only.sh \
+	plugins/docker/tests/docker-socket-families-refused.sh \
+	plugins/docker/tests/docker-default-limits-applied.sh \
+	plugins/docker/tests/docker-stopped-init-run-returns.sh \
+	plugins/docker/tests/docker-fifo-refused.sh
 TESTS += $(SBX_DOCKER_TESTS)
 EXTRA_DIST += $(SBX_DOCKER_TESTS) plugins/docker/tests/dockerd-start.sh
 

@@ -48,6 +48,13 @@ static const char wrapper[] =
 #define DK_NO_PATH_DEFAULT "/bin:/usr/bin"
 /* After a kill, how long to wait for the stream to end before giving up on it. */
 #define DK_KILL_GRACE_MS 10000
+/*
+ * One-shot: once docker-init has said the command ended, how long the
+ * container's own PID 1 may take to exit before it is killed. It exits at
+ * once unless something stopped it (a ptrace of PID 1 from inside): the
+ * command has ended, and that is reported whatever PID 1 does.
+ */
+#define DK_ENDED_GRACE_MS 2000
 /* Output kept to explain a command that never started. */
 #define DK_DIAG_MAX 512
 
@@ -193,7 +200,7 @@ static int stream_loop(run *r, dk_hijack *hj, uint64_t deadline)
     char inbuf[65536], outbuf[65536];
     size_t in_len = 0, in_off = 0;
     bool in_eof = !want_input, write_closed = !want_input;
-    uint64_t kill_at = 0;
+    uint64_t kill_at = 0, ended_at = 0;
 
     for (;;) {
         long n = dk_hijack_recv(hj, outbuf, sizeof(outbuf));
@@ -248,6 +255,15 @@ static int stream_loop(run *r, dk_hijack *hj, uint64_t deadline)
             if (rc)
                 return rc;
         }
+        if (r->whole_container && r->ctl.ended && !ended_at)
+            ended_at = now;
+        if (ended_at && !r->kill_sent && now - ended_at >= DK_ENDED_GRACE_MS) {
+            r->kill_sent = true;
+            kill_at = now;
+            int rc = dk_container_kill(r->sb);
+            if (rc)
+                return rc;
+        }
         if (r->kill_sent && now - kill_at > DK_KILL_GRACE_MS)
             return r->sb->host->set_error(SBX_E_BACKEND_FAILED,
                                           "docker: the command's output did not end %d s after "
@@ -260,6 +276,8 @@ static int stream_loop(run *r, dk_hijack *hj, uint64_t deadline)
             wait = 20;    /* the control line is still to come */
         else if (r->kill_sent)
             wait = 1000;
+        else if (ended_at && (wait < 0 || (uint64_t)wait > ended_at + DK_ENDED_GRACE_MS - now))
+            wait = (int)(ended_at + DK_ENDED_GRACE_MS - now);
         struct pollfd p[2] = {
             {.fd = hj->fd, .events = POLLIN},
             /* It stays readable once cancelled: watched until then only. */

@@ -205,6 +205,10 @@ int dk_file_write(void *sandbox, const char *path, uint64_t size, uint32_t mode,
                                  path);
     } else if (r.rest[0]) {
         rc = put_tree(sb, r.real, r.rest, false, size, mode, read, userdata);
+    } else if (r.st.type == 4) {
+        /* A FIFO, socket or device: refused at once, as every backend does
+         * (the engine would replace it; local would block opening it). */
+        rc = sb->host->set_error(SBX_E_NOT_REGULAR, "docker: \"%s\" is not a regular file", path);
     } else {
         /* The file exists: replace it from its directory. */
         char *slash = strrchr(r.real, '/');

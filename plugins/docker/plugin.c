@@ -15,7 +15,8 @@
 #define DK_CAPS                                                                           \
     (SBX_CAP_EXEC | SBX_CAP_STREAM | SBX_CAP_STDIN | SBX_CAP_FILES | SBX_CAP_ENV |        \
      SBX_CAP_CWD | SBX_CAP_TIMEOUT | SBX_CAP_NET_NONE | SBX_CAP_LIMIT_MEMORY |            \
-     SBX_CAP_LIMIT_CPU | SBX_CAP_LIMIT_PIDS | SBX_CAP_PERSIST | SBX_CAP_OOM_REPORT)
+     SBX_CAP_LIMIT_CPU | SBX_CAP_LIMIT_PIDS | SBX_CAP_PERSIST | SBX_CAP_OOM_REPORT |        \
+     SBX_CAP_LIMIT_DISK)
 
 static int dk_init(const sbx_host *host, void **state)
 {

@@ -29,11 +29,12 @@
  * is exempt). Older kernels count every process of the host uid: the limit
  * would still hold, but would count the caller's other processes too, so
  * probe() declares it only from 5.14 on.
+ * The disk limit is the size of the work dir's (and /tmp's) tmpfs.
  * Memory (with OOM reports) and CPU limits need a writable cgroup hierarchy:
  * the descriptor declares them as possible, probe() says whether they are
  * here (cgroup.c).
  */
-#define LOCAL_CAPS LOCAL_BASE_CAPS
+#define LOCAL_CAPS (LOCAL_BASE_CAPS | SBX_CAP_LIMIT_DISK)
 #define LOCAL_MAX_CAPS (LOCAL_CAPS | SBX_CAP_LIMIT_PIDS | SBX_CAP_LIMIT_MEMORY | SBX_CAP_OOM_REPORT \
                         | SBX_CAP_LIMIT_CPU)
 

@@ -210,6 +210,19 @@ static int setup_failed(const sbx_host *host, const char *payload, long len)
                            step_name(f.step), what, strerror(f.err));
 }
 
+/*
+ * The work dir's tmpfs size: the policy's disk limit replaces the DSN's
+ * size. The core's default disk limit does not: the tmpfs always has a size
+ * (the DSN's, 1g by default), which already protects the host.
+ */
+static uint64_t work_size(const local_options *opt, const sbx_plugin_limits *limits)
+{
+    if (!limits || !SBX_STRUCT_HAS(limits, defaulted) || !limits->disk_bytes ||
+        (limits->defaulted & SBX_CAP_LIMIT_DISK))
+        return opt->tmpfs_size;
+    return limits->disk_bytes;
+}
+
 /* Serialize the configuration (proto.h, LP_CONFIG) into buf. */
 static long build_config(const local_options *opt, const sbx_plugin_limits *limits, char *buf,
                          size_t cap)
@@ -221,7 +234,7 @@ static long build_config(const local_options *opt, const sbx_plugin_limits *limi
         len += (size_t)n_ + 1; \
     } while (0)
     PUT("w%s", opt->workdir);
-    PUT("s%llu", (unsigned long long)opt->tmpfs_size);
+    PUT("s%llu", (unsigned long long)work_size(opt, limits));
     if (limits && SBX_STRUCT_HAS(limits, pids)
         && limits->pids)
         PUT("p%u", (unsigned)limits->pids);

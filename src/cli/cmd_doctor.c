@@ -159,6 +159,20 @@ static json_object *credentials_json(void)
     return obj;
 }
 
+/* The core's default limits, applied where a backend can enforce them. */
+static json_object *default_limits_json(void)
+{
+    json_object *obj = json_object_new_object();
+
+    if (!obj || sbx_cli_json_add(obj, "pids", json_object_new_int64(SBX_DEFAULT_PIDS)) ||
+        sbx_cli_json_add(obj, "memory", json_object_new_int64((int64_t)SBX_DEFAULT_MEMORY)) ||
+        sbx_cli_json_add(obj, "disk", json_object_new_int64((int64_t)SBX_DEFAULT_DISK))) {
+        json_object_put(obj);
+        return NULL;
+    }
+    return obj;
+}
+
 static int print_report_json(const struct doctor *d)
 {
     json_object *obj = json_object_new_object();
@@ -182,6 +196,7 @@ static int print_report_json(const struct doctor *d)
         if (!rc) rc = sbx_cli_json_add(obj, "plugins_error",
                                        json_object_new_string(sbx_error_id(d->plugins_code)));
     }
+    if (!rc) rc = sbx_cli_json_add(obj, "default_limits", default_limits_json());
     if (!rc) rc = sbx_cli_json_add(obj, "kernel", kernel_json(&d->kernel));
     if (!rc) rc = sbx_cli_json_add(obj, "credentials_set", credentials_json());
     if (!rc) rc = d->dsn_redacted
@@ -245,6 +260,11 @@ static int print_report_text(const struct doctor *d)
     } else
         printf("  listing failed: %s: %s\n", sbx_error_id(d->plugins_code),
                sbx_strerror(d->plugins_code));
+    printf("Default limits (where a backend can enforce them and none is set;\n"
+           "  change with --pids/--memory/--disk, turn off with --no-default-limits):\n"
+           "  pids %u, memory %llu MiB, disk %llu MiB\n", SBX_DEFAULT_PIDS,
+           (unsigned long long)(SBX_DEFAULT_MEMORY >> 20),
+           (unsigned long long)(SBX_DEFAULT_DISK >> 20));
     printf("Credentials (names only, values never shown):\n");
     for (size_t i = 0; i < N_CREDENTIAL_VARS; i++)
         printf("  %-20s %s\n", credential_vars[i], getenv(credential_vars[i]) ? "set" : "not set");

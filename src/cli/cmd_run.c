@@ -53,7 +53,7 @@ static int run_once(const struct run_opts *opts, sbx_client *client, const char 
         }
         if (rc != SBX_OK)
             return fail(opts, rc, NULL);
-        rc = run_print_json(result);
+        rc = run_print_json(result, opts->policy);
         status = rc == SBX_OK ? status_of(result) : sbx_cli_exit_code(rc);
     } else {
         rc = run_exec_live(client, dsn, opts->policy, opts->cmd, &result);

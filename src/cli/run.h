@@ -35,9 +35,10 @@ int run_exec_live(sbx_client *client, const char *dsn, const sbx_policy *policy,
 
 /*
  * Print the result as one JSON object (see docs/cli.md), with the backend,
- * tier and redacted DSN it ran on (from the result). Returns an SBX code.
+ * tier and redacted DSN it ran on and the limits the policy gave it there
+ * (all from the result). Returns an SBX code.
  */
-int run_print_json(const sbx_result *result);
+int run_print_json(const sbx_result *result, const sbx_policy *policy);
 
 /* Print {"error": {...}} for a failed run in --json mode. Returns an SBX code. */
 int run_print_json_error(int code, const char *message);

@@ -19,7 +19,8 @@
 
 enum {
     OPT_DSN = 256, OPT_TIMEOUT, OPT_MEMORY, OPT_CPUS, OPT_PIDS, OPT_NETWORK, OPT_ALLOW_HOST,
-    OPT_MIN_TIER, OPT_ENV, OPT_ENV_PASS, OPT_CWD, OPT_STDIN, OPT_OUTPUT_CAP, OPT_JSON,
+    OPT_MIN_TIER, OPT_ENV, OPT_ENV_PASS, OPT_CWD, OPT_STDIN, OPT_OUTPUT_CAP, OPT_JSON, OPT_DISK,
+    OPT_NO_DEFAULT_LIMITS,
 };
 
 static const struct option options[] = {
@@ -28,6 +29,8 @@ static const struct option options[] = {
     { "memory", required_argument, NULL, OPT_MEMORY },
     { "cpus", required_argument, NULL, OPT_CPUS },
     { "pids", required_argument, NULL, OPT_PIDS },
+    { "disk", required_argument, NULL, OPT_DISK },
+    { "no-default-limits", no_argument, NULL, OPT_NO_DEFAULT_LIMITS },
     { "network", required_argument, NULL, OPT_NETWORK },
     { "allow-host", required_argument, NULL, OPT_ALLOW_HOST },
     { "min-tier", required_argument, NULL, OPT_MIN_TIER },
@@ -55,6 +58,10 @@ static void usage(FILE *out)
           "  --memory SIZE      memory limit: 123, 64k, 512M, 2G (powers of 1024)\n"
           "  --cpus N           CPU limit, may be fractional (1.5)\n"
           "  --pids N           process limit\n"
+          "  --disk SIZE        cap on what the work dir may hold\n"
+          "  --no-default-limits  apply no default process/memory/disk limit (by\n"
+          "                     default a backend that can enforce them gets\n"
+          "                     pids 1024, memory 2G, disk 1G where none is given)\n"
           "  --network MODE     none (default), open, or allowlist\n"
           "  --allow-host H     allow host H[:PORT] (repeatable; implies allowlist)\n"
           "  --min-tier TIER    refuse a backend weaker than TIER: none, namespace,\n"
@@ -226,6 +233,15 @@ int run_opts_parse(struct run_opts *opts, int argc, char **argv)
             if (sbx_cli_parse_uint(optarg, UINT32_MAX, &v))
                 return bad_value("pids", optarg, "a number of processes");
             status = lib_failed(sbx_policy_set_pids(opts->policy, (uint32_t)v), "--pids");
+            break;
+        case OPT_DISK:
+            if (sbx_cli_parse_size(optarg, &v))
+                return bad_value("disk", optarg, "a size (123, 64k, 512M, 2G)");
+            status = lib_failed(sbx_policy_set_disk(opts->policy, v), "--disk");
+            break;
+        case OPT_NO_DEFAULT_LIMITS:
+            status = lib_failed(sbx_policy_set_default_limits(opts->policy, 0),
+                                "--no-default-limits");
             break;
         case OPT_NETWORK:
             status = set_network(optarg, &network);

@@ -126,7 +126,47 @@ static int add_int_or_null(json_object *obj, const char *key, int present, int v
                    : sbx_cli_json_add_null(obj, key);
 }
 
-int run_print_json(const sbx_result *result)
+/*
+ * The limits the backend was given: {"memory": N, "cpu_millis", "pids",
+ * "disk" (null: none), "defaults": [the controls whose value is the core's
+ * default]}.
+ */
+static json_object *limits_json(const sbx_policy *policy, uint64_t caps)
+{
+    static const struct {
+        uint64_t control;
+        const char *key;
+    } controls[] = {
+        {SBX_CAP_LIMIT_MEMORY, "memory"}, {SBX_CAP_LIMIT_CPU, "cpu_millis"},
+        {SBX_CAP_LIMIT_PIDS, "pids"},     {SBX_CAP_LIMIT_DISK, "disk"},
+    };
+    json_object *obj = json_object_new_object(), *defaults = json_object_new_array();
+    int rc = obj && defaults ? 0 : SBX_E_NOMEM;
+
+    for (size_t i = 0; !rc && i < sizeof(controls) / sizeof(controls[0]); i++) {
+        uint64_t v = 0;
+        int dflt = 0;
+        rc = sbx_policy_limit(&v, &dflt, policy, caps, controls[i].control);
+        if (!rc)
+            rc = v ? sbx_cli_json_add(obj, controls[i].key, json_object_new_int64((int64_t)v))
+                   : sbx_cli_json_add_null(obj, controls[i].key);
+        if (!rc && dflt)
+            rc = sbx_cli_json_push(defaults,
+                                   json_object_new_string(sbx_cap_name(controls[i].control)));
+    }
+    if (!rc) {
+        rc = sbx_cli_json_add(obj, "defaults", defaults);
+        defaults = NULL;
+    }
+    json_object_put(defaults);
+    if (rc) {
+        json_object_put(obj);
+        return NULL;
+    }
+    return obj;
+}
+
+int run_print_json(const sbx_result *result, const sbx_policy *policy)
 {
     json_object *obj = json_object_new_object();
     const void *out, *err;
@@ -164,6 +204,7 @@ int run_print_json(const sbx_result *result)
     if (!rc) rc = sbx_cli_json_add(obj, "tier",
                                    json_object_new_string(sbx_tier_name(sbx_result_tier(result))));
     if (!rc) rc = sbx_cli_json_add(obj, "dsn", json_object_new_string(sbx_result_dsn(result)));
+    if (!rc) rc = sbx_cli_json_add(obj, "limits", limits_json(policy, sbx_result_caps(result)));
     if (rc) {
         json_object_put(obj);
         sbx_cli_error(rc, "out of memory building the result");

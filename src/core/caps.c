@@ -27,6 +27,7 @@ static const struct {
     {SBX_CAP_PORTS, "ports"},
     {SBX_CAP_NATIVE, "native"},
     {SBX_CAP_OOM_REPORT, "oom-report"},
+    {SBX_CAP_LIMIT_DISK, "limit-disk"},
 };
 
 const char *sbx_cap_name(uint64_t cap)

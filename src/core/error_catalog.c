@@ -74,6 +74,7 @@ static const catalog_row catalog[] = {
     ROW(SBX_E_CAP_FILES, 3013, "the backend has no file operations"),
     ROW(SBX_E_CAP_NATIVE, 3014, "the backend has no native operations"),
     ROW(SBX_E_PATH_ESCAPE, 3015, "the path leaves the sandbox's work directory"),
+    ROW(SBX_E_POLICY_DISK, 3016, "policy refused: the backend cannot limit the work directory's size"),
 
     /* 4xxx: backend and provider */
     ROW(SBX_E_BACKEND_UNAVAILABLE, 4001, "the backend is not available"),

@@ -32,6 +32,7 @@ struct sbx_result {
     char *backend;
     char *dsn;             /* redacted */
     int tier;
+    uint64_t caps;         /* of the sandbox, as probed when it was made */
     bool streamed;         /* output went to the callback, not captured */
 };
 
@@ -307,6 +308,7 @@ static sbx_result *result_new(const sbx_sandbox *sb, bool streamed)
     if (!r)
         return NULL;
     r->tier = sb->tier;
+    r->caps = sb->caps;
     r->streamed = streamed;
     r->backend = sbx__strdup(sbx_sandbox_backend(sb));
     r->dsn = sbx__strdup(sbx_sandbox_dsn(sb));
@@ -492,6 +494,11 @@ const char *sbx_result_backend(const sbx_result *r)
 int sbx_result_tier(const sbx_result *r)
 {
     return r ? r->tier : SBX_TIER_UNKNOWN;
+}
+
+uint64_t sbx_result_caps(const sbx_result *r)
+{
+    return r ? r->caps : 0;
 }
 
 const char *sbx_result_dsn(const sbx_result *r)

@@ -90,6 +90,8 @@ struct sbx_policy {
     uint64_t memory;
     uint32_t cpu_millis;
     uint32_t pids;
+    uint64_t disk;
+    bool no_default_limits;    /* sbx_policy_set_default_limits(p, 0) */
     uint64_t timeout_ms;
     size_t output_cap;
     sbx_strvec env;            /* "K=V" */

@@ -110,6 +110,48 @@ int sbx_policy_set_pids(sbx_policy *policy, uint32_t pids)
     return SBX_OK;
 }
 
+int sbx_policy_set_disk(sbx_policy *policy, uint64_t bytes)
+{
+    POLICY_ARG(policy, "sbx_policy_set_disk");
+    policy->disk = bytes;
+    return SBX_OK;
+}
+
+int sbx_policy_set_default_limits(sbx_policy *policy, int enabled)
+{
+    POLICY_ARG(policy, "sbx_policy_set_default_limits");
+    policy->no_default_limits = !enabled;
+    return SBX_OK;
+}
+
+/*
+ * A default applies only where the caller set nothing and the backend can
+ * enforce the control: it protects the host and is never a reason to
+ * refuse. CPU has no default (a slow sandbox harms no one).
+ */
+int sbx_policy_limit(uint64_t *value, int *is_default, const sbx_policy *policy, uint64_t caps,
+                     uint64_t control)
+{
+    if (!value || !policy)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_policy_limit: NULL argument");
+    uint64_t set, dflt;
+    switch (control) {
+    case SBX_CAP_LIMIT_MEMORY: set = policy->memory; dflt = SBX_DEFAULT_MEMORY; break;
+    case SBX_CAP_LIMIT_CPU: set = policy->cpu_millis; dflt = 0; break;
+    case SBX_CAP_LIMIT_PIDS: set = policy->pids; dflt = SBX_DEFAULT_PIDS; break;
+    case SBX_CAP_LIMIT_DISK: set = policy->disk; dflt = SBX_DEFAULT_DISK; break;
+    default:
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT,
+                              "sbx_policy_limit: control %#llx is not a limit",
+                              (unsigned long long)control);
+    }
+    bool use_default = !set && dflt && !policy->no_default_limits && (caps & control);
+    *value = use_default ? dflt : set;
+    if (is_default)
+        *is_default = use_default;
+    return SBX_OK;
+}
+
 int sbx_policy_set_timeout(sbx_policy *policy, uint64_t ms)
 {
     POLICY_ARG(policy, "sbx_policy_set_timeout");
@@ -170,6 +212,10 @@ int sbx__policy_check(const sbx_policy *p, uint64_t caps, int tier, const char *
     if (p->pids && !(caps & SBX_CAP_LIMIT_PIDS))
         return sbx__error_set(SBX_E_POLICY_PIDS,
                               "policy requires a process limit but backend '%s' cannot enforce one",
+                              backend);
+    if (p->disk && !(caps & SBX_CAP_LIMIT_DISK))
+        return sbx__error_set(SBX_E_POLICY_DISK,
+                              "policy requires a disk limit but backend '%s' cannot enforce one",
                               backend);
     if (p->timeout_ms && !(caps & SBX_CAP_TIMEOUT))
         return sbx__error_set(SBX_E_POLICY_TIMEOUT,

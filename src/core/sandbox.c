@@ -46,17 +46,31 @@ int sbx_client_probe(sbx_client *client, const char *dsn, uint64_t *caps, int *t
     return rc;
 }
 
+/* One limit for the plugin: the policy's, else the default where it applies. */
+static uint64_t limit_of(const sbx_sandbox *sb, uint64_t control, uint64_t *defaulted)
+{
+    uint64_t v = 0;
+    int dflt = 0;
+    (void)sbx_policy_limit(&v, &dflt, &sb->policy, sb->caps, control);
+    if (dflt)
+        *defaulted |= control;
+    return v;
+}
+
 void sbx__sandbox_limits(const sbx_sandbox *sb, sbx_plugin_limits *limits)
 {
     static const char *const no_hosts[] = {NULL};
+    uint64_t defaulted = 0;
     *limits = (sbx_plugin_limits){
         .struct_size = sizeof(*limits),
         .network = sb->policy.network,
         .net_allow = sb->policy.allow.v ? (const char *const *)sb->policy.allow.v : no_hosts,
-        .memory_bytes = sb->policy.memory,
-        .cpu_millis = sb->policy.cpu_millis,
-        .pids = sb->policy.pids,
+        .memory_bytes = limit_of(sb, SBX_CAP_LIMIT_MEMORY, &defaulted),
+        .cpu_millis = (uint32_t)limit_of(sb, SBX_CAP_LIMIT_CPU, &defaulted),
+        .pids = (uint32_t)limit_of(sb, SBX_CAP_LIMIT_PIDS, &defaulted),
+        .disk_bytes = limit_of(sb, SBX_CAP_LIMIT_DISK, &defaulted),
     };
+    limits->defaulted = defaulted;
 }
 
 int sbx__sandbox_prepare(sbx_sandbox **out, sbx_client *client, const char *dsn,

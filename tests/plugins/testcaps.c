@@ -75,8 +75,9 @@ static int tc_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limi
 {
     if (dsn->query_count && strcmp(dsn->query[0].key, "fail") == 0)
         return host->set_error(SBX_E_BACKEND_FAILED, "asked to fail: %s", dsn->query[0].value);
-    record("open network=%d memory=%llu cpu=%u pids=%u", l->network,
-           (unsigned long long)l->memory_bytes, l->cpu_millis, l->pids);
+    record("open network=%d memory=%llu cpu=%u pids=%u disk=%llu defaulted=%llx", l->network,
+           (unsigned long long)l->memory_bytes, l->cpu_millis, l->pids,
+           (unsigned long long)l->disk_bytes, (unsigned long long)l->defaulted);
     *sandbox = host->alloc(1);
     return *sandbox ? SBX_OK : SBX_E_NOMEM;
 }
