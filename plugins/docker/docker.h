@@ -37,6 +37,7 @@
 #include <json-c/json.h>
 #include <sandboxio/exec.h>
 #include <sandboxio/plugin.h>
+#include "../analyzer-model.h"
 #include <sandboxio/policy.h>
 
 #define DK_NAME "docker"
