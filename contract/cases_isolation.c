@@ -77,14 +77,18 @@ void sbxc_case_network_none(sbxc_ctx *ctx)
     }
     if (lfd < 0)
         sbxc_host_skip(ctx, "cannot open a TCP listener on the host: %s", strerror(errno));
-    struct sockaddr_storage ss;
+    union {
+        struct sockaddr sa;
+        struct sockaddr_in in;
+        struct sockaddr_in6 in6;
+    } ss;
+    memset(&ss, 0, sizeof ss); /* clang's analyzer does not see getsockname() fill it */
     socklen_t slen = sizeof ss;
-    if (getsockname(lfd, (struct sockaddr *)&ss, &slen) < 0)
+    if (getsockname(lfd, &ss.sa, &slen) < 0)
         sbxc_host_skip(ctx, "getsockname of the listener: %s", strerror(errno));
     char port[8];
     snprintf(port, sizeof port, "%u",
-             ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
-                                            : ((struct sockaddr_in *)&ss)->sin_port));
+             ntohs(ss.sa.sa_family == AF_INET6 ? ss.in6.sin6_port : ss.in.sin_port));
 
     const char *argv[24] = { "sh", "-c", connect_script, "sh", port, "127.0.0.1" };
     size_t n = 6;

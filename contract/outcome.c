@@ -74,25 +74,25 @@ void sbxc_finish(sbxc_ctx *ctx, int status, const char *reason)
     _exit(0);
 }
 
-static SBXC_NORETURN void finishv(sbxc_ctx *ctx, int status, const char *fmt, va_list ap)
-{
-    char reason[SBXC_REASON_MAX];
-    vsnprintf(reason, sizeof reason, fmt, ap);
-    sbxc_finish(ctx, status, reason);
-}
+/* va_end before sbxc_finish(), which does not return. */
+#define FINISH_FORMATTED(ctx, status, fmt)                                                  \
+    do {                                                                                    \
+        char reason_[SBXC_REASON_MAX];                                                      \
+        va_list ap_;                                                                        \
+        va_start(ap_, fmt);                                                                 \
+        vsnprintf(reason_, sizeof reason_, fmt, ap_);                                       \
+        va_end(ap_);                                                                        \
+        sbxc_finish(ctx, status, reason_);                                                  \
+    } while (0)
 
 void sbxc_fail(sbxc_ctx *ctx, const char *fmt, ...)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    finishv(ctx, SBXC_FAIL, fmt, ap);
+    FINISH_FORMATTED(ctx, SBXC_FAIL, fmt);
 }
 
 void sbxc_skip(sbxc_ctx *ctx, const char *fmt, ...)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    finishv(ctx, SBXC_SKIP, fmt, ap);
+    FINISH_FORMATTED(ctx, SBXC_SKIP, fmt);
 }
 
 void sbxc_host_skip(sbxc_ctx *ctx, const char *fmt, ...)

@@ -123,6 +123,8 @@ find "$top/build-normal" -name '*.log' ! -name config.log ! -name test-suite.log
   -exec grep -H -E '^[0-9]+%: Checks: [0-9]+' {} + | sed "s|$top/build-normal/||" || true
 ## Further gates: one `step NAME COMMAND` line each, in this block.
 step minimal-build ./scripts/check-minimal-build.sh
+step static-analysis ./scripts/check-static-analysis.sh
+step fuzz ./scripts/run-fuzz.sh 30
 
 totals; totals_done=1
 exit $status

@@ -46,8 +46,9 @@ static char *slurp(const char *rel)
         len += n;
         if (cap - len - 1 == 0) {
             cap *= 2;
-            buf = realloc(buf, cap);
-            ck_assert_ptr_nonnull(buf);
+            char *grown = realloc(buf, cap);
+            ck_assert_ptr_nonnull(grown);
+            buf = grown;
         }
     }
     ck_assert_msg(!ferror(f), "read error on %s", path);

@@ -33,8 +33,10 @@ int dk_api_negotiate(dk_conn *c)
     int rc = dk_api_call(c, &rq, &rs, "asking the daemon for its API version (/_ping)");
     char *server = rs.header[DK_HDR_API_VERSION] ? strdup(rs.header[DK_HDR_API_VERSION]) : NULL;
     sbx_http_response_clear(&rs);
-    if (rc)
+    if (rc) {
+        free(server);
         return rc;
+    }
     if (!server) {
         /* Daemons before API 1.25 send no Api-Version on /_ping. */
         json_object *v = NULL;

@@ -36,6 +36,7 @@
 #include <json-c/json.h>
 #include <sandboxio/exec.h>
 #include <sandboxio/plugin.h>
+#include "../analyzer-model.h"
 #include <sandboxio/policy.h>
 
 #include "../lib/sbx-base64.h"

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 #include <sandboxio/plugin.h>
+#include "../analyzer-model.h"
 
 #define FAKE_NAME "fake"
 /*

@@ -393,18 +393,19 @@ int local_file_remove(void *sandbox, const char *path, int recursive)
         return map_errno(sb->host, errno, "remove", path);
     if (fstatat(parent, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
         rc = map_errno(sb->host, errno, "remove", path);
-    else if (!S_ISDIR(st.st_mode))
-        rc = as_sandbox(sb, unlinkat(parent, name, 0)) < 0 ? map_errno(sb->host, errno, "remove", path) : SBX_OK;
-    else if (!recursive)
-        rc = as_sandbox(sb, unlinkat(parent, name, AT_REMOVEDIR)) < 0
-                 ? (errno == ENOTEMPTY || errno == EEXIST
-                        ? sb->host->set_error(SBX_E_NOT_EMPTY,
-                                              "local: remove '%s': directory not empty "
-                                              "(remove it recursively)", path)
-                        : map_errno(sb->host, errno, "remove", path))
-                 : SBX_OK;
-    else if (as_sandbox(sb, remove_tree(parent, name)) < 0)
+    else if (!S_ISDIR(st.st_mode)) {
+        if (as_sandbox(sb, unlinkat(parent, name, 0)) < 0)
+            rc = map_errno(sb->host, errno, "remove", path);
+    } else if (!recursive) {
+        if (as_sandbox(sb, unlinkat(parent, name, AT_REMOVEDIR)) < 0)
+            rc = errno == ENOTEMPTY || errno == EEXIST
+                     ? sb->host->set_error(SBX_E_NOT_EMPTY,
+                                           "local: remove '%s': directory not empty "
+                                           "(remove it recursively)", path)
+                     : map_errno(sb->host, errno, "remove", path);
+    } else if (as_sandbox(sb, remove_tree(parent, name)) < 0) {
         rc = map_errno(sb->host, errno, "remove", path);
+    }
     close(parent);
     return rc;
 }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include <sandboxio/plugin.h>
+#include "../analyzer-model.h"
 
 #define LOCAL_MAX_BINDS 32
 #define LOCAL_DEFAULT_WORKDIR "/work"

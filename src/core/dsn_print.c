@@ -31,7 +31,7 @@ static bool key_is_secret(const char *key)
     char lower[SBX_DSN_MAX + 1];
     size_t n = 0;
 
-    for (; key[n] && n < SBX_DSN_MAX; n++)
+    for (; n < SBX_DSN_MAX && key[n]; n++)
         lower[n] = (char)((key[n] >= 'A' && key[n] <= 'Z') ? key[n] - 'A' + 'a' : key[n]);
     lower[n] = '\0';
     for (size_t i = 0; i < sizeof(needles) / sizeof(needles[0]); i++)

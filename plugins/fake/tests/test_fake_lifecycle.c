@@ -71,7 +71,9 @@ START_TEST(open_creates_a_private_root_named_by_its_id)
     ck_assert_int_eq(stat(root, &st), 0);
     ck_assert(S_ISDIR(st.st_mode));
     ck_assert_uint_eq(st.st_mode & 07777, 0700);
-    ck_assert_uint_eq(strncmp(root, getenv("TMPDIR"), strlen(getenv("TMPDIR"))), 0);
+    const char *tmpdir = getenv("TMPDIR");
+    ck_assert_ptr_nonnull(tmpdir);
+    ck_assert_uint_eq(strncmp(root, tmpdir, strlen(tmpdir)), 0);
     ck_assert_str_eq(strrchr(root, '/') + 1, id);
     snprintf(prefix, sizeof(prefix), "sandboxio-fake-%ld-", (long)getpid());
     ck_assert_uint_eq(strncmp(id, prefix, strlen(prefix)), 0);
@@ -111,7 +113,9 @@ START_TEST(unusable_tmpdir_fails_with_a_system_error)
 {
     sbx_plugin_dsn dsn = {.struct_size = sizeof(dsn), .scheme = "fake", .authority = "",
                           .path = ""};
-    char *saved = strdup(getenv("TMPDIR"));
+    const char *tmpdir = getenv("TMPDIR");
+    ck_assert_ptr_nonnull(tmpdir);
+    char *saved = strdup(tmpdir);
     void *sb = NULL;
 
     setenv("TMPDIR", "/nonexistent-sbx-fake-dir", 1);

@@ -145,6 +145,7 @@ void init_supervise(char *const *argv, char *const *envp, const char *cwd, const
     /*
      * vfork: the child only makes system calls before execve() or _exit(),
      * and init's copy-on-write fork would cost more than the exec itself.
+     * (So scan-build's vfork checkers are off: scripts/check-static-analysis.sh.)
      */
     main_pid = vfork();
     if (main_pid < 0)

@@ -114,11 +114,14 @@ static int fill(const char *path)
 static int alloc(long max_mib)
 {
     long n = 0;
+    static void *kept; /* every block stays reachable: touched memory is the point */
     for (; n < max_mib; n++) {
-        char *p = malloc(1 << 20);
+        void **p = malloc(1 << 20);
         if (!p)
             break;
         memset(p, 1, 1 << 20);
+        *p = kept;
+        kept = p;
     }
     printf("%ld %d\n", n, n < max_mib ? ENOMEM : 0);
     return 0;

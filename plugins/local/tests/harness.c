@@ -155,7 +155,10 @@ static int on_output(void *u, int stream, const void *data, size_t len)
     sink *s = u;
     char **b = stream == 1 ? &s->out : &s->err;
     size_t *l = stream == 1 ? &s->out_len : &s->err_len;
-    *b = realloc(*b, *l + len + 1);
+    char *grown = realloc(*b, *l + len + 1);
+    if (!grown)
+        return 1; /* stop the command: the test fails on SBX_E_EXEC_ABORTED */
+    *b = grown;
     memcpy(*b + *l, data, len);
     *l += len;
     (*b)[*l] = '\0';

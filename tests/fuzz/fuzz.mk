@@ -1,0 +1,35 @@
+## libFuzzer targets (configure --enable-fuzz CC=clang; `make fuzz` builds
+## them, scripts/run-fuzz.sh runs each for a bounded time). Each compiles the
+## sources it tests itself, with ASan+UBSan and libFuzzer's coverage.
+## Seed corpora: tests/fuzz/corpus/<target>/.
+FUZZ_TARGETS = tests/fuzz/fuzz_dsn tests/fuzz/fuzz_docker_demux tests/fuzz/fuzz_docker_control
+EXTRA_PROGRAMS += $(FUZZ_TARGETS)
+CLEANFILES += $(FUZZ_TARGETS)
+
+tests_fuzz_fuzz_dsn_SOURCES = tests/fuzz/fuzz_dsn.c \
+	src/core/dsn.c src/core/dsn_print.c src/core/error.c src/core/error_catalog.c \
+	src/core/alloc.c
+tests_fuzz_fuzz_dsn_CPPFLAGS = $(AM_CPPFLAGS) -DSBX_BUILDING_LIBRARY
+tests_fuzz_fuzz_dsn_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
+tests_fuzz_fuzz_dsn_LDFLAGS = $(FUZZ_CFLAGS)
+tests_fuzz_fuzz_dsn_LDADD = -lpthread
+
+SBX_FUZZ_DOCKER_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS) $(CURL_CFLAGS) $(JSONC_CFLAGS)
+tests_fuzz_fuzz_docker_demux_SOURCES = tests/fuzz/fuzz_docker_demux.c tests/fuzz/chunks.h \
+	plugins/docker/demux.c
+tests_fuzz_fuzz_docker_demux_CFLAGS = $(SBX_FUZZ_DOCKER_CFLAGS)
+tests_fuzz_fuzz_docker_demux_LDFLAGS = $(FUZZ_CFLAGS)
+tests_fuzz_fuzz_docker_control_SOURCES = tests/fuzz/fuzz_docker_control.c tests/fuzz/chunks.h \
+	plugins/docker/control.c plugins/docker/buf.c
+tests_fuzz_fuzz_docker_control_CFLAGS = $(SBX_FUZZ_DOCKER_CFLAGS)
+tests_fuzz_fuzz_docker_control_LDFLAGS = $(FUZZ_CFLAGS)
+
+EXTRA_DIST += scripts/run-fuzz.sh tests/fuzz/corpus tests/fuzz/fuzz_dsn.dict
+
+.PHONY: fuzz
+if FUZZ
+fuzz: $(FUZZ_TARGETS)
+else
+fuzz:
+	@echo "make fuzz: configure with --enable-fuzz CC=clang first" >&2; exit 1
+endif
