@@ -146,37 +146,22 @@ static int where_it_ran(sbx_client *client, const char *dsn, char **backend, int
     return rc;
 }
 
-int run_print_json(const sbx_result *result, sbx_client *client, const char *dsn)
+int run_result_json(const sbx_result *result, json_object **out)
 {
-    char *backend, *redacted;
-    int tier = 0;
-    int where = where_it_ran(client, dsn, &backend, &tier, &redacted);
-    if (where != SBX_OK) {
-        free(backend);
-        free(redacted);
-        sbx_cli_error_lib(where, "describing the backend");
-        return where;
-    }
     json_object *obj = json_object_new_object();
-    const void *out, *err;
+    const void *stdout_data, *stderr_data;
     size_t out_len, err_len;
     char ms[32];
     int exited = sbx_result_exited(result), rc;
 
-    if (!obj) {
-        free(backend);
-        free(redacted);
-        sbx_cli_error(SBX_E_NOMEM, "out of memory building the result");
+    *out = NULL;
+    if (!obj)
         return SBX_E_NOMEM;
-    }
-    out = sbx_result_stdout(result, &out_len);
-    err = sbx_result_stderr(result, &err_len);
+    stdout_data = sbx_result_stdout(result, &out_len);
+    stderr_data = sbx_result_stderr(result, &err_len);
     /* json-c counts string lengths in int: a larger capture cannot be put in. */
     if (out_len > INT32_MAX / 2 || err_len > INT32_MAX / 2) {
-        free(backend);
-        free(redacted);
         json_object_put(obj);
-        sbx_cli_error(SBX_E_EXEC_TRUNCATED, "output too large for --json; lower --output-cap");
         return SBX_E_EXEC_TRUNCATED;
     }
     snprintf(ms, sizeof(ms), "%.3f", (double)sbx_result_duration_ns(result) / 1e6);
@@ -185,13 +170,41 @@ int run_print_json(const sbx_result *result, sbx_client *client, const char *dsn
     if (!rc) rc = add_int_or_null(obj, "signal", !exited, sbx_result_signal(result));
     if (!rc) rc = sbx_cli_json_add(obj, "timed_out", json_object_new_boolean(sbx_result_timed_out(result)));
     if (!rc) rc = sbx_cli_json_add(obj, "oom_killed", json_object_new_boolean(sbx_result_oom_killed(result)));
-    if (!rc) rc = add_output(obj, "stdout", "stdout_encoding", out, out_len);
-    if (!rc) rc = add_output(obj, "stderr", "stderr_encoding", err, err_len);
+    if (!rc) rc = add_output(obj, "stdout", "stdout_encoding", stdout_data, out_len);
+    if (!rc) rc = add_output(obj, "stderr", "stderr_encoding", stderr_data, err_len);
     if (!rc) rc = sbx_cli_json_add(obj, "stdout_truncated",
                                    json_object_new_boolean(sbx_result_truncated(result, SBX_STDOUT)));
     if (!rc) rc = sbx_cli_json_add(obj, "stderr_truncated",
                                    json_object_new_boolean(sbx_result_truncated(result, SBX_STDERR)));
     if (!rc) rc = sbx_cli_json_add(obj, "duration_ms", json_object_new_double_s(atof(ms), ms));
+    if (rc) {
+        json_object_put(obj);
+        return rc;
+    }
+    *out = obj;
+    return SBX_OK;
+}
+
+int run_print_json(const sbx_result *result, sbx_client *client, const char *dsn)
+{
+    char *backend, *redacted;
+    json_object *obj;
+    int tier = 0, rc;
+    int where = where_it_ran(client, dsn, &backend, &tier, &redacted);
+
+    if (where != SBX_OK) {
+        free(backend);
+        free(redacted);
+        sbx_cli_error_lib(where, "describing the backend");
+        return where;
+    }
+    rc = run_result_json(result, &obj);
+    if (rc == SBX_E_EXEC_TRUNCATED) {
+        free(backend);
+        free(redacted);
+        sbx_cli_error(rc, "output too large for --json; lower --output-cap");
+        return rc;
+    }
     if (!rc) rc = sbx_cli_json_add(obj, "backend", json_object_new_string(backend));
     if (!rc) rc = sbx_cli_json_add(obj, "tier", json_object_new_string(sbx_tier_name(tier)));
     if (!rc) rc = sbx_cli_json_add(obj, "dsn", json_object_new_string(redacted));
@@ -205,17 +218,29 @@ int run_print_json(const sbx_result *result, sbx_client *client, const char *dsn
     return sbx_cli_print_json(obj, 0);
 }
 
-int run_print_json_error(int code, const char *message)
+json_object *run_error_json(int code, const char *message)
 {
-    json_object *obj = json_object_new_object(), *error = json_object_new_object();
+    json_object *error = json_object_new_object();
     const char *url = sbx_error_docs_url(code);
-    int rc = obj && error ? SBX_OK : SBX_E_NOMEM;
+    int rc = error ? SBX_OK : SBX_E_NOMEM;
 
     if (!rc) rc = sbx_cli_json_add(error, "code", json_object_new_int(code));
     if (!rc) rc = sbx_cli_json_add(error, "id", json_object_new_string(sbx_error_id(code)));
     if (!rc) rc = sbx_cli_json_add(error, "message", json_object_new_string(message));
     if (!rc) rc = url ? sbx_cli_json_add(error, "docs_url", json_object_new_string(url))
                       : sbx_cli_json_add_null(error, "docs_url");
+    if (rc) {
+        json_object_put(error);
+        return NULL;
+    }
+    return error;
+}
+
+int run_print_json_error(int code, const char *message)
+{
+    json_object *obj = json_object_new_object(), *error = run_error_json(code, message);
+    int rc = obj && error ? SBX_OK : SBX_E_NOMEM;
+
     if (!rc) {
         rc = sbx_cli_json_add(obj, "error", error);
         error = NULL;
