@@ -1,0 +1,20 @@
+## (fragment: see Makefile.am)
+## `sandboxio mcp`: the MCP server, part of the sandboxio program.
+src_sandboxio_SOURCES += \
+	src/cli/mcp/mcp.h \
+	src/cli/mcp/args.c \
+	src/cli/mcp/auth.c \
+	src/cli/mcp/cmd_mcp.c \
+	src/cli/mcp/http.c \
+	src/cli/mcp/jsonrpc.c \
+	src/cli/mcp/jsonrpc.h \
+	src/cli/mcp/protocol.c \
+	src/cli/mcp/result.c \
+	src/cli/mcp/schema.c \
+	src/cli/mcp/server.c \
+	src/cli/mcp/session.c \
+	src/cli/mcp/signals.c \
+	src/cli/mcp/stdio.c \
+	src/cli/mcp/tools.c
+src_sandboxio_CFLAGS += $(MHD_CFLAGS)
+src_sandboxio_LDADD += $(MHD_LIBS)
