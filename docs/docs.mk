@@ -5,6 +5,11 @@
 dist_man_MANS += \
 	docs/man/sandboxio-plugin.7 \
 	docs/man/sandboxio.3 \
+	docs/man/sbx_cancel.3 \
+	docs/man/sbx_cancel_free.3 \
+	docs/man/sbx_cancel_new.3 \
+	docs/man/sbx_cancel_trigger.3 \
+	docs/man/sbx_cancel_triggered.3 \
 	docs/man/sbx_cap_from_name.3 \
 	docs/man/sbx_cap_name.3 \
 	docs/man/sbx_caps.3 \
@@ -20,6 +25,7 @@ dist_man_MANS += \
 	docs/man/sbx_client_plugins.3 \
 	docs/man/sbx_cmd_free.3 \
 	docs/man/sbx_cmd_new.3 \
+	docs/man/sbx_cmd_set_cancel.3 \
 	docs/man/sbx_cmd_set_cwd.3 \
 	docs/man/sbx_cmd_set_env.3 \
 	docs/man/sbx_cmd_set_output_cap.3 \

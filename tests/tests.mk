@@ -7,14 +7,17 @@ tests_plugins_sandboxio_testcaps_la_LDFLAGS = $(SBX_PLUGIN_LINK) -rpath /nowhere
 SBX_CHECK_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 SBX_CHECK_LDADD = src/libsandboxio.la $(CHECK_LIBS)
 
-check_PROGRAMS += tests/test_policy tests/test_sandbox_api
-TESTS += tests/test_policy tests/test_sandbox_api
+check_PROGRAMS += tests/test_policy tests/test_sandbox_api tests/test_cancel
+TESTS += tests/test_policy tests/test_sandbox_api tests/test_cancel
 tests_test_policy_SOURCES = tests/test_policy.c tests/testutil.h
 tests_test_policy_CFLAGS = $(SBX_CHECK_CFLAGS)
 tests_test_policy_LDADD = $(SBX_CHECK_LDADD)
 tests_test_sandbox_api_SOURCES = tests/test_sandbox_api.c tests/testutil.h
 tests_test_sandbox_api_CFLAGS = $(SBX_CHECK_CFLAGS)
 tests_test_sandbox_api_LDADD = $(SBX_CHECK_LDADD)
+tests_test_cancel_SOURCES = tests/test_cancel.c tests/testutil.h
+tests_test_cancel_CFLAGS = $(SBX_CHECK_CFLAGS) -pthread
+tests_test_cancel_LDADD = $(SBX_CHECK_LDADD) -lpthread
 
 ## The shape of the shared library itself.
 TESTS += tests/library-exports.sh

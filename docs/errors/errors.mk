@@ -73,6 +73,7 @@ EXTRA_DIST += \
 	docs/errors/SBX_E5003.md \
 	docs/errors/SBX_E5004.md \
 	docs/errors/SBX_E5005.md \
+	docs/errors/SBX_E5008.md \
 	docs/errors/SBX_E9001.md \
 	docs/errors/SBX_E9002.md \
 	docs/errors/SBX_E9003.md

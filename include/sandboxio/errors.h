@@ -104,6 +104,7 @@ typedef enum sbx_code {
     SBX_E_EXEC_TRUNCATED = 5003,        /* SBX_E5003 */
     SBX_E_EXEC_START = 5004,            /* SBX_E5004 command not found, not executable */
     SBX_E_EXEC_ABORTED = 5005,          /* SBX_E5005 an output callback asked to stop */
+    SBX_E_EXEC_CANCELLED = 5008,        /* SBX_E5008 the command's sbx_cancel was triggered */
 
     /* 9xxx: internal */
     SBX_E_NOMEM = 9001,                 /* SBX_E9001 */

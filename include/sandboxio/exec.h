@@ -20,6 +20,7 @@ extern "C" {
 
 typedef struct sbx_cmd sbx_cmd;
 typedef struct sbx_result sbx_result;
+typedef struct sbx_cancel sbx_cancel;
 
 /* Streams, as passed to an sbx_output_cb. */
 #define SBX_STDOUT 1
@@ -43,6 +44,45 @@ SBX_API int sbx_cmd_set_timeout(sbx_cmd *cmd, uint64_t ms);
 /** Per-stream capture cap in bytes; the smaller of this and the policy's applies. */
 SBX_API int sbx_cmd_set_output_cap(sbx_cmd *cmd, size_t bytes);
 
+/*
+ * Cancelling a command. An sbx_cancel is a one-way switch: once triggered
+ * it stays triggered. An exec of a command that carries one
+ * (sbx_cmd_set_cancel()) is stopped when it is triggered: the command and
+ * every process it started are killed, and sbx_exec(), sbx_exec_stream(),
+ * sbx_run() and sbx_run_stream() return SBX_E_EXEC_CANCELLED with no
+ * result; the sbx_run() forms also destroy their sandbox first, so nothing
+ * of it remains. A cancel already triggered when the exec starts makes it
+ * return SBX_E_EXEC_CANCELLED without running anything (sbx_run() creates
+ * no sandbox). One cancel may serve several commands and execs at once:
+ * triggering stops them all.
+ *
+ * How fast: a backend of plugin ABI minor 2 or later (local, docker, fake)
+ * watches the cancel itself and stops a command at once, even one that
+ * writes nothing. With an older plugin the core can only stop the command
+ * at its next output or stdin chunk, or its timeout: a silent command then
+ * runs on until it ends (sbx_run() still destroys the sandbox and returns
+ * SBX_E_EXEC_CANCELLED when it does).
+ */
+
+/** sbx_cancel_new - a cancel, not triggered. Free with sbx_cancel_free(). */
+SBX_API int sbx_cancel_new(sbx_cancel **out);
+/** Free a cancel. NULL ignored. No exec may be using it any more. */
+SBX_API void sbx_cancel_free(sbx_cancel *c);
+/**
+ * sbx_cancel_trigger - stop every exec using c, now and later. Async-signal-
+ * safe (call it from a signal handler), thread-safe, idempotent; keeps
+ * errno, and records no error detail. Returns SBX_OK, SBX_E_INVALID_ARGUMENT
+ * for NULL.
+ */
+SBX_API int sbx_cancel_trigger(sbx_cancel *c);
+/** 1 once c was triggered, else 0 (also for NULL). Async-signal-safe. */
+SBX_API int sbx_cancel_triggered(const sbx_cancel *c);
+/**
+ * sbx_cmd_set_cancel - execs of cmd watch c (NULL: none). Not owned: c must
+ * outlive every exec of cmd.
+ */
+SBX_API int sbx_cmd_set_cancel(sbx_cmd *cmd, sbx_cancel *c);
+
 /**
  * sbx_exec - run cmd in sandbox, wait, and capture its output.
  *
@@ -50,7 +90,8 @@ SBX_API int sbx_cmd_set_output_cap(sbx_cmd *cmd, size_t bytes);
  * signal or an OOM kill are in the result, not the return code. *out is
  * freed with sbx_result_free().
  * Errors: SBX_E_SANDBOX_DESTROYED, SBX_E_CAP_* / SBX_E_POLICY_* when the
- * command needs a capability the backend lacks, SBX_E_EXEC_START, 4xxx.
+ * command needs a capability the backend lacks, SBX_E_EXEC_START,
+ * SBX_E_EXEC_CANCELLED (see sbx_cmd_set_cancel()), 4xxx.
  */
 SBX_API int sbx_exec(sbx_result **out, sbx_sandbox *sandbox, const sbx_cmd *cmd);
 

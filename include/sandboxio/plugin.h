@@ -43,7 +43,7 @@ extern "C" {
 #endif
 
 #define SBX_PLUGIN_ABI_MAJOR 1
-#define SBX_PLUGIN_ABI_MINOR 1
+#define SBX_PLUGIN_ABI_MINOR 2
 #define SBX_PLUGIN_ENTRY "sandboxio_plugin_v1"
 
 #if defined(__GNUC__)
@@ -128,6 +128,16 @@ typedef struct sbx_plugin_io {
      * fills up to len bytes of buf, returns the count, 0 at EOF.
      */
     long (*input)(void *userdata, void *buf, size_t len);
+    /* --- minor 2 --- */
+    /**
+     * -1, or a descriptor that becomes readable (POLLIN) when the caller
+     * cancels the exec: poll it with the command's own descriptors, and
+     * once it is readable kill the command's whole tree at once and return
+     * SBX_E_EXEC_CANCELLED (for run(), after destroying the sandbox). It
+     * stays readable; never read, write or close it. Read only where
+     * SBX_STRUCT_HAS(io, cancel_fd): a core older than minor 2 has none.
+     */
+    int cancel_fd;
 } sbx_plugin_io;
 
 /** How a command ended; the plugin fills it in when exec returns SBX_OK. */

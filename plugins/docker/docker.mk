@@ -61,6 +61,7 @@ SBX_DOCKER_TESTS = \
 	plugins/docker/tests/docker-errors-mapped.sh \
 	plugins/docker/tests/docker-files-stream-large.sh \
 	plugins/docker/tests/docker-timeout-kills-fork-storm.sh \
+	plugins/docker/tests/docker-run-interrupt-stops-silent-command.sh \
 	plugins/docker/tests/docker-tls-verified.sh \
 	plugins/docker/tests/docker-network-none-loopback-only.sh
 TESTS += $(SBX_DOCKER_TESTS)

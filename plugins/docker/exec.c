@@ -13,8 +13,9 @@
  *     exited or was killed by a signal; the engine's exit code alone
  *     cannot tell `exit 137` from SIGKILL.
  * control.c takes those lines out of the output the caller sees.
- * The engine has no call to kill an exec: on a timeout or an abort a second
- * exec kills every process of the session, which takes the whole tree
+ * The engine has no call to kill an exec: on a timeout, an abort or a
+ * cancel (the caller's cancel_fd turned readable) a second exec kills
+ * every process of the session, which takes the whole tree
  * (a process that called setsid() itself has left it, as with any kill
  * by session or group).
  */
@@ -60,6 +61,7 @@ typedef struct run {
     dk_control ctl;
     dk_buf diag;               /* the first output bytes, for start failures */
     bool aborted;              /* the output callback asked to stop */
+    bool cancelled;            /* the caller's cancel_fd became readable */
     bool timed_out;
     bool kill_sent;
     int failure;               /* an error code set while streaming */
@@ -79,7 +81,7 @@ static int user_output(run *r, int stream, const void *data, size_t len)
         return 0;
     if (r->diag.len < DK_DIAG_MAX)
         dk_buf_append(&r->diag, data, len < DK_DIAG_MAX ? len : DK_DIAG_MAX);
-    if (r->aborted || r->timed_out)
+    if (r->aborted || r->timed_out || r->cancelled)
         return 0;
     if (r->capture) {
         if (stream == SBX_STDOUT) {
@@ -163,11 +165,31 @@ static int exec_exit_code(dk_sandbox *sb, const char *id, int *code)
                                "docker: exec %.12s still runs after its output ended", id);
 }
 
-/* Pump the stream: output in, stdin out, kill on the deadline or an abort. */
+/* The caller's cancel descriptor, -1 if none. */
+static int cancel_fd_of(const sbx_plugin_io *io)
+{
+    return io && DK_COVERS(io, sbx_plugin_io, cancel_fd) ? io->cancel_fd : -1;
+}
+
+/* Is the caller's cancel descriptor readable now? */
+static bool cancel_readable(const sbx_plugin_io *io)
+{
+    struct pollfd p = {.fd = cancel_fd_of(io), .events = POLLIN};
+    return p.fd >= 0 && poll(&p, 1, 0) > 0 && (p.revents & POLLIN);
+}
+
+/* The command must die: timed out, aborted by the output callback, or cancelled. */
+static bool must_stop(const run *r)
+{
+    return r->timed_out || r->aborted || r->cancelled;
+}
+
+/* Pump the stream: output in, stdin out, kill on the deadline, an abort or a cancel. */
 static int stream_loop(run *r, dk_hijack *hj, uint64_t deadline)
 {
     const sbx_plugin_io *io = r->io;
     bool want_input = io && DK_COVERS(io, sbx_plugin_io, input) && io->input;
+    int cancel_fd = cancel_fd_of(io);
     char inbuf[65536], outbuf[65536];
     size_t in_len = 0, in_off = 0;
     bool in_eof = !want_input, write_closed = !want_input;
@@ -187,7 +209,7 @@ static int stream_loop(run *r, dk_hijack *hj, uint64_t deadline)
                 return r->failure;
             continue;
         }
-        if (!in_eof && in_off == in_len && !r->aborted && !r->timed_out) {
+        if (!in_eof && in_off == in_len && !must_stop(r)) {
             long got = io->input(io->userdata, inbuf, sizeof(inbuf));
             if (got <= 0)
                 in_eof = true;
@@ -213,9 +235,9 @@ static int stream_loop(run *r, dk_hijack *hj, uint64_t deadline)
                 return rc;
         }
         uint64_t now = now_ms();
-        if (deadline && now >= deadline && !r->timed_out && !r->aborted)
+        if (deadline && now >= deadline && !must_stop(r))
             r->timed_out = true;
-        if ((r->timed_out || r->aborted) && !r->kill_sent && start_settled(r)) {
+        if (must_stop(r) && !r->kill_sent && start_settled(r)) {
             r->kill_sent = true;
             kill_at = now;
             int rc = SBX_OK;
@@ -234,15 +256,21 @@ static int stream_loop(run *r, dk_hijack *hj, uint64_t deadline)
         int wait = -1;
         if (deadline && !r->timed_out)
             wait = (int)(deadline > now ? deadline - now : 0);
-        if ((r->timed_out || r->aborted) && !r->kill_sent)
+        if (must_stop(r) && !r->kill_sent)
             wait = 20;    /* the control line is still to come */
         else if (r->kill_sent)
             wait = 1000;
-        struct pollfd p = {.fd = hj->fd, .events = POLLIN};
+        struct pollfd p[2] = {
+            {.fd = hj->fd, .events = POLLIN},
+            /* It stays readable once cancelled: watched until then only. */
+            {.fd = r->cancelled ? -1 : cancel_fd, .events = POLLIN},
+        };
         if (in_off < in_len)
-            p.events |= POLLOUT;
-        if (poll(&p, 1, wait) < 0 && errno != EINTR)
+            p[0].events |= POLLOUT;
+        if (poll(p, 2, wait) < 0 && errno != EINTR)
             return r->sb->host->set_error(SBX_E_SYSTEM, "docker: poll: %s", strerror(errno));
+        if (p[1].revents & POLLIN)
+            r->cancelled = true;
     }
     if (!dk_demux_idle(&r->dm))
         return r->sb->host->set_error(SBX_E_BACKEND_PROTOCOL,
@@ -392,6 +420,10 @@ static int report_end(run *r, const sbx_plugin_cmd *cmd, int rc, int code,
                       sbx_plugin_exit *exit_out)
 {
     dk_sandbox *sb = r->sb;
+    /* Cancelled: how the killed command ended does not matter any more. */
+    if (rc == SBX_OK && r->cancelled)
+        return sb->host->set_error(SBX_E_EXEC_CANCELLED, "docker: \"%s\" was cancelled",
+                                   cmd->argv[0]);
     if (rc == SBX_OK && !r->ctl.session)
         rc = start_failure(sb, r, cmd, code);
     else if (rc == SBX_OK && r->ctl.fatal[0] && r->ctl.ended == DK_END_UNKNOWN && !r->timed_out)
@@ -462,6 +494,12 @@ int dk_exec_oneshot(dk_sandbox *sb, const sbx_plugin_cmd *cmd, const sbx_plugin_
     dk_hijack hj;
     int code = -1;
     int rc = dk_hijack_open(&sb->conn, path, NULL, "attaching to the container", &hj);
+    /* Cancelled while the container was made: it never starts (dk_run removes it). */
+    if (rc == SBX_OK && cancel_readable(io)) {
+        dk_hijack_close(&hj);
+        return sb->host->set_error(SBX_E_EXEC_CANCELLED, "docker: \"%s\" was cancelled",
+                                   cmd->argv[0]);
+    }
     if (rc == SBX_OK) {
         rc = dk_container_start(sb);
         if (rc == SBX_OK)

@@ -37,6 +37,8 @@ typedef struct exec_run {
     bool leader_gone;
     bool timed_out;
     bool aborted;
+    bool cancelled;         /* the caller's cancel_fd became readable */
+    int cancel_fd;          /* -1 = none */
     bool sigpipe_was_pending;
     int fail;               /* an SBX code already reported, or SBX_OK */
 } exec_run;
@@ -150,12 +152,14 @@ static int poll_timeout_ms(const exec_run *r, uint64_t now)
 static void io_loop(exec_run *r)
 {
     for (;;) {
-        struct pollfd pfd[4];
-        int n = 0, ipid = -1, iin = -1, iout = -1, ierr = -1;
+        struct pollfd pfd[5];
+        int n = 0, ipid = -1, iin = -1, iout = -1, ierr = -1, icancel = -1;
         uint64_t now;
 
         if (!r->leader_gone) {
             pfd[ipid = n++] = (struct pollfd){.fd = r->child.pidfd, .events = POLLIN};
+            if (r->cancel_fd >= 0 && !r->cancelled)
+                pfd[icancel = n++] = (struct pollfd){.fd = r->cancel_fd, .events = POLLIN};
             if (r->child.in_fd >= 0)
                 pfd[iin = n++] = (struct pollfd){.fd = r->child.in_fd, .events = POLLOUT};
         } else if (r->child.out_fd < 0 && r->child.err_fd < 0) {
@@ -180,6 +184,11 @@ static void io_loop(exec_run *r)
         }
         if (r->leader_gone && now >= r->drain_end_ns)
             return;
+        if (icancel >= 0 && pfd[icancel].revents != 0) {
+            /* Cancelled: the group dies now; the leader's exit ends the loop. */
+            r->cancelled = true;
+            kill_group(r);
+        }
         if (iout >= 0 && pfd[iout].revents != 0)
             drain_output(r, &r->child.out_fd, 1);
         if (ierr >= 0 && pfd[ierr].revents != 0)
@@ -234,6 +243,9 @@ static int run(exec_run *r, const sbx_plugin_cmd *cmd, sbx_plugin_exit *exit_out
         return r->fail;
     if (rc != SBX_OK)
         return rc;
+    if (r->cancelled)
+        return r->sb->host->set_error(SBX_E_EXEC_CANCELLED, "fake: \"%s\" was cancelled",
+                                      cmd->argv[0]);
     if (r->aborted)
         return r->sb->host->set_error(SBX_E_EXEC_ABORTED,
                                       "fake: the I/O callback asked to stop \"%s\"; it was killed",
@@ -246,12 +258,14 @@ int fake_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
               sbx_plugin_exit *exit_out)
 {
     fake_sandbox *sb = sandbox;
-    exec_run r = {.sb = sb, .io = io};
+    exec_run r = {.sb = sb, .io = io, .cancel_fd = -1};
     sigset_t pipe_set, old_mask, pending;
     int rc;
 
     if (cmd == NULL || cmd->argv == NULL || cmd->argv[0] == NULL || cmd->argv[0][0] == '\0')
         return sb->host->set_error(SBX_E_INVALID_ARGUMENT, "fake: exec needs a non-empty argv");
+    if (io != NULL && SBX_STRUCT_HAS(io, cancel_fd))
+        r.cancel_fd = io->cancel_fd;
     rc = fake_enter(sb);
     if (rc != SBX_OK)
         return rc;

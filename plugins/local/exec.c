@@ -9,7 +9,7 @@
  * has its own pipes and status socket, so concurrent execs share nothing
  * but the atomic send of their request.
  *
- * Deadline, abort and the client's stdin are handled here; the supervisor in
+ * Deadline, abort, cancel and the client's stdin are handled here; the supervisor in
  * the sandbox kills the whole tree on LP_KILL (or if the status socket
  * closes) and reports the main process's wait status.
  */
@@ -38,6 +38,8 @@ typedef struct exec_run {
     char *inbuf;
     size_t in_off, in_len;
     int have_status, timed_out, aborted, killed, input_failed;
+    int cancel_fd;              /* the caller's cancel, -1 if none */
+    int cancelled;
     lp_status status;
 } exec_run;
 
@@ -152,9 +154,11 @@ static int run_loop(exec_run *r, uint64_t timeout_ms)
     while (r->out >= 0 || r->err >= 0 || !r->have_status) {
         if (r->killed && !kill_deadline)
             kill_deadline = now_ms() + KILL_GRACE_MS;
-        struct pollfd p[4] = {
+        struct pollfd p[5] = {
             { .fd = r->out, .events = POLLIN }, { .fd = r->err, .events = POLLIN },
             { .fd = r->st, .events = POLLIN }, { .fd = r->in, .events = POLLOUT },
+            /* It stays readable once cancelled: watched until then only. */
+            { .fd = r->cancelled ? -1 : r->cancel_fd, .events = POLLIN },
         };
         int wait = -1;
         if (kill_deadline) {
@@ -173,7 +177,7 @@ static int run_loop(exec_run *r, uint64_t timeout_ms)
         }
         if (r->st < 0 && !r->have_status)
             return -1;
-        int n = poll(p, 4, wait);
+        int n = poll(p, 5, wait);
         if (n < 0 && errno != EINTR)
             return -1;
         if (n <= 0)
@@ -188,6 +192,10 @@ static int run_loop(exec_run *r, uint64_t timeout_ms)
             feed_stdin(r);
         if (p[2].revents && read_status(r) < 0)
             return -1;
+        if (p[4].revents) {
+            r->cancelled = 1;
+            request_kill(r);
+        }
     }
     return 0;
 }
@@ -211,6 +219,8 @@ static int report(const sbx_host *host, exec_run *r, const sbx_plugin_cmd *cmd,
     default:
         break;
     }
+    if (r->cancelled)
+        return host->set_error(SBX_E_EXEC_CANCELLED, "local: '%s' was cancelled", cmd->argv[0]);
     if (r->aborted || r->input_failed)
         return host->set_error(SBX_E_EXEC_ABORTED, "local: the caller stopped the command");
     if (out) {
@@ -237,7 +247,7 @@ int local_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io
 {
     local_sandbox *sb = sandbox;
     const sbx_host *host = sb->host;
-    exec_run r = { .io = io, .in = -1, .out = -1, .err = -1, .st = -1 };
+    exec_run r = { .io = io, .in = -1, .out = -1, .err = -1, .st = -1, .cancel_fd = -1 };
     int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 }, st[2] = { -1, -1 };
     size_t len = 0;
     int rc, oomfd = -1;
@@ -252,6 +262,8 @@ int local_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io
                    : host->set_error(SBX_E_NOMEM, "local: out of memory");
     /* An io struct too short to hold input has none: the command sees EOF. */
     int has_input = SBX_STRUCT_HAS(io, input) && io->input;
+    if (SBX_STRUCT_HAS(io, cancel_fd))
+        r.cancel_fd = io->cancel_fd;
     r.buf = malloc(READ_CHUNK);
     r.inbuf = has_input ? malloc(STDIN_CHUNK) : NULL;
     if (!r.buf || (has_input && !r.inbuf)) {

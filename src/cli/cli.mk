@@ -36,6 +36,7 @@ SBX_CLI_TESTS = \
 	tests/cli/run-exit-status-passthrough.sh \
 	tests/cli/run-timeout-exits-124.sh \
 	tests/cli/run-interrupt-destroys-sandbox.sh \
+	tests/cli/run-interrupt-stops-silent-command.sh \
 	tests/cli/run-closed-stdout-stops-command.sh \
 	tests/cli/run-policy-reaches-backend.sh \
 	tests/cli/run-json-output.sh \

@@ -47,6 +47,10 @@ static int run_once(const struct run_opts *opts, sbx_client *client, const char 
         return 128 + sbx_cli_interrupted();
     if (opts->json) {
         rc = sbx_run(&result, client, dsn, opts->po.policy, opts->cmd);
+        if (rc == SBX_E_EXEC_CANCELLED && sbx_cli_interrupted()) {
+            run_print_json_error(rc, sbx_cli_error_message(rc));
+            return 128 + sbx_cli_interrupted();
+        }
         if (rc != SBX_OK)
             return fail(opts, rc, NULL);
         rc = run_print_json(result, client, dsn);
@@ -71,7 +75,13 @@ int cmd_run(int argc, char **argv)
         return status < 0 ? 0 : status;
     }
     if (sbx_cli_interrupt_install() != 0) {
-        status = sbx_cli_error(SBX_E_SYSTEM, "sigaction: %m");
+        status = sbx_cli_error(SBX_E_SYSTEM, "installing the signal handlers: %m");
+        goto out;
+    }
+    /* A signal kills the command at once, even one that writes nothing. */
+    rc = sbx_cmd_set_cancel(opts.cmd, sbx_cli_interrupt_cancel());
+    if (rc != SBX_OK) {
+        status = fail(&opts, rc, "setting up the cancel");
         goto out;
     }
     rc = sbx_client_new(&client);

@@ -1,16 +1,20 @@
 /*
  * interrupt.c - record the first termination signal instead of dying of it,
- * so that the sandbox is destroyed rather than leaked.
+ * and cancel the running command from the handler, so that the command
+ * stops at once and the sandbox is destroyed rather than leaked.
  */
 #include "config.h"
 
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
+#include <sandboxio/sandboxio.h>
 
 #include "interrupt.h"
 
 static volatile sig_atomic_t interrupted;
+/* Made before the handlers are installed, never freed: a handler may use it any time. */
+static sbx_cancel *cancel;
 
 static void on_signal(int sig)
 {
@@ -20,6 +24,7 @@ static void on_signal(int sig)
     ssize_t ignored;
 
     interrupted = sig;
+    sbx_cancel_trigger(cancel);     /* async-signal-safe; keeps errno */
     ignored = write(STDERR_FILENO, note, sizeof(note) - 1);
     (void)ignored;
 }
@@ -35,6 +40,8 @@ int sbx_cli_interrupt_install(void)
     static const int signals[] = { SIGINT, SIGTERM, SIGHUP };
     struct sigaction sa;
 
+    if (!cancel && sbx_cancel_new(&cancel) != SBX_OK)
+        return -1;
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
@@ -64,4 +71,9 @@ int sbx_cli_interrupt_install(void)
 int sbx_cli_interrupted(void)
 {
     return interrupted;
+}
+
+sbx_cancel *sbx_cli_interrupt_cancel(void)
+{
+    return cancel;
 }

@@ -82,7 +82,8 @@ int run_exec_live(sbx_client *client, const char *dsn, const sbx_policy *policy,
     /* No streaming on this backend (refused before anything was made): capture, then replay. */
     rc = sbx_run(result, client, dsn, policy, cmd);
     if (rc != SBX_OK) {
-        sbx_cli_error_lib(rc, NULL);
+        if (!sbx_cli_interrupted())
+            sbx_cli_error_lib(rc, NULL);
         return rc;
     }
     warn_truncated(*result, SBX_STDOUT);

@@ -2,6 +2,7 @@
 lib_LTLIBRARIES += src/libsandboxio.la
 src_libsandboxio_la_SOURCES = \
 	src/core/alloc.c \
+	src/core/cancel.c \
 	src/core/caps.c \
 	src/core/client.c \
 	src/core/dsn.c \

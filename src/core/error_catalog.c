@@ -103,6 +103,7 @@ static const catalog_row catalog[] = {
     ROW(SBX_E_EXEC_TRUNCATED, 5003, "the command's output exceeded the output cap"),
     ROW(SBX_E_EXEC_START, 5004, "the command could not be started"),
     ROW(SBX_E_EXEC_ABORTED, 5005, "the operation was stopped by a callback"),
+    ROW(SBX_E_EXEC_CANCELLED, 5008, "the command was cancelled"),
 
     /* 9xxx: internal */
     ROW(SBX_E_NOMEM, 9001, "out of memory"),

@@ -20,6 +20,7 @@ struct sbx_cmd {
     uint64_t timeout_ms;
     size_t output_cap;
     bool has_output_cap;
+    sbx_cancel *cancel;       /* not owned; NULL = none */
 };
 
 struct sbx_result {
@@ -106,6 +107,14 @@ int sbx_cmd_set_output_cap(sbx_cmd *cmd, size_t bytes)
     return SBX_OK;
 }
 
+int sbx_cmd_set_cancel(sbx_cmd *cmd, sbx_cancel *c)
+{
+    if (!cmd)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_cmd_set_cancel: cmd is NULL");
+    cmd->cancel = c;
+    return SBX_OK;
+}
+
 /* The smaller of two limits where 0 means "none". */
 static uint64_t min_limit(uint64_t a, uint64_t b)
 {
@@ -178,9 +187,16 @@ typedef struct exec_io {
     int failure;              /* an allocation failed while capturing */
 } exec_io;
 
+/*
+ * The callbacks also stop the command once the cancel is triggered: that is
+ * all the core can do with a plugin older than minor 2, which does not
+ * watch cancel_fd.
+ */
 static long io_input(void *userdata, void *buf, size_t len)
 {
     exec_io *io = userdata;
+    if (sbx_cancel_triggered(io->cmd->cancel))
+        return -1;
     size_t left = io->cmd->stdin_data.len - io->stdin_off;
     size_t n = left < len ? left : len;
     if (n)
@@ -192,6 +208,8 @@ static long io_input(void *userdata, void *buf, size_t len)
 static int io_capture(void *userdata, int stream, const void *data, size_t len)
 {
     exec_io *io = userdata;
+    if (sbx_cancel_triggered(io->cmd->cancel))
+        return 1;
     if (stream != SBX_STDOUT && stream != SBX_STDERR)
         return 0;
     sbx_buf *b = &io->result->out[stream - 1];
@@ -210,6 +228,8 @@ static int io_capture(void *userdata, int stream, const void *data, size_t len)
 static int io_stream(void *userdata, int stream, const void *data, size_t len)
 {
     exec_io *io = userdata;
+    if (sbx_cancel_triggered(io->cmd->cancel))
+        return 1;
     return io->user_cb(io->user_ud, stream, data, len);
 }
 
@@ -231,13 +251,32 @@ static int open_exec_destroy(sbx_sandbox *sb, const sbx_plugin_cmd *pcmd,
     int rc = sbx__sandbox_create(sb);
     if (rc)
         return rc;
-    rc = sb->plugin->desc->exec(sb->handle, pcmd, io, exit_out);
+    /* Cancelled while the sandbox was being made: do not start the command. */
+    const exec_io *eio = io->userdata;
+    if (sbx_cancel_triggered(eio->cmd->cancel))
+        rc = SBX_E_EXEC_CANCELLED;
+    else
+        rc = sb->plugin->desc->exec(sb->handle, pcmd, io, exit_out);
     int destroyed = sb->plugin->desc->destroy(sb->handle);
     sb->handle = NULL;
     sb->destroyed = true;
     if (destroyed)
         return sbx__error_ensure(destroyed, "destroying the sandbox");
     return rc;
+}
+
+/*
+ * Once the cancel was triggered the exec ends as cancelled, whatever the
+ * plugin made of it: an old plugin sees only the callbacks' stop (ABORTED),
+ * or lets a silent command finish (OK). Other failures keep their code.
+ */
+static int cancel_outcome(int rc, const sbx_cancel *cancel, const char *scheme)
+{
+    if (!sbx_cancel_triggered(cancel))
+        return rc;
+    if (rc != SBX_OK && rc != SBX_E_EXEC_ABORTED && rc != SBX_E_EXEC_CANCELLED)
+        return rc;
+    return sbx__error_set(SBX_E_EXEC_CANCELLED, "%s: the command was cancelled", scheme);
 }
 
 /* The plugin call that runs the planned command. */
@@ -274,15 +313,20 @@ static int run(sbx_result **out, sbx_sandbox *sb, const sbx_cmd *cmd, sbx_output
         .userdata = &eio,
         .output = cb ? io_stream : io_capture,
         .input = cmd->has_stdin ? io_input : NULL,
+        .cancel_fd = sbx__cancel_fd(cmd->cancel),
     };
     r->exit.struct_size = sizeof(r->exit);
     uint64_t start = now_ns();
     sbx_error_clear();
-    rc = call_plugin(sb, oneshot, &plan.pcmd, &io, &r->exit);
+    if (sbx_cancel_triggered(cmd->cancel))
+        rc = SBX_E_EXEC_CANCELLED; /* nothing is started, nothing created */
+    else
+        rc = call_plugin(sb, oneshot, &plan.pcmd, &io, &r->exit);
     r->duration_ns = now_ns() - start;
     sbx__strvec_clear(&plan.envp);
     if (eio.failure)
         rc = sbx__error_set(eio.failure, "out of memory capturing the command's output");
+    rc = cancel_outcome(rc, cmd->cancel, sb->plugin->scheme);
     if (rc) {
         sbx__error_ensure(rc, "running the command");
         sbx_result_free(r);

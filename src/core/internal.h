@@ -162,6 +162,11 @@ SBX_HIDDEN int sbx__sandbox_create(sbx_sandbox *sb);
 /* The policy's limits as the plugin sees them (strings borrowed from sb). */
 SBX_HIDDEN void sbx__sandbox_limits(const sbx_sandbox *sb, sbx_plugin_limits *limits);
 
+/* --- cancel (cancel.c) -------------------------------------------------- */
+
+/* The descriptor that becomes readable once c is triggered; -1 for NULL. */
+SBX_HIDDEN int sbx__cancel_fd(const sbx_cancel *c);
+
 /* --- paths (path.c) ------------------------------------------------------ */
 
 /* Normalise a user path ("a//b/./c") into *out; refuse absolute and "..". */

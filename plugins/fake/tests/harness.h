@@ -42,6 +42,7 @@ typedef struct th_result {
     size_t in_len, in_off;
     bool in_fail;               /* input callback returns -1 */
     uint64_t in_repeat;         /* feed in[] this many times (0 = once) */
+    int cancel_fd;              /* given as io->cancel_fd; 0 = none (fd 0 is never one) */
 } th_result;
 
 /* Run argv with envp (NULL = empty), cwd, timeout; r must be zeroed or prepared by the caller. */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/timerfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -276,11 +277,37 @@ START_TEST(output_callback_can_abort)
     const char *argv[] = { "sh", "-c", "while :; do echo spam; done", NULL };
     const char *envp[] = { "PATH=/usr/bin", NULL };
     sbx_plugin_cmd cmd = { sizeof cmd, argv, envp, NULL, 0 };
-    sbx_plugin_io io = { sizeof io, NULL, stop_at_once, NULL };
+    sbx_plugin_io io = { sizeof io, NULL, stop_at_once, NULL, -1 };
     sbx_plugin_exit ex = { .struct_size = sizeof ex };
     unsigned long ns = th_pidns_of(th_init_pid(sb));
     ck_assert_int_eq(th_plugin->exec(sb, &cmd, &io, &ex), SBX_E_EXEC_ABORTED);
     ck_assert_int_eq(th_settle_pidns(ns, 1), 1);
+}
+END_TEST
+
+/* A descriptor that becomes readable after ms: what cancel_fd is to a plugin. */
+static int readable_after(long ms)
+{
+    int fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+    struct itimerspec at = { .it_value = { ms / 1000, (ms % 1000) * 1000000L } };
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(timerfd_settime(fd, 0, &at, NULL), 0);
+    return fd;
+}
+
+START_TEST(silent_command_is_cancelled_through_cancel_fd)
+{
+    const char *argv[] = { "sh", "-c", "sleep 600 & sleep 600", NULL };
+    const char *envp[] = { "PATH=/usr/bin:/bin", NULL };
+    sbx_plugin_cmd cmd = { sizeof cmd, argv, envp, NULL, 0 };
+    int cancel_fd = readable_after(300);
+    sbx_plugin_io io = { sizeof io, NULL, NULL, NULL, cancel_fd };
+    sbx_plugin_exit ex = { .struct_size = sizeof ex };
+    unsigned long ns = th_pidns_of(th_init_pid(sb));
+    ck_assert_int_eq(th_plugin->exec(sb, &cmd, &io, &ex), SBX_E_EXEC_CANCELLED);
+    /* Both sleeps are gone: only the sandbox's init is left. */
+    ck_assert_int_eq(th_settle_pidns(ns, 1), 1);
+    close(cancel_fd);
 }
 END_TEST
 
@@ -304,6 +331,7 @@ static Suite *local_suite(void)
     tcase_add_test(tc, timeout_kills_the_whole_tree_with_daemons);
     tcase_add_test(tc, background_processes_end_with_their_exec);
     tcase_add_test(tc, output_callback_can_abort);
+    tcase_add_test(tc, silent_command_is_cancelled_through_cancel_fd);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,36 @@
+#!/bin/sh
+# `sandboxio run -- sleep 600` (a command that writes nothing) sent SIGTERM
+# exits 143 well before the command's 600 s, and no container is left (the
+# bound only tells "stopped" from "ran on").
+set -eu
+. "$SBX_TEST_SRCDIR/plugins/docker/tests/dockerd-start.sh"
+
+err="$SBX_DOCKERD_DIR/err"
+"$SBX" run --dsn "$DSN" -- sleep 600 >/dev/null 2>"$err" </dev/null &
+pid=$!
+
+# Started: its container runs.
+i=0
+while [ -z "$(docker ps -q --filter label=io.sandboxio.sandbox --filter status=running)" ]; do
+    i=$((i + 1))
+    [ "$i" -lt 600 ] || { kill -KILL "$pid"; fail "the command's container never ran"; }
+    sleep 0.1
+done
+sleep 0.5
+kill -TERM "$pid"
+start=$(date +%s)
+i=0
+while kill -0 "$pid" 2>/dev/null; do
+    i=$((i + 1))
+    [ "$i" -lt 150 ] || { kill -KILL "$pid"; fail "sandboxio still runs 15 s after SIGTERM"; }
+    sleep 0.1
+done
+set +e
+wait "$pid"
+status=$?
+set -e
+echo "interrupted run: exit $status after $(($(date +%s) - start)) s"
+[ "$status" -eq 143 ] || fail "exit $status, expected 143: $(cat "$err")"
+grep -q "sandboxio: interrupted" "$err" || fail "no interrupt note: $(cat "$err")"
+expect_no_leftovers
+echo "PASS"
