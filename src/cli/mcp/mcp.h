@@ -66,6 +66,7 @@ struct mcp_call {
     mcp_send_fn send;           /* where its response and notifications go */
     void *send_userdata;
     json_object *progress_token; /* NULL when the client asked for no progress */
+    sbx_cancel *cancel;         /* triggered by notifications/cancelled or the session's end */
     int cancelled;
     struct mcp_session *session;
     struct mcp_call *next;

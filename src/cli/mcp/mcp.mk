@@ -18,3 +18,12 @@ src_sandboxio_SOURCES += \
 	src/cli/mcp/tools.c
 src_sandboxio_CFLAGS += $(MHD_CFLAGS)
 src_sandboxio_LDADD += $(MHD_LIBS)
+
+## Tests with the ecosystem's own clients (node; npm ci of tests/mcp/package-lock.json).
+SBX_MCP_TESTS = \
+	tests/mcp/sdk-stdio-tools.sh
+TESTS += $(SBX_MCP_TESTS)
+EXTRA_DIST += $(SBX_MCP_TESTS) tests/mcp/lib.sh tests/mcp/client.mjs \
+	tests/mcp/package.json tests/mcp/package-lock.json \
+	tests/mcp/sdk-stdio-tools.mjs
+CLEANFILES += tests/mcp-npm.lock

@@ -96,6 +96,7 @@ static void call_free(struct mcp_call *call)
     json_object_put(call->id);
     json_object_put(call->arguments);
     json_object_put(call->progress_token);
+    sbx_cancel_free(call->cancel);
     free(call->tool);
     free(call);
 }
@@ -169,7 +170,10 @@ static void tools_call(struct mcp_session *s, struct mcp_msg *m, mcp_send_fn sen
         token = NULL;
 
     call = calloc(1, sizeof(*call));
-    if (!call || !(call->tool = strdup(json_object_get_string(name)))) {
+    if (!call || !(call->tool = strdup(json_object_get_string(name))) ||
+        sbx_cancel_new(&call->cancel) != SBX_OK) {
+        if (call)
+            free(call->tool);
         free(call);
         mcp_send_error(send, ud, m->id, JSONRPC_INTERNAL_ERROR, "out of memory");
         return;
@@ -221,8 +225,10 @@ static void cancelled(struct mcp_session *s, json_object *params)
         return;
     pthread_mutex_lock(&s->lock);
     for (struct mcp_call *c = s->calls; c; c = c->next) {
-        if (json_object_equal(c->id, id))
+        if (json_object_equal(c->id, id)) {
             c->cancelled = 1;
+            sbx_cancel_trigger(c->cancel);
+        }
     }
     pthread_mutex_unlock(&s->lock);
 }

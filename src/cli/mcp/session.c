@@ -54,8 +54,10 @@ void mcp_session_close(struct mcp_session *s)
     pthread_mutex_lock(&s->lock);
     s->closing = 1;
     /* Calls still running are told to stop; their sandboxes go when they end. */
-    for (struct mcp_call *c = s->calls; c; c = c->next)
+    for (struct mcp_call *c = s->calls; c; c = c->next) {
         c->cancelled = 1;
+        sbx_cancel_trigger(c->cancel);
+    }
     while (s->running > 0)
         pthread_cond_wait(&s->calls_done, &s->lock);
     boxes = s->boxes;

@@ -42,7 +42,8 @@ static json_object *result_of(const sbx_result *result)
 }
 
 /* The exec options run and sandbox_exec share, applied to cmd. */
-static int exec_options(struct mcp_session *s, struct mcp_args *a, sbx_cmd *cmd)
+static int exec_options(struct mcp_session *s, struct mcp_call *call, struct mcp_args *a,
+                        sbx_cmd *cmd)
 {
     const struct policy_opts *po = &s->server->config->po;
     const char *stdin_text, *cwd;
@@ -50,6 +51,8 @@ static int exec_options(struct mcp_session *s, struct mcp_args *a, sbx_cmd *cmd)
     uint64_t v;
     int given, rc;
 
+    if ((rc = sbx_cmd_set_cancel(cmd, call->cancel)))
+        return rc;
     if ((rc = mcp_arg_string(a, "stdin", 0, &stdin_text)))
         return rc;
     if (stdin_text && (rc = sbx_cmd_set_stdin(cmd, stdin_text, strlen(stdin_text))))
@@ -164,7 +167,6 @@ static json_object *tool_run(struct mcp_session *s, struct mcp_call *call, struc
     json_object *out;
     int rc;
 
-    (void)call;
     if ((rc = mcp_arg_only(a, run_keys)) || (rc = mcp_arg_argv(a, "argv", &argv)) ||
         (rc = mcp_arg_string(a, "code", 0, &code)) ||
         (rc = mcp_arg_string(a, "language", 0, &language)))
@@ -182,7 +184,7 @@ static json_object *tool_run(struct mcp_session *s, struct mcp_call *call, struc
     if (code && (rc = code_command(a, language, &file, code_argv)))
         goto out;
     if ((rc = sbx_cmd_new(&cmd, code ? code_argv : (const char *const *)argv)) ||
-        (rc = exec_options(s, a, cmd)))
+        (rc = exec_options(s, call, a, cmd)))
         goto out;
     rc = code ? run_code(s, code, file, cmd, &result)
               : sbx_run(&result, s->server->client, cfg->dsn, cfg->po.policy, cmd);
@@ -266,7 +268,6 @@ static json_object *tool_exec(struct mcp_session *s, struct mcp_call *call, stru
     json_object *out = NULL;
     int rc;
 
-    (void)call;
     if ((rc = mcp_arg_only(a, keys)))
         return failed(a, rc);
     if (!(box = the_box(s, a, &out)))
@@ -276,7 +277,7 @@ static json_object *tool_exec(struct mcp_session *s, struct mcp_call *call, stru
         rc = SBX_E_MCP_BAD_ARGUMENTS;
     }
     if (!rc && !(rc = sbx_cmd_new(&cmd, (const char *const *)argv)) &&
-        !(rc = exec_options(s, a, cmd)))
+        !(rc = exec_options(s, call, a, cmd)))
         rc = sbx_exec(&result, box->sandbox, cmd);
     out = rc ? failed(a, rc) : result_of(result);
     mcp_session_put_box(s, box);
