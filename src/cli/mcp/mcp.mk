@@ -21,9 +21,13 @@ src_sandboxio_LDADD += $(MHD_LIBS)
 
 ## Tests with the ecosystem's own clients (node; npm ci of tests/mcp/package-lock.json).
 SBX_MCP_TESTS = \
-	tests/mcp/sdk-stdio-tools.sh
+	tests/mcp/sdk-stdio-tools.sh \
+	tests/mcp/sdk-stdio-cancel.sh \
+	tests/mcp/stdio-end-destroys-sandboxes.sh \
+	tests/mcp/inspector-stdio.sh
 TESTS += $(SBX_MCP_TESTS)
 EXTRA_DIST += $(SBX_MCP_TESTS) tests/mcp/lib.sh tests/mcp/client.mjs \
 	tests/mcp/package.json tests/mcp/package-lock.json \
-	tests/mcp/sdk-stdio-tools.mjs
+	tests/mcp/procs.mjs tests/mcp/sdk-stdio-tools.mjs tests/mcp/sdk-stdio-cancel.mjs \
+	tests/mcp/stdio-end-destroys-sandboxes.mjs tests/mcp/inspector-stdio.mjs
 CLEANFILES += tests/mcp-npm.lock
