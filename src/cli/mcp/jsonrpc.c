@@ -65,7 +65,10 @@ int mcp_jsonrpc_parse(const char *data, size_t len, struct mcp_msg *msg, const c
         *why = "\"jsonrpc\" must be \"2.0\"";
         return JSONRPC_INVALID_REQUEST;
     }
-    if (json_object_object_get_ex(msg->root, "id", &v) && !valid_id(v)) {
+    int has_id = json_object_object_get_ex(msg->root, "id", &v);
+    /* null only in an error response to a message whose id could not be read. */
+    int null_id = has_id && v == NULL;
+    if (has_id && !null_id && !valid_id(v)) {
         *why = "\"id\" must be a string or an integer";
         return JSONRPC_INVALID_REQUEST;
     }
@@ -75,6 +78,10 @@ int mcp_jsonrpc_parse(const char *data, size_t len, struct mcp_msg *msg, const c
             return JSONRPC_INVALID_REQUEST;
         }
         msg->method = json_object_get_string(v);
+        if (null_id) {
+            *why = "\"id\" must be a string or an integer";
+            return JSONRPC_INVALID_REQUEST;
+        }
         if (json_object_object_get_ex(msg->root, "params", &v)) {
             if (!json_object_is_type(v, json_type_object)) {
                 *why = "\"params\" must be an object";
@@ -87,7 +94,7 @@ int mcp_jsonrpc_parse(const char *data, size_t len, struct mcp_msg *msg, const c
     }
     has_result = json_object_object_get_ex(msg->root, "result", NULL);
     has_error = json_object_object_get_ex(msg->root, "error", NULL);
-    if (has_result == has_error || !msg->id) {
+    if (has_result == has_error || (!msg->id && !(null_id && has_error))) {
         *why = "neither a request, a notification nor a response";
         return JSONRPC_INVALID_REQUEST;
     }
