@@ -86,7 +86,7 @@ static enum MHD_Result respond_rpc_error(struct MHD_Connection *conn, unsigned s
 
     if (!err)
         return MHD_NO;
-    ret = respond(conn, status, "application/json", json_object_to_json_string_ext(err, JSON_C_TO_STRING_PLAIN), NULL);
+    ret = respond(conn, status, "application/json", json_object_to_json_string_ext(err, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE), NULL);
     json_object_put(err);
     return ret;
 }
@@ -183,7 +183,7 @@ static enum MHD_Result answer(struct MHD_Connection *conn, struct http_request *
         return respond(conn, MHD_HTTP_ACCEPTED, NULL, "", session_id);
     if (!req->notes)
         return respond(conn, MHD_HTTP_OK, "application/json",
-                       json_object_to_json_string_ext(response, JSON_C_TO_STRING_PLAIN), session_id);
+                       json_object_to_json_string_ext(response, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE), session_id);
     /* Notifications first, then the response, as one event stream. */
     size_t cap = 256, len = 0;
     char *stream = malloc(cap);
@@ -192,7 +192,7 @@ static enum MHD_Result answer(struct MHD_Connection *conn, struct http_request *
                                                                    : response;
         if (!m)
             continue;
-        const char *text = json_object_to_json_string_ext(m, JSON_C_TO_STRING_PLAIN);
+        const char *text = json_object_to_json_string_ext(m, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
         size_t need = strlen(text) + 32;
         if (len + need >= cap) {
             char *bigger = realloc(stream, cap = (len + need) * 2);

@@ -74,6 +74,10 @@ static json_object *initialize(struct mcp_session *s, json_object *params)
     if (!rc) rc = sbx_cli_json_add(tools, "listChanged", json_object_new_boolean(0));
     if (!rc) { rc = sbx_cli_json_add(caps, "tools", tools); tools = NULL; }
     if (!rc) rc = sbx_cli_json_add(caps, "logging", json_object_new_object());
+    /* No resources, prompts or completions to offer; the lists say so. */
+    if (!rc) rc = sbx_cli_json_add(caps, "resources", json_object_new_object());
+    if (!rc) rc = sbx_cli_json_add(caps, "prompts", json_object_new_object());
+    if (!rc) rc = sbx_cli_json_add(caps, "completions", json_object_new_object());
     if (!rc) rc = sbx_cli_json_add(info, "name", json_object_new_string("sandboxio"));
     if (!rc) rc = sbx_cli_json_add(info, "title", json_object_new_string("sandboxio"));
     if (!rc) rc = sbx_cli_json_add(info, "version", json_object_new_string(PACKAGE_VERSION));
@@ -254,6 +258,37 @@ static int set_level(struct mcp_session *s, json_object *params)
     return -1;
 }
 
+/* {"<key>": []}: what resources/list and the like answer, having none. */
+static json_object *empty_list(const char *key)
+{
+    json_object *obj = json_object_new_object();
+
+    if (obj && sbx_cli_json_add(obj, key, json_object_new_array())) {
+        json_object_put(obj);
+        return NULL;
+    }
+    return obj;
+}
+
+static json_object *no_completion(void)
+{
+    json_object *obj = json_object_new_object(), *c = json_object_new_object();
+    int rc = obj && c ? SBX_OK : SBX_E_NOMEM;
+
+    if (!rc) rc = sbx_cli_json_add(c, "values", json_object_new_array());
+    if (!rc) rc = sbx_cli_json_add(c, "hasMore", json_object_new_boolean(0));
+    if (!rc) {
+        rc = sbx_cli_json_add(obj, "completion", c);
+        c = NULL;
+    }
+    json_object_put(c);
+    if (rc) {
+        json_object_put(obj);
+        return NULL;
+    }
+    return obj;
+}
+
 void mcp_session_handle(struct mcp_session *s, const char *data, size_t len, mcp_send_fn send,
                         void *ud, int threaded)
 {
@@ -284,6 +319,14 @@ void mcp_session_handle(struct mcp_session *s, const char *data, size_t len, mcp
         reply(send, ud, m.id, json_object_get(s->server->tools));
     } else if (strcmp(m.method, "tools/call") == 0) {
         tools_call(s, &m, send, ud, threaded);
+    } else if (strcmp(m.method, "resources/list") == 0) {
+        reply(send, ud, m.id, empty_list("resources"));
+    } else if (strcmp(m.method, "resources/templates/list") == 0) {
+        reply(send, ud, m.id, empty_list("resourceTemplates"));
+    } else if (strcmp(m.method, "prompts/list") == 0) {
+        reply(send, ud, m.id, empty_list("prompts"));
+    } else if (strcmp(m.method, "completion/complete") == 0) {
+        reply(send, ud, m.id, no_completion());
     } else if (strcmp(m.method, "logging/setLevel") == 0) {
         if (set_level(s, m.params))
             mcp_send_error(send, ud, m.id, JSONRPC_INVALID_PARAMS, "\"level\" is not a log level");
