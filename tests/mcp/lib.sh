@@ -42,7 +42,7 @@ mcp_npm_ci() {
 mcp_node() {
     script=$1; shift
     mcp_npm_ci
-    cp "$MCP_SRC/$script" "$MCP_SRC/client.mjs" "$MCP_SRC/procs.mjs" "$MCP_NODE_DIR/"
+    cp "$MCP_SRC"/*.mjs "$MCP_NODE_DIR/"
     (cd "$MCP_NODE_DIR" && node "./$script" "$@")
 }
 

@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 #include "jsonrpc.h"
 #include "mcp.h"
@@ -38,21 +40,60 @@ struct http_request {
     int too_big;
     json_object *response;      /* the JSON-RPC response, if any */
     json_object *notes;         /* notifications sent before it (array) */
+    pthread_mutex_t lock;       /* the call's thread sends while we wait */
+    int done_fd;                /* eventfd: the call's thread is over */
 };
 
 static void collect(void *userdata, json_object *message)
 {
     struct http_request *req = userdata;
-    json_object *id = NULL;
+    uint64_t one = 1;
 
-    if (json_object_object_get_ex(message, "id", &id) && !req->response) {
-        req->response = json_object_get(message);
+    if (!message) {
+        if (write(req->done_fd, &one, sizeof(one)) != sizeof(one))
+            abort();    /* an eventfd write only fails on overflow: cannot happen */
         return;
     }
-    if (!req->notes)
-        req->notes = json_object_new_array();
-    if (req->notes)
-        json_object_array_add(req->notes, json_object_get(message));
+    pthread_mutex_lock(&req->lock);
+    if (json_object_object_get_ex(message, "id", NULL) && !req->response) {
+        req->response = json_object_get(message);
+    } else {
+        if (!req->notes)
+            req->notes = json_object_new_array();
+        if (req->notes)
+            json_object_array_add(req->notes, json_object_get(message));
+    }
+    pthread_mutex_unlock(&req->lock);
+}
+
+/*
+ * Wait for the call's thread to end, watching the client's socket: a
+ * client that goes away mid-call has its call cancelled (the command is
+ * killed, a run's sandbox destroyed) instead of left running for nobody.
+ */
+static void wait_call(struct MHD_Connection *conn, struct mcp_session *s, struct http_request *req)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+    struct pollfd fds[2] = { { .fd = req->done_fd, .events = POLLIN },
+                             { .fd = info ? info->connect_fd : -1, .events = POLLRDHUP } };
+    int cancelled = 0;
+
+    for (;;) {
+        if (poll(fds, cancelled ? 1 : 2, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            cancelled = 1;
+            mcp_session_cancel_sink(s, req);
+            continue;
+        }
+        if (fds[0].revents)
+            return;
+        if (!cancelled && (fds[1].revents & (POLLRDHUP | POLLHUP | POLLERR))) {
+            cancelled = 1;
+            mcp_session_cancel_sink(s, req);
+        }
+    }
 }
 
 static enum MHD_Result respond(struct MHD_Connection *conn, unsigned status, const char *type,
@@ -240,7 +281,8 @@ static enum MHD_Result post(struct http_server *hs, struct MHD_Connection *conn,
         return respond_rpc_error(conn, MHD_HTTP_NOT_FOUND, JSONRPC_INVALID_REQUEST,
                                  "no such session (it ended, or never was)");
     }
-    mcp_session_handle(s, req->body ? req->body : "", req->len, collect, req, 0);
+    if (mcp_session_handle(s, req->body ? req->body : "", req->len, collect, req, 1))
+        wait_call(conn, s, req);
     ret = answer(conn, req, s->id);
     release_session(hs->server, s, 0);
     return ret;
@@ -262,6 +304,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             return ret;
         if (!(req = calloc(1, sizeof(*req))))
             return MHD_NO;
+        if ((req->done_fd = eventfd(0, EFD_CLOEXEC)) < 0) {
+            free(req);
+            return MHD_NO;
+        }
+        pthread_mutex_init(&req->lock, NULL);
         *con_cls = req;
         return MHD_YES;
     }
@@ -305,6 +352,8 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     free(req->body);
     json_object_put(req->response);
     json_object_put(req->notes);
+    close(req->done_fd);
+    pthread_mutex_destroy(&req->lock);
     free(req);
     *con_cls = NULL;
 }

@@ -45,7 +45,11 @@ struct mcp_server {
     int reaper_running;
 };
 
-/* A sink takes one finished JSON-RPC message (a response or a notification). */
+/*
+ * A sink takes one finished JSON-RPC message (a response or a
+ * notification). A call run on a thread of its own ends with one more
+ * send of NULL: nothing of it will use the sink after that.
+ */
 typedef void (*mcp_send_fn)(void *userdata, json_object *message);
 
 /* One sandbox of a session. */
@@ -120,11 +124,14 @@ void mcp_session_unreserve(struct mcp_session *session);
 /*
  * protocol.c: one message in; its response, if any, and the notifications
  * of the work it started go out through send. With threaded, a tools/call
- * runs on a thread of its own and this returns at once (stdio: the next
- * message may cancel it); else it runs before this returns (HTTP).
+ * runs on a thread of its own and this returns 1 at once (the next message
+ * may cancel it; the sink gets NULL when it is over); else, and for every
+ * other message, the work is done when this returns 0.
  */
-void mcp_session_handle(struct mcp_session *session, const char *data, size_t len,
-                        mcp_send_fn send, void *userdata, int threaded);
+int mcp_session_handle(struct mcp_session *session, const char *data, size_t len,
+                       mcp_send_fn send, void *userdata, int threaded);
+/* Cancel the calls whose sink has this userdata (an HTTP client that went away). */
+void mcp_session_cancel_sink(struct mcp_session *session, void *userdata);
 /* Send a JSON-RPC error response (id may be NULL for null). */
 void mcp_send_error(mcp_send_fn send, void *userdata, json_object *id, int code,
                     const char *message);

@@ -24,10 +24,15 @@ SBX_MCP_TESTS = \
 	tests/mcp/sdk-stdio-tools.sh \
 	tests/mcp/sdk-stdio-cancel.sh \
 	tests/mcp/stdio-end-destroys-sandboxes.sh \
-	tests/mcp/inspector-stdio.sh
+	tests/mcp/inspector-stdio.sh \
+	tests/mcp/sdk-http.sh \
+	tests/mcp/http-abuse.sh \
+	tests/mcp/conformance-http.sh
 TESTS += $(SBX_MCP_TESTS)
 EXTRA_DIST += $(SBX_MCP_TESTS) tests/mcp/lib.sh tests/mcp/client.mjs \
 	tests/mcp/package.json tests/mcp/package-lock.json \
 	tests/mcp/procs.mjs tests/mcp/sdk-stdio-tools.mjs tests/mcp/sdk-stdio-cancel.mjs \
-	tests/mcp/stdio-end-destroys-sandboxes.mjs tests/mcp/inspector-stdio.mjs
+	tests/mcp/stdio-end-destroys-sandboxes.mjs tests/mcp/inspector-stdio.mjs \
+	tests/mcp/http-server.mjs tests/mcp/sdk-http.mjs tests/mcp/http-abuse.mjs \
+	tests/mcp/conformance-expected-failures.yml
 CLEANFILES += tests/mcp-npm.lock

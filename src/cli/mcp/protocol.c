@@ -134,12 +134,27 @@ static void call_run(struct mcp_call *call)
     call_free(call);
 }
 
+void mcp_session_cancel_sink(struct mcp_session *s, void *userdata)
+{
+    pthread_mutex_lock(&s->lock);
+    for (struct mcp_call *c = s->calls; c; c = c->next) {
+        if (c->send_userdata == userdata) {
+            c->cancelled = 1;
+            sbx_cancel_trigger(c->cancel);
+        }
+    }
+    pthread_mutex_unlock(&s->lock);
+}
+
 static void *call_thread(void *arg)
 {
     struct mcp_call *call = arg;
     struct mcp_session *s = call->session;
+    mcp_send_fn send = call->send;
+    void *ud = call->send_userdata;
 
     call_run(call);
+    send(ud, NULL);
     pthread_mutex_lock(&s->lock);
     if (--s->running == 0)
         pthread_cond_broadcast(&s->calls_done);
@@ -147,8 +162,9 @@ static void *call_thread(void *arg)
     return NULL;
 }
 
-static void tools_call(struct mcp_session *s, struct mcp_msg *m, mcp_send_fn send, void *ud,
-                       int threaded)
+/* 1 when the call went to a thread of its own. */
+static int tools_call(struct mcp_session *s, struct mcp_msg *m, mcp_send_fn send, void *ud,
+                      int threaded)
 {
     json_object *name = NULL, *arguments = NULL, *meta = NULL, *token = NULL;
     struct mcp_call *call;
@@ -160,12 +176,12 @@ static void tools_call(struct mcp_session *s, struct mcp_msg *m, mcp_send_fn sen
     if (!m->params || !json_object_object_get_ex(m->params, "name", &name) ||
         !json_object_is_type(name, json_type_string)) {
         mcp_send_error(send, ud, m->id, JSONRPC_INVALID_PARAMS, "tools/call needs a \"name\"");
-        return;
+        return 0;
     }
     if (json_object_object_get_ex(m->params, "arguments", &arguments) &&
         !json_object_is_type(arguments, json_type_object)) {
         mcp_send_error(send, ud, m->id, JSONRPC_INVALID_PARAMS, "\"arguments\" must be an object");
-        return;
+        return 0;
     }
     if (json_object_object_get_ex(m->params, "_meta", &meta) &&
         json_object_is_type(meta, json_type_object) &&
@@ -180,7 +196,7 @@ static void tools_call(struct mcp_session *s, struct mcp_msg *m, mcp_send_fn sen
             free(call->tool);
         free(call);
         mcp_send_error(send, ud, m->id, JSONRPC_INTERNAL_ERROR, "out of memory");
-        return;
+        return 0;
     }
     call->id = json_object_get(m->id);
     call->arguments = json_object_get(arguments);
@@ -203,12 +219,13 @@ static void tools_call(struct mcp_session *s, struct mcp_msg *m, mcp_send_fn sen
     if (refused) {
         mcp_send_error(send, ud, m->id, JSONRPC_INTERNAL_ERROR, "too many calls in flight");
         call_free(call);
-        return;
+        return 0;
     }
     if (!threaded) {
         call_run(call);
-        return;
+        return 0;
     }
+    int started = 1;
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     if (pthread_create(&thread, &attr, call_thread, call) != 0) {
@@ -216,8 +233,10 @@ static void tools_call(struct mcp_session *s, struct mcp_msg *m, mcp_send_fn sen
         s->running--;
         pthread_mutex_unlock(&s->lock);
         call_run(call);
+        started = 0;
     }
     pthread_attr_destroy(&attr);
+    return started;
 }
 
 /* notifications/cancelled: the request it names stops, and gets no response. */
@@ -289,12 +308,12 @@ static json_object *no_completion(void)
     return obj;
 }
 
-void mcp_session_handle(struct mcp_session *s, const char *data, size_t len, mcp_send_fn send,
-                        void *ud, int threaded)
+int mcp_session_handle(struct mcp_session *s, const char *data, size_t len, mcp_send_fn send,
+                       void *ud, int threaded)
 {
     struct mcp_msg m;
     const char *why = NULL;
-    int code = mcp_jsonrpc_parse(data, len, &m, &why), initialized;
+    int code = mcp_jsonrpc_parse(data, len, &m, &why), initialized, started = 0;
 
     pthread_mutex_lock(&s->lock);
     s->last_seen_ms = mcp_now_ms();
@@ -318,7 +337,7 @@ void mcp_session_handle(struct mcp_session *s, const char *data, size_t len, mcp
     } else if (strcmp(m.method, "tools/list") == 0) {
         reply(send, ud, m.id, json_object_get(s->server->tools));
     } else if (strcmp(m.method, "tools/call") == 0) {
-        tools_call(s, &m, send, ud, threaded);
+        started = tools_call(s, &m, send, ud, threaded);
     } else if (strcmp(m.method, "resources/list") == 0) {
         reply(send, ud, m.id, empty_list("resources"));
     } else if (strcmp(m.method, "resources/templates/list") == 0) {
@@ -336,6 +355,7 @@ void mcp_session_handle(struct mcp_session *s, const char *data, size_t len, mcp
         mcp_send_error(send, ud, m.id, JSONRPC_METHOD_NOT_FOUND, "method not found");
     }
     mcp_msg_release(&m);
+    return started;
 }
 
 void mcp_send_progress(struct mcp_call *call, double progress, const char *message)

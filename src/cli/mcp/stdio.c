@@ -39,7 +39,11 @@ static void send_line(void *userdata, json_object *message)
 {
     struct stdout_sink *sink = userdata;
     size_t len;
-    const char *text = json_object_to_json_string_length(
+    const char *text;
+
+    if (!message)
+        return;     /* a call is over: nothing to do for stdout */
+    text = json_object_to_json_string_length(
         message, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &len);
 
     pthread_mutex_lock(&sink->lock);
