@@ -101,6 +101,10 @@ int run_print_json_error(int code, const char *message);
  */
 int run_result_json(const sbx_result *result, json_object **out);
 
+/* Set "<name>" and "<name>_encoding" of obj: the text when it is UTF-8, else base64. */
+int run_json_add_output(json_object *obj, const char *name, const char *encoding_key,
+                        const void *data, size_t len);
+
 /* {"code", "id", "message", "docs_url"} of a failure. NULL when out of memory. */
 json_object *run_error_json(int code, const char *message);
 

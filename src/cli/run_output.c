@@ -103,7 +103,7 @@ int run_exec_live(sbx_client *client, const char *dsn, const sbx_policy *policy,
 }
 
 /* Add "<name>" and "<name>_encoding": text when it is UTF-8, else base64. */
-static int add_output(json_object *obj, const char *name, const char *encoding_key,
+int run_json_add_output(json_object *obj, const char *name, const char *encoding_key,
                       const void *data, size_t len)
 {
     char *b64;
@@ -171,8 +171,8 @@ int run_result_json(const sbx_result *result, json_object **out)
     if (!rc) rc = add_int_or_null(obj, "signal", !exited, sbx_result_signal(result));
     if (!rc) rc = sbx_cli_json_add(obj, "timed_out", json_object_new_boolean(sbx_result_timed_out(result)));
     if (!rc) rc = sbx_cli_json_add(obj, "oom_killed", json_object_new_boolean(sbx_result_oom_killed(result)));
-    if (!rc) rc = add_output(obj, "stdout", "stdout_encoding", stdout_data, out_len);
-    if (!rc) rc = add_output(obj, "stderr", "stderr_encoding", stderr_data, err_len);
+    if (!rc) rc = run_json_add_output(obj, "stdout", "stdout_encoding", stdout_data, out_len);
+    if (!rc) rc = run_json_add_output(obj, "stderr", "stderr_encoding", stderr_data, err_len);
     if (!rc) rc = sbx_cli_json_add(obj, "stdout_truncated",
                                    json_object_new_boolean(sbx_result_truncated(result, SBX_STDOUT)));
     if (!rc) rc = sbx_cli_json_add(obj, "stderr_truncated",

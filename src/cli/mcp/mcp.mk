@@ -8,6 +8,7 @@ src_sandboxio_SOURCES += \
 	src/cli/mcp/http.c \
 	src/cli/mcp/jsonrpc.c \
 	src/cli/mcp/jsonrpc.h \
+	src/cli/mcp/progress.c \
 	src/cli/mcp/protocol.c \
 	src/cli/mcp/result.c \
 	src/cli/mcp/schema.c \
@@ -27,12 +28,13 @@ SBX_MCP_TESTS = \
 	tests/mcp/inspector-stdio.sh \
 	tests/mcp/sdk-http.sh \
 	tests/mcp/http-abuse.sh \
-	tests/mcp/conformance-http.sh
+	tests/mcp/conformance-http.sh \
+	tests/mcp/sdk-progress.sh
 TESTS += $(SBX_MCP_TESTS)
 EXTRA_DIST += $(SBX_MCP_TESTS) tests/mcp/lib.sh tests/mcp/client.mjs \
 	tests/mcp/package.json tests/mcp/package-lock.json \
 	tests/mcp/procs.mjs tests/mcp/sdk-stdio-tools.mjs tests/mcp/sdk-stdio-cancel.mjs \
 	tests/mcp/stdio-end-destroys-sandboxes.mjs tests/mcp/inspector-stdio.mjs \
-	tests/mcp/http-server.mjs tests/mcp/sdk-http.mjs tests/mcp/http-abuse.mjs \
+	tests/mcp/http-server.mjs tests/mcp/sdk-http.mjs tests/mcp/http-abuse.mjs tests/mcp/sdk-progress.mjs \
 	tests/mcp/conformance-expected-failures.yml
 CLEANFILES += tests/mcp-npm.lock

@@ -18,18 +18,29 @@ struct tool {
     json_object *(*fn)(struct mcp_session *s, struct mcp_call *call, struct mcp_args *a);
 };
 
-/* One line of text for a command's result. */
-static json_object *result_of(const sbx_result *result)
+/*
+ * How a command runs for a call: captured by the library, or, when the
+ * client asked for progress and the backend can stream, streamed through
+ * a capture that reports progress.
+ */
+struct run_ctx {
+    struct mcp_capture capture;
+    int streamed;
+};
+
+/* The command's result, and one line of text for it. */
+static json_object *result_of(struct run_ctx *ctx, const sbx_result *result)
 {
     json_object *obj;
     char text[160];
     size_t out_len, err_len;
-    int rc = run_result_json(result, &obj);
+    int rc = ctx->streamed ? mcp_capture_result_json(&ctx->capture, result, &obj)
+                           : run_result_json(result, &obj);
 
     if (rc)
         return mcp_result_error(rc, "the output is too large to return; lower output_cap_bytes");
-    sbx_result_stdout(result, &out_len);
-    sbx_result_stderr(result, &err_len);
+    out_len = json_object_get_string_len(json_object_object_get(obj, "stdout"));
+    err_len = json_object_get_string_len(json_object_object_get(obj, "stderr"));
     if (sbx_result_timed_out(result))
         snprintf(text, sizeof(text), "timed out after %.0f ms", (double)sbx_result_duration_ns(result) / 1e6);
     else if (sbx_result_exited(result))
@@ -38,12 +49,15 @@ static json_object *result_of(const sbx_result *result)
         snprintf(text, sizeof(text), "killed by signal %d", sbx_result_signal(result));
     snprintf(text + strlen(text), sizeof(text) - strlen(text), "; %zu bytes of stdout, %zu of stderr",
              out_len, err_len);
+    if (json_object_get_boolean(json_object_object_get(obj, "stdout_truncated")) ||
+        json_object_get_boolean(json_object_object_get(obj, "stderr_truncated")))
+        snprintf(text + strlen(text), sizeof(text) - strlen(text), " (truncated)");
     return mcp_result_ok(obj, text);
 }
 
 /* The exec options run and sandbox_exec share, applied to cmd. */
 static int exec_options(struct mcp_session *s, struct mcp_call *call, struct mcp_args *a,
-                        sbx_cmd *cmd)
+                        sbx_cmd *cmd, size_t *cap)
 {
     const struct policy_opts *po = &s->server->config->po;
     const char *stdin_text, *cwd;
@@ -51,6 +65,7 @@ static int exec_options(struct mcp_session *s, struct mcp_call *call, struct mcp
     uint64_t v;
     int given, rc;
 
+    *cap = po->output_cap;
     if ((rc = sbx_cmd_set_cancel(cmd, call->cancel)))
         return rc;
     if ((rc = mcp_arg_string(a, "stdin", 0, &stdin_text)))
@@ -83,6 +98,7 @@ static int exec_options(struct mcp_session *s, struct mcp_call *call, struct mcp
         }
         if ((rc = sbx_cmd_set_output_cap(cmd, (size_t)v)))
             return rc;
+        *cap = (size_t)v;
     }
     if (a->obj && json_object_object_get_ex(a->obj, "env", &env)) {
         if (!json_object_is_type(env, json_type_object)) {
@@ -134,8 +150,30 @@ static int code_command(struct mcp_args *a, const char *language, const char **f
 }
 
 /* code + language: a sandbox of our own, the file written, the interpreter run. */
-static int run_code(struct mcp_session *s, const char *code, const char *file, const sbx_cmd *cmd,
-                    sbx_result **result)
+/* Run cmd in sandbox (NULL: one of its own, sbx_run()), streamed if ctx says so. */
+static int exec_cmd(struct mcp_session *s, struct run_ctx *ctx, sbx_sandbox *sandbox,
+                    const sbx_cmd *cmd, sbx_result **result)
+{
+    const struct mcp_config *cfg = s->server->config;
+
+    if (sandbox)
+        return ctx->streamed ? sbx_exec_stream(result, sandbox, cmd, mcp_capture_cb, &ctx->capture)
+                             : sbx_exec(result, sandbox, cmd);
+    return ctx->streamed ? sbx_run_stream(result, s->server->client, cfg->dsn, cfg->po.policy, cmd,
+                                          mcp_capture_cb, &ctx->capture)
+                         : sbx_run(result, s->server->client, cfg->dsn, cfg->po.policy, cmd);
+}
+
+/* Stream (and report progress) when asked and the backend can. */
+static void choose_streaming(struct run_ctx *ctx, struct mcp_call *call, uint64_t caps, size_t cap)
+{
+    ctx->streamed = call->progress_token && (caps & SBX_CAP_STREAM);
+    if (ctx->streamed)
+        mcp_capture_init(&ctx->capture, call, cap);
+}
+
+static int run_code(struct mcp_session *s, struct run_ctx *ctx, struct mcp_call *call, size_t cap,
+                    const char *code, const char *file, const sbx_cmd *cmd, sbx_result **result)
 {
     const struct mcp_config *cfg = s->server->config;
     sbx_sandbox *sandbox = NULL;
@@ -143,8 +181,10 @@ static int run_code(struct mcp_session *s, const char *code, const char *file, c
 
     if (rc == SBX_OK)
         rc = sbx_file_write(sandbox, file, code, strlen(code), 0644);
-    if (rc == SBX_OK)
-        rc = sbx_exec(result, sandbox, cmd);
+    if (rc == SBX_OK) {
+        choose_streaming(ctx, call, sbx_sandbox_caps(sandbox), cap);
+        rc = exec_cmd(s, ctx, sandbox, cmd, result);
+    }
     if (sandbox) {
         int destroyed = sbx_sandbox_destroy(sandbox);
         if (rc == SBX_OK && destroyed != SBX_OK) {
@@ -164,7 +204,10 @@ static json_object *tool_run(struct mcp_session *s, struct mcp_call *call, struc
     char **argv = NULL;
     sbx_cmd *cmd = NULL;
     sbx_result *result = NULL;
+    struct run_ctx ctx = { .streamed = 0 };
     json_object *out;
+    uint64_t caps = 0;
+    size_t cap = 0;
     int rc;
 
     if ((rc = mcp_arg_only(a, run_keys)) || (rc = mcp_arg_argv(a, "argv", &argv)) ||
@@ -184,12 +227,18 @@ static json_object *tool_run(struct mcp_session *s, struct mcp_call *call, struc
     if (code && (rc = code_command(a, language, &file, code_argv)))
         goto out;
     if ((rc = sbx_cmd_new(&cmd, code ? code_argv : (const char *const *)argv)) ||
-        (rc = exec_options(s, call, a, cmd)))
+        (rc = exec_options(s, call, a, cmd, &cap)))
         goto out;
-    rc = code ? run_code(s, code, file, cmd, &result)
-              : sbx_run(&result, s->server->client, cfg->dsn, cfg->po.policy, cmd);
+    if (code) {
+        rc = run_code(s, &ctx, call, cap, code, file, cmd, &result);
+    } else if (!(rc = sbx_client_probe(s->server->client, cfg->dsn, &caps, NULL))) {
+        choose_streaming(&ctx, call, caps, cap);
+        rc = exec_cmd(s, &ctx, NULL, cmd, &result);
+    }
 out:
-    out = rc ? failed(a, rc) : result_of(result);
+    out = rc ? failed(a, rc) : result_of(&ctx, result);
+    if (ctx.streamed)
+        mcp_capture_release(&ctx.capture);
     sbx_result_free(result);
     sbx_cmd_free(cmd);
     free(argv);
@@ -265,7 +314,9 @@ static json_object *tool_exec(struct mcp_session *s, struct mcp_call *call, stru
     char **argv = NULL;
     sbx_cmd *cmd = NULL;
     sbx_result *result = NULL;
+    struct run_ctx ctx = { .streamed = 0 };
     json_object *out = NULL;
+    size_t cap = 0;
     int rc;
 
     if ((rc = mcp_arg_only(a, keys)))
@@ -277,9 +328,13 @@ static json_object *tool_exec(struct mcp_session *s, struct mcp_call *call, stru
         rc = SBX_E_MCP_BAD_ARGUMENTS;
     }
     if (!rc && !(rc = sbx_cmd_new(&cmd, (const char *const *)argv)) &&
-        !(rc = exec_options(s, call, a, cmd)))
-        rc = sbx_exec(&result, box->sandbox, cmd);
-    out = rc ? failed(a, rc) : result_of(result);
+        !(rc = exec_options(s, call, a, cmd, &cap))) {
+        choose_streaming(&ctx, call, sbx_sandbox_caps(box->sandbox), cap);
+        rc = exec_cmd(s, &ctx, box->sandbox, cmd, &result);
+    }
+    out = rc ? failed(a, rc) : result_of(&ctx, result);
+    if (ctx.streamed)
+        mcp_capture_release(&ctx.capture);
     mcp_session_put_box(s, box);
     sbx_result_free(result);
     sbx_cmd_free(cmd);
