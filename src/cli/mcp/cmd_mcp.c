@@ -12,7 +12,8 @@
 #include "../commands.h"
 #include "../util.h"
 
-enum { OPT_HTTP = OPT_POLICY_END, OPT_TOKEN_FILE, OPT_MAX_SANDBOXES, OPT_IDLE_TTL, OPT_MAX_REQUEST };
+enum { OPT_HTTP = OPT_POLICY_END, OPT_TOKEN_FILE, OPT_MAX_SANDBOXES, OPT_IDLE_TTL, OPT_MAX_REQUEST,
+       OPT_POOL };
 
 static const struct option options[] = {
     RUN_POLICY_OPTIONS,
@@ -21,6 +22,7 @@ static const struct option options[] = {
     { "max-sandboxes", required_argument, NULL, OPT_MAX_SANDBOXES },
     { "idle-ttl", required_argument, NULL, OPT_IDLE_TTL },
     { "max-request", required_argument, NULL, OPT_MAX_REQUEST },
+    { "pool", required_argument, NULL, OPT_POOL },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
 };
@@ -48,6 +50,8 @@ static void usage(FILE *out)
           "  --max-sandboxes N  sandboxes one client may have open (default 8)\n"
           "  --idle-ttl S       destroy a sandbox unused this long (default 10m; 0: never)\n"
           "  --max-request SIZE largest JSON-RPC message accepted (default 4M)\n"
+          "  --pool N           keep N sandboxes ready for `run` (default 0: none);\n"
+          "                     each serves one command and is destroyed\n"
           "  -h, --help         show this help\n"
           "\n"
           "Every sandbox a client opened is destroyed when its session ends, at EOF\n"
@@ -87,6 +91,11 @@ static int parse(struct mcp_config *cfg, int argc, char **argv)
             if (sbx_cli_parse_duration_ms(optarg, &v))
                 return sbx_cli_error(SBX_E_BAD_SIZE, "--idle-ttl: '%s' is not a duration", optarg);
             cfg->idle_ttl_ms = v;
+            break;
+        case OPT_POOL:
+            if (sbx_cli_parse_uint(optarg, 256, &v))
+                return sbx_cli_error(SBX_E_BAD_SIZE, "--pool: '%s' is not a count from 0 to 256", optarg);
+            cfg->pool = (unsigned)v;
             break;
         case OPT_MAX_REQUEST:
             if (sbx_cli_parse_size(optarg, &v) || v < 1024 || v > INT32_MAX)

@@ -37,6 +37,7 @@ struct mcp_server {
     const struct mcp_config *config;
     sbx_client *client;
     json_object *tools;         /* the tools/list result, built once */
+    sbx_pool *pool;             /* --pool: ready sandboxes for run; NULL without */
     pthread_mutex_t lock;       /* guards sessions and stopping */
     pthread_cond_t wake;
     struct mcp_session *sessions;

@@ -29,12 +29,21 @@ SBX_MCP_TESTS = \
 	tests/mcp/sdk-http.sh \
 	tests/mcp/http-abuse.sh \
 	tests/mcp/conformance-http.sh \
-	tests/mcp/sdk-progress.sh
+	tests/mcp/sdk-progress.sh \
+	tests/mcp/sdk-stdio-pool.sh
 TESTS += $(SBX_MCP_TESTS)
 EXTRA_DIST += $(SBX_MCP_TESTS) tests/mcp/lib.sh tests/mcp/client.mjs \
 	tests/mcp/package.json tests/mcp/package-lock.json \
 	tests/mcp/procs.mjs tests/mcp/sdk-stdio-tools.mjs tests/mcp/sdk-stdio-cancel.mjs \
 	tests/mcp/stdio-end-destroys-sandboxes.mjs tests/mcp/inspector-stdio.mjs \
 	tests/mcp/http-server.mjs tests/mcp/sdk-http.mjs tests/mcp/http-abuse.mjs tests/mcp/sdk-progress.mjs \
+	tests/mcp/sdk-stdio-pool.mjs \
 	tests/mcp/conformance-expected-failures.yml
 CLEANFILES += tests/mcp-npm.lock
+
+## The warm pool of the core (src/core/pool.c), which `mcp --pool` uses.
+check_PROGRAMS += tests/test_pool
+TESTS += tests/test_pool
+tests_test_pool_SOURCES = tests/test_pool.c tests/testutil.h
+tests_test_pool_CFLAGS = $(SBX_CHECK_CFLAGS)
+tests_test_pool_LDADD = $(SBX_CHECK_LDADD)

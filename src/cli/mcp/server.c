@@ -56,6 +56,8 @@ int mcp_server_init(struct mcp_server *server, const struct mcp_config *config)
     if (!server->tools)
         return SBX_E_NOMEM;
     rc = sbx_client_new(&server->client);
+    if (rc == SBX_OK && config->pool)
+        rc = sbx_pool_new(&server->pool, server->client, config->dsn, config->po.policy, config->pool);
     return rc;
 }
 
@@ -97,6 +99,7 @@ void mcp_server_release(struct mcp_server *server)
         pthread_join(server->reaper, NULL);
     }
     json_object_put(server->tools);
+    sbx_pool_free(server->pool);
     sbx_client_free(server->client);
     pthread_cond_destroy(&server->wake);
     pthread_mutex_destroy(&server->lock);

@@ -172,14 +172,24 @@ static void choose_streaming(struct run_ctx *ctx, struct mcp_call *call, uint64_
         mcp_capture_init(&ctx->capture, call, cap);
 }
 
+/* A sandbox for one command: from the pool (--pool), else opened now. */
+static int fresh_sandbox(struct mcp_session *s, sbx_sandbox **out)
+{
+    const struct mcp_config *cfg = s->server->config;
+
+    if (s->server->pool)
+        return sbx_pool_take(s->server->pool, out);
+    return sbx_sandbox_open(out, s->server->client, cfg->dsn, cfg->po.policy);
+}
+
+/* A command in a sandbox of its own, destroyed after; code, if any, written first. */
 static int run_code(struct mcp_session *s, struct run_ctx *ctx, struct mcp_call *call, size_t cap,
                     const char *code, const char *file, const sbx_cmd *cmd, sbx_result **result)
 {
-    const struct mcp_config *cfg = s->server->config;
     sbx_sandbox *sandbox = NULL;
-    int rc = sbx_sandbox_open(&sandbox, s->server->client, cfg->dsn, cfg->po.policy);
+    int rc = fresh_sandbox(s, &sandbox);
 
-    if (rc == SBX_OK)
+    if (rc == SBX_OK && file)
         rc = sbx_file_write(sandbox, file, code, strlen(code), 0644);
     if (rc == SBX_OK) {
         choose_streaming(ctx, call, sbx_sandbox_caps(sandbox), cap);
@@ -229,7 +239,7 @@ static json_object *tool_run(struct mcp_session *s, struct mcp_call *call, struc
     if ((rc = sbx_cmd_new(&cmd, code ? code_argv : (const char *const *)argv)) ||
         (rc = exec_options(s, call, a, cmd, &cap)))
         goto out;
-    if (code) {
+    if (code || s->server->pool) {
         rc = run_code(s, &ctx, call, cap, code, file, cmd, &result);
     } else if (!(rc = sbx_client_probe(s->server->client, cfg->dsn, &caps, NULL))) {
         choose_streaming(&ctx, call, caps, cap);
