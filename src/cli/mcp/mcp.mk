@@ -19,6 +19,7 @@ src_sandboxio_SOURCES += \
 	src/cli/mcp/tools.c
 src_sandboxio_CFLAGS += $(MHD_CFLAGS)
 src_sandboxio_LDADD += $(MHD_LIBS)
+dist_doc_DATA += docs/mcp.md
 
 ## Tests with the ecosystem's own clients (node; npm ci of tests/mcp/package-lock.json).
 SBX_MCP_TESTS = \
@@ -30,14 +31,15 @@ SBX_MCP_TESTS = \
 	tests/mcp/http-abuse.sh \
 	tests/mcp/conformance-http.sh \
 	tests/mcp/sdk-progress.sh \
-	tests/mcp/sdk-stdio-pool.sh
+	tests/mcp/sdk-stdio-pool.sh \
+	tests/mcp/docs-snippets.sh
 TESTS += $(SBX_MCP_TESTS)
 EXTRA_DIST += $(SBX_MCP_TESTS) tests/mcp/lib.sh tests/mcp/client.mjs \
 	tests/mcp/package.json tests/mcp/package-lock.json \
 	tests/mcp/procs.mjs tests/mcp/sdk-stdio-tools.mjs tests/mcp/sdk-stdio-cancel.mjs \
 	tests/mcp/stdio-end-destroys-sandboxes.mjs tests/mcp/inspector-stdio.mjs \
 	tests/mcp/http-server.mjs tests/mcp/sdk-http.mjs tests/mcp/http-abuse.mjs tests/mcp/sdk-progress.mjs \
-	tests/mcp/sdk-stdio-pool.mjs \
+	tests/mcp/sdk-stdio-pool.mjs tests/mcp/docs-snippets.mjs \
 	tests/mcp/conformance-expected-failures.yml
 CLEANFILES += tests/mcp-npm.lock
 
