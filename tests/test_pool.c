@@ -91,6 +91,32 @@ START_TEST(pool_run_uses_a_pooled_sandbox_once_and_destroys_it)
 }
 END_TEST
 
+START_TEST(pool_retire_destroys_in_the_background_and_never_hands_it_out_again)
+{
+    sbx_client *client;
+    sbx_pool *pool = NULL;
+    sbx_sandbox *first = NULL, *second = NULL;
+
+    testcaps_setup(SBX_CAP_EXEC | SBX_CAP_NET_NONE, SBX_TIER_NAMESPACE);
+    client = test_client();
+    ck_assert_code(sbx_pool_new(&pool, client, "testcaps://", NULL, 1), SBX_OK);
+    wait_ready(pool, 1);
+    ck_assert_code(sbx_pool_take(pool, &first), SBX_OK);
+    sbx_pool_retire(pool, first);
+    for (int i = 0; i < 500 && count_lines("destroy") < 1; i++)
+        nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
+    ck_assert_uint_eq(count_lines("destroy"), 1);
+    wait_ready(pool, 1);
+    ck_assert_code(sbx_pool_take(pool, &second), SBX_OK);
+    ck_assert_uint_ge(count_lines("open "), 2);
+    /* A retire the thread has not reached yet is done by sbx_pool_free(). */
+    sbx_pool_retire(pool, second);
+    sbx_pool_free(pool);
+    ck_assert_uint_eq(count_lines("destroy"), count_lines("open "));
+    sbx_client_free(client);
+}
+END_TEST
+
 START_TEST(pool_new_refuses_bad_arguments_and_policies_before_opening_anything)
 {
     sbx_client *client;
@@ -127,6 +153,7 @@ int main(void)
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, pool_fills_to_its_size_and_never_hands_a_sandbox_out_twice);
     tcase_add_test(tc, pool_run_uses_a_pooled_sandbox_once_and_destroys_it);
+    tcase_add_test(tc, pool_retire_destroys_in_the_background_and_never_hands_it_out_again);
     tcase_add_test(tc, pool_new_refuses_bad_arguments_and_policies_before_opening_anything);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);

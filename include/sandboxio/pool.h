@@ -52,6 +52,15 @@ SBX_API int sbx_pool_take(sbx_pool *pool, sbx_sandbox **out);
  */
 SBX_API int sbx_pool_run(sbx_result **out, sbx_pool *pool, const sbx_cmd *cmd);
 
+/**
+ * sbx_pool_retire - hand back a sandbox taken from pool, done with: the
+ * pool's thread destroys it in the background (before it makes the next
+ * one), so the caller does not wait for the destroy. It is never handed
+ * out again. Any use of sandbox afterwards is undefined; sbx_pool_free()
+ * destroys those not yet destroyed. NULL sandbox is ignored.
+ */
+SBX_API void sbx_pool_retire(sbx_pool *pool, sbx_sandbox *sandbox);
+
 /** sbx_pool_ready - how many sandboxes are ready right now. */
 SBX_API size_t sbx_pool_ready(sbx_pool *pool);
 

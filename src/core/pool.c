@@ -24,6 +24,10 @@ struct sbx_pool {
     pthread_cond_t wake;
     sbx_sandbox **ready;        /* size slots, count of them filled */
     size_t count;
+    struct retired {
+        sbx_sandbox *sandbox;
+        struct retired *next;
+    } *retired;                 /* done with, to destroy */
     int stopping;
     pthread_t filler;
 };
@@ -58,6 +62,16 @@ static void *fill(void *arg)
 
     pthread_mutex_lock(&p->lock);
     while (!p->stopping) {
+        if (p->retired) {
+            /* Destroys first: they free what the next create needs. */
+            struct retired *r = p->retired;
+            p->retired = r->next;
+            pthread_mutex_unlock(&p->lock);
+            sbx_sandbox_free(r->sandbox);
+            free(r);
+            pthread_mutex_lock(&p->lock);
+            continue;
+        }
         if (p->count >= p->size) {
             pthread_cond_wait(&p->wake, &p->lock);
             continue;
@@ -177,6 +191,24 @@ int sbx_pool_run(sbx_result **out, sbx_pool *pool, const sbx_cmd *cmd)
     return rc;
 }
 
+void sbx_pool_retire(sbx_pool *pool, sbx_sandbox *sandbox)
+{
+    struct retired *r;
+
+    if (!sandbox)
+        return;
+    if (!pool || !(r = malloc(sizeof(*r)))) {
+        sbx_sandbox_free(sandbox);  /* no pool to do it: destroy it now */
+        return;
+    }
+    r->sandbox = sandbox;
+    pthread_mutex_lock(&pool->lock);
+    r->next = pool->retired;
+    pool->retired = r;
+    pthread_cond_broadcast(&pool->wake);
+    pthread_mutex_unlock(&pool->lock);
+}
+
 size_t sbx_pool_ready(sbx_pool *pool)
 {
     size_t n;
@@ -200,6 +232,12 @@ void sbx_pool_free(sbx_pool *pool)
     pthread_join(pool->filler, NULL);
     for (size_t i = 0; i < pool->count; i++)
         sbx_sandbox_free(pool->ready[i]);
+    while (pool->retired) {
+        struct retired *r = pool->retired;
+        pool->retired = r->next;
+        sbx_sandbox_free(r->sandbox);
+        free(r);
+    }
     pthread_cond_destroy(&pool->wake);
     pthread_mutex_destroy(&pool->lock);
     sbx__policy_clear(&pool->policy);

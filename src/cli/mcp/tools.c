@@ -195,7 +195,10 @@ static int run_code(struct mcp_session *s, struct run_ctx *ctx, struct mcp_call 
         choose_streaming(ctx, call, sbx_sandbox_caps(sandbox), cap);
         rc = exec_cmd(s, ctx, sandbox, cmd, result);
     }
-    if (sandbox) {
+    if (sandbox && s->server->pool) {
+        /* Destroyed by the pool's thread after the response is on its way. */
+        sbx_pool_retire(s->server->pool, sandbox);
+    } else if (sandbox) {
         int destroyed = sbx_sandbox_destroy(sandbox);
         if (rc == SBX_OK && destroyed != SBX_OK) {
             sbx_result_free(*result);
