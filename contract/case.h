@@ -34,6 +34,7 @@ typedef struct sbxc_backend {
     uint64_t declared;      /* caps in the descriptor */
     uint64_t caps;          /* caps in force for a sandbox of this DSN */
     int tier;               /* sbx_tier */
+    uint32_t abi_minor;     /* the plugin's ABI minor (cancel_fd from 2) */
 } sbxc_backend;
 
 #define SBXC_MAX_SANDBOXES 64

@@ -55,6 +55,11 @@ void sbxc_case_host_processes_hidden(sbxc_ctx *ctx);
 void sbxc_case_host_files_hidden(sbxc_ctx *ctx);
 /* cases_cleanup.c */
 void sbxc_case_cleanup_after_destroy(sbxc_ctx *ctx);
+/* cases_cancel.c */
+void sbxc_case_cancel_before_start(sbxc_ctx *ctx);
+void sbxc_case_cancel_silent_exec(sbxc_ctx *ctx);
+void sbxc_case_cancel_silent_run(sbxc_ctx *ctx);
+
 /* cases_oneshot.c */
 void sbxc_case_oneshot_basics(sbxc_ctx *ctx);
 void sbxc_case_oneshot_stream_stdin_env(sbxc_ctx *ctx);

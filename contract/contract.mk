@@ -26,6 +26,7 @@ contract_libsbxcontract_la_SOURCES = \
 	contract/cases_persist.c \
 	contract/cases_isolation.c \
 	contract/cases_cleanup.c \
+	contract/cases_cancel.c \
 	contract/cases_oneshot.c
 contract_libsbxcontract_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
 contract_libsbxcontract_la_LIBADD = src/libsandboxio.la $(JSONC_LIBS) -lpthread
@@ -45,7 +46,8 @@ check_LTLIBRARIES += \
 	contract/selftest/sandboxio-sleepy.la \
 	contract/selftest/sandboxio-cropper.la \
 	contract/selftest/sandboxio-crasher.la \
-	contract/selftest/sandboxio-hanger.la
+	contract/selftest/sandboxio-hanger.la \
+	contract/selftest/sandboxio-deaf.la
 contract_selftest_sandboxio_liar_la_SOURCES = contract/selftest/liar.c $(SBXC_SELFTEST_COMMON)
 contract_selftest_sandboxio_liar_la_LDFLAGS = $(SBXC_SELFTEST_LINK)
 contract_selftest_sandboxio_leaker_la_SOURCES = contract/selftest/leaker.c $(SBXC_SELFTEST_COMMON)
@@ -58,6 +60,8 @@ contract_selftest_sandboxio_crasher_la_SOURCES = contract/selftest/crasher.c $(S
 contract_selftest_sandboxio_crasher_la_LDFLAGS = $(SBXC_SELFTEST_LINK)
 contract_selftest_sandboxio_hanger_la_SOURCES = contract/selftest/hanger.c $(SBXC_SELFTEST_COMMON)
 contract_selftest_sandboxio_hanger_la_LDFLAGS = $(SBXC_SELFTEST_LINK)
+contract_selftest_sandboxio_deaf_la_SOURCES = contract/selftest/deaf.c $(SBXC_SELFTEST_COMMON)
+contract_selftest_sandboxio_deaf_la_LDFLAGS = $(SBXC_SELFTEST_LINK)
 
 check_PROGRAMS += contract/tests/test_contract_report
 contract_tests_test_contract_report_SOURCES = contract/tests/test_contract_report.c

@@ -92,6 +92,7 @@ static void discover_in_child(const char *dsn, report *r)
              info->version ? info->version : "?");
     r->backend.declared = info->caps;
     r->backend.tier = info->tier;
+    r->backend.abi_minor = info->abi_minor;
     if (probe_sandbox(client, dsn, &r->backend, r->error, sizeof r->error) == SBX_OK)
         r->ok = 1;
 out:

@@ -100,6 +100,13 @@ const sbxc_case sbxc_cases[] = {
       sbxc_case_oneshot_stream_stdin_env },
     { "SBX-RUN-003", "one-shot run: timeout kills the tree, nothing left", SBXC_MUST,
       EXEC | SBX_CAP_TIMEOUT, 0, 60, sbxc_case_oneshot_timeout_nothing_left },
+    /* cancel */
+    { "SBX-CANCEL-001", "a cancel triggered before the exec runs nothing", SBXC_MUST, EXEC, 0,
+      60, sbxc_case_cancel_before_start },
+    { "SBX-CANCEL-002", "a silent command is cancelled from another thread at once", SBXC_MUST,
+      EXEC, 0, 60, sbxc_case_cancel_silent_exec },
+    { "SBX-CANCEL-003", "one-shot run: a cancel stops a silent command, nothing left",
+      SBXC_MUST, EXEC, 0, 60, sbxc_case_cancel_silent_run },
     /* cleanup */
     { "SBX-CLEAN-001", "nothing of a sandbox is left after destroy", SBXC_MUST, EXEC, 0, 60,
       sbxc_case_cleanup_after_destroy },

@@ -3,7 +3,8 @@
 # that proves its flaw: liar (declares net-none, runs host processes) on
 # SBX-ISO-001, leaker (destroy leaves a process) on SBX-CLEAN-001, sleepy
 # (ignores timeouts) on SBX-TIME-001, cropper (drops output past 1 MiB
-# without saying truncated) on SBX-EXEC-008; and crasher (every exec dies of
+# without saying truncated) on SBX-EXEC-008, deaf (built for ABI minor 2,
+# never watches cancel_fd) on SBX-CANCEL-002; and crasher (every exec dies of
 # SIGSEGV) fails every exec case while the runner itself carries on; hanger
 # (every exec blocks) is killed at the case's time limit and reported FAIL.
 #
@@ -74,6 +75,9 @@ grep -q '^FAIL SBX-TIME-001 .*not reported as timed out' "$work/sleepy.out" ||
 expect_caught cropper SBX-EXEC-008
 grep -q '^FAIL SBX-EXEC-008 .*1048576 bytes captured, expected 67108864' "$work/cropper.out" ||
     fail "cropper: SBX-EXEC-008 failed for another reason"
+expect_caught deaf SBX-CANCEL-002
+grep -q '^FAIL SBX-CANCEL-002 .*returned .* over the' "$work/deaf.out" ||
+    fail "deaf: SBX-CANCEL-002 failed for another reason"
 
 expect_caught crasher SBX-EXEC-001
 grep -Eq '^FAIL SBX-EXEC-001 .*(killed by signal 11|without reporting)' "$work/crasher.out" ||

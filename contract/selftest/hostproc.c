@@ -232,9 +232,11 @@ int hostproc_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io 
     double deadline = cmd->timeout_ms && !flaws->ignore_timeout
                           ? now_s() + (double)cmd->timeout_ms / 1000.0
                           : 0;
-    struct pollfd pfd[2] = { { out_fd[0], POLLIN, 0 }, { err_fd[0], POLLIN, 0 } };
+    int cancel_fd = SBX_STRUCT_HAS(io, cancel_fd) && !flaws->ignore_cancel ? io->cancel_fd : -1;
+    struct pollfd pfd[3] = { { out_fd[0], POLLIN, 0 }, { err_fd[0], POLLIN, 0 },
+                             { cancel_fd, POLLIN, 0 } };
     size_t seen[2] = { 0, 0 };
-    int open_streams = 2, timed_out = 0, aborted = 0;
+    int open_streams = 2, timed_out = 0, aborted = 0, cancelled = 0;
     char buf[65536];
     while (open_streams > 0) {
         int wait_ms = -1;
@@ -242,13 +244,18 @@ int hostproc_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io 
             double left = deadline - now_s();
             wait_ms = left > 0 ? (int)(left * 1000) + 1 : 0;
         }
-        int pr = poll(pfd, 2, wait_ms);
+        int pr = poll(pfd, 3, wait_ms);
         if (pr < 0 && errno == EINTR)
             continue;
         if (pr == 0 || (deadline && !timed_out && now_s() >= deadline)) {
             kill(-pid, SIGKILL);
             timed_out = 1;
             continue;
+        }
+        if (pfd[2].fd >= 0 && pfd[2].revents) {
+            kill(-pid, SIGKILL);
+            cancelled = 1;
+            pfd[2].fd = -1; /* it stays readable */
         }
         for (int s = 0; s < 2; s++) {
             if (pfd[s].fd < 0 || !(pfd[s].revents & (POLLIN | POLLHUP | POLLERR)))
@@ -276,6 +283,8 @@ int hostproc_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io 
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
+    if (cancelled)
+        return host->set_error(SBX_E_EXEC_CANCELLED, "the command was cancelled");
     if (aborted)
         return host->set_error(SBX_E_EXEC_ABORTED, "the output callback stopped the command");
     exit_out->exited = WIFEXITED(status);

@@ -17,6 +17,7 @@ typedef struct hostproc_flaws {
     size_t crop_after;      /* drop output past this many bytes per stream, silently; 0 = never */
     int crash_in_exec;      /* every exec dies of SIGSEGV, taking its caller with it */
     int hang_in_exec;       /* every exec blocks forever */
+    int ignore_cancel;      /* exec never looks at cancel_fd */
 } hostproc_flaws;
 
 /* Capabilities the host-process backend honours. */

@@ -44,6 +44,36 @@ int sbx_cli_utf8_valid(const void *data, size_t len)
     return 1;
 }
 
+size_t sbx_cli_json_escaped_len(const void *data, size_t len)
+{
+    const unsigned char *s = data;
+    size_t n = 0;
+
+    /* What json-c writes with JSON_C_TO_STRING_NOSLASHESCAPE (util.c). */
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = s[i];
+        if (c == '"' || c == '\\' || c == '\b' || c == '\f' || c == '\n' || c == '\r' ||
+            c == '\t')
+            n += 2;
+        else if (c < 0x20)
+            n += 6;     /* \u00XX */
+        else
+            n += 1;
+    }
+    return n;
+}
+
+size_t sbx_cli_base64_len(size_t len)
+{
+    return (len + 2) / 3 * 4;
+}
+
+int sbx_cli_json_wants_base64(const void *data, size_t len)
+{
+    return !sbx_cli_utf8_valid(data, len) ||
+           sbx_cli_json_escaped_len(data, len) > sbx_cli_base64_len(len);
+}
+
 char *sbx_cli_base64(const void *data, size_t len)
 {
     static const char alphabet[] =
@@ -53,7 +83,7 @@ char *sbx_cli_base64(const void *data, size_t len)
 
     if (len > (SIZE_MAX - 1) / 4 * 3 - 3)
         return NULL;
-    out = malloc((len + 2) / 3 * 4 + 1);
+    out = malloc(sbx_cli_base64_len(len) + 1);
     if (!out)
         return NULL;
     p = out;

@@ -102,7 +102,10 @@ int run_exec_live(sbx_client *client, const char *dsn, const sbx_policy *policy,
     return SBX_OK;
 }
 
-/* Add "<name>" and "<name>_encoding": text when it is UTF-8, else base64. */
+/*
+ * Add "<name>" and "<name>_encoding": text when it is UTF-8 and escaping
+ * does not make it longer than base64, else base64 (docs/cli.md).
+ */
 int run_json_add_output(json_object *obj, const char *name, const char *encoding_key,
                       const void *data, size_t len)
 {
@@ -111,7 +114,7 @@ int run_json_add_output(json_object *obj, const char *name, const char *encoding
 
     if (!data)
         data = "", len = 0;
-    if (sbx_cli_utf8_valid(data, len)) {
+    if (!sbx_cli_json_wants_base64(data, len)) {
         rc = sbx_cli_json_add(obj, name, json_object_new_string_len(data, (int)len));
         return rc ? rc : sbx_cli_json_add(obj, encoding_key, json_object_new_string("utf-8"));
     }

@@ -346,6 +346,17 @@ SBX_API int sbx_dsn_parse(sbx_dsn **out, const char *text)
         sbx_dsn_free(d);
         return rc;
     }
+    /*
+     * Printing never lengthens a DSN but for redaction ("REDACTED" for a
+     * shorter secret): refuse what would print past the limit, so that
+     * every DSN accepted here prints to text accepted here.
+     */
+    if (sbx__dsn_printed_len(d) > SBX_DSN_MAX) {
+        sbx_dsn_free(d);
+        return sbx__error_set_pos(SBX_E_DSN_TOO_LONG, 0,
+                                  "DSN: printed with its secret values as REDACTED it would be "
+                                  "longer than %d bytes", SBX_DSN_MAX);
+    }
     *out = d;
     return SBX_OK;
 }

@@ -1,7 +1,9 @@
 /*
  * Printing a parsed DSN, with the values of secret-looking query keys
  * replaced by "REDACTED" (the rule is in docs/dsn.md). What is printed parses
- * back to the same DSN.
+ * back to the same DSN (secret values reading "REDACTED"), and prints again
+ * to the same text: the parser refuses a DSN whose printed form would be
+ * longer than it accepts (sbx__dsn_printed_len()).
  */
 #include "internal.h"
 
@@ -49,17 +51,32 @@ static bool key_is_secret(const char *key)
 }
 
 /*
- * Append s percent-encoded: what check_characters() refuses, '%' itself, and
- * the delimiters listed in `special` for this part, so the printed DSN parses
- * back to the same parts.
+ * What each part must escape besides the bytes check_characters() refuses,
+ * '%' and '#': the delimiters that would end it. No more than that: every
+ * byte the parser took raw then prints raw, so a printed DSN is never longer
+ * than the text it was parsed from, but for redaction. ('=' ends a key but
+ * not a value: the first '=' of a pair splits it.)
  */
+#define AUTHORITY_SPECIAL "/?@"
+#define PATH_SPECIAL "?"
+#define KEY_SPECIAL "&="
+#define VALUE_SPECIAL "&"
+
+static const char redacted[] = "REDACTED";
+
+static bool needs_escape(unsigned char c, const char *special)
+{
+    return c < 0x21 || c >= 0x7f || c == '%' || c == '#' || strchr(special, c);
+}
+
+/* Append s percent-encoded for a part whose delimiters are special. */
 static char *put_encoded(char *p, const char *s, const char *special)
 {
     static const char hex[] = "0123456789ABCDEF";
 
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
-        if (c < 0x21 || c >= 0x7f || c == '%' || c == '#' || strchr(special, c)) {
+        if (needs_escape(c, special)) {
             *p++ = '%';
             *p++ = hex[c >> 4];
             *p++ = hex[c & 15];
@@ -70,35 +87,50 @@ static char *put_encoded(char *p, const char *s, const char *special)
     return p;
 }
 
+static size_t encoded_len(const char *s, const char *special)
+{
+    size_t n = 0;
+
+    for (; *s; s++)
+        n += needs_escape((unsigned char)*s, special) ? 3 : 1;
+    return n;
+}
+
+size_t sbx__dsn_printed_len(const sbx_dsn *dsn)
+{
+    size_t n = strlen(dsn->scheme) + 3 + encoded_len(dsn->authority, AUTHORITY_SPECIAL) +
+               encoded_len(dsn->path, PATH_SPECIAL);
+
+    for (size_t i = 0; i < dsn->query_count; i++) {
+        n += 2 + encoded_len(dsn->query[i].key, KEY_SPECIAL);  /* '?' or '&', and '=' */
+        n += key_is_secret(dsn->query[i].key) ? sizeof(redacted) - 1
+                                              : encoded_len(dsn->query[i].value, VALUE_SPECIAL);
+    }
+    return n;
+}
+
 SBX_API int sbx_dsn_to_string(const sbx_dsn *dsn, char **out)
 {
-    static const char redacted[] = "REDACTED";
-    size_t cap;
     char *buf, *p;
 
     if (!dsn || !out)
         return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_dsn_to_string: %s is NULL",
                               dsn ? "out" : "dsn");
-    /* Worst case every byte becomes "%XX". */
-    cap = strlen(dsn->scheme) + 3 + 3 * (strlen(dsn->authority) + strlen(dsn->path)) + 2;
-    for (size_t i = 0; i < dsn->query_count; i++)
-        cap += 3 * (strlen(dsn->query[i].key) + strlen(dsn->query[i].value)) +
-               sizeof(redacted) + 2;
-    buf = sbx__calloc(cap, 1);
+    buf = sbx__calloc(sbx__dsn_printed_len(dsn) + 1, 1);
     if (!buf)
         return sbx__error_set(SBX_E_NOMEM, "out of memory while printing a DSN");
     p = stpcpy(buf, dsn->scheme);
     p = stpcpy(p, "://");
-    p = put_encoded(p, dsn->authority, "/?@");
-    p = put_encoded(p, dsn->path, "?");
+    p = put_encoded(p, dsn->authority, AUTHORITY_SPECIAL);
+    p = put_encoded(p, dsn->path, PATH_SPECIAL);
     for (size_t i = 0; i < dsn->query_count; i++) {
         *p++ = i == 0 ? '?' : '&';
-        p = put_encoded(p, dsn->query[i].key, "&=");
+        p = put_encoded(p, dsn->query[i].key, KEY_SPECIAL);
         *p++ = '=';
         if (key_is_secret(dsn->query[i].key))
             p = stpcpy(p, redacted);
         else
-            p = put_encoded(p, dsn->query[i].value, "&=");
+            p = put_encoded(p, dsn->query[i].value, VALUE_SPECIAL);
     }
     *p = '\0';
     *out = buf;

@@ -274,7 +274,9 @@ static int cancel_outcome(int rc, const sbx_cancel *cancel, const char *scheme)
 {
     if (!sbx_cancel_triggered(cancel))
         return rc;
-    if (rc != SBX_OK && rc != SBX_E_EXEC_ABORTED && rc != SBX_E_EXEC_CANCELLED)
+    if (rc == SBX_E_EXEC_CANCELLED)
+        return sbx__error_ensure(rc, "the command was cancelled"); /* the plugin's detail */
+    if (rc != SBX_OK && rc != SBX_E_EXEC_ABORTED)
         return rc;
     return sbx__error_set(SBX_E_EXEC_CANCELLED, "%s: the command was cancelled", scheme);
 }

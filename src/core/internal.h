@@ -78,6 +78,9 @@ struct sbx_dsn {
     sbx_plugin_dsn view;       /* what plugins receive; points into the above */
 };
 
+/* Length of sbx_dsn_to_string()'s text for dsn, without the NUL (dsn_print.c). */
+SBX_HIDDEN size_t sbx__dsn_printed_len(const sbx_dsn *dsn);
+
 /* --- policy (policy.c) --------------------------------------------------- */
 
 struct sbx_policy {

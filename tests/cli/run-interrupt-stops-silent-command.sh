@@ -1,47 +1,57 @@
 #!/bin/sh
 # A run whose command writes nothing still stops at SIGTERM: the command and
 # the sandbox are gone and sandboxio exits 143 well before the command's
-# 600 s (the bound only tells "stopped" from "ran on").
+# 600 s (the bound only tells "stopped" from "ran on"); with --json too,
+# which prints the cancel as {"error": ...}.
 set -eu
 . "$SBX_TEST_SRCDIR/tests/cli/lib.sh"
 
 pidfile="$TMP/command.pid"
 roots="$TMP/roots"   # the fake backend makes its sandbox roots in $TMPDIR
 mkdir "$roots"
-TMPDIR=$roots "$SBX" run --network open -- sh -c "echo \$\$ >'$pidfile'; exec sleep 600" \
-    >"$OUT" 2>"$ERR" </dev/null &
-pid=$!
 
-i=0
-while [ ! -s "$pidfile" ]; do
-    i=$((i + 1))
-    [ "$i" -lt 100 ] || { kill -KILL "$pid"; fail "the command never started"; }
-    sleep 0.1
-done
-cmd_pid=$(cat "$pidfile")
-kill -TERM "$pid"
+# interrupted_run [--json]: run the silent command, SIGTERM it once started.
+interrupted_run() {
+    rm -f "$pidfile"
+    TMPDIR=$roots "$SBX" run --network open "$@" -- sh -c "echo \$\$ >'$pidfile'; exec sleep 600" \
+        >"$OUT" 2>"$ERR" </dev/null &
+    pid=$!
 
-# Wait at most 15 s for sandboxio to exit.
-i=0
-while kill -0 "$pid" 2>/dev/null; do
-    i=$((i + 1))
-    if [ "$i" -ge 150 ]; then
-        kill -KILL "$pid" "$cmd_pid" 2>/dev/null || true
-        fail "sandboxio still runs 15 s after SIGTERM"
+    i=0
+    while [ ! -s "$pidfile" ]; do
+        i=$((i + 1))
+        [ "$i" -lt 100 ] || { kill -KILL "$pid"; fail "the command never started"; }
+        sleep 0.1
+    done
+    cmd_pid=$(cat "$pidfile")
+    kill -TERM "$pid"
+
+    # Wait at most 15 s for sandboxio to exit.
+    i=0
+    while kill -0 "$pid" 2>/dev/null; do
+        i=$((i + 1))
+        if [ "$i" -ge 150 ]; then
+            kill -KILL "$pid" "$cmd_pid" 2>/dev/null || true
+            fail "sandboxio still runs 15 s after SIGTERM"
+        fi
+        sleep 0.1
+    done
+    set +e
+    wait "$pid"
+    status=$?
+    set -e
+
+    expect_status 143
+    expect_stderr_has "sandboxio: interrupted"
+    if kill -0 "$cmd_pid" 2>/dev/null; then
+        kill -KILL "$cmd_pid" || true
+        fail "the command (pid $cmd_pid) outlived the run"
     fi
-    sleep 0.1
-done
-set +e
-wait "$pid"
-status=$?
-set -e
+    left=$(ls -A "$roots")
+    [ -z "$left" ] || fail "the sandbox was left behind: $left"
+}
 
-expect_status 143
-expect_stderr_has "sandboxio: interrupted"
+interrupted_run
 [ ! -s "$OUT" ] || fail "a command that writes nothing produced output"
-if kill -0 "$cmd_pid" 2>/dev/null; then
-    kill -KILL "$cmd_pid" || true
-    fail "the command (pid $cmd_pid) outlived the run"
-fi
-left=$(ls -A "$roots")
-[ -z "$left" ] || fail "the sandbox was left behind: $left"
+interrupted_run --json
+json_check 'd["error"]["code"] == 5008 and d["error"]["id"] == "SBX_E5008"'

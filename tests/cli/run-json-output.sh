@@ -1,6 +1,7 @@
 #!/bin/sh
 # run --json prints one JSON object describing the result; output that is
-# not UTF-8 comes base64-encoded; failures come as {"error": ...}.
+# not UTF-8, or that escaping would make longer than base64, comes
+# base64-encoded; failures come as {"error": ...}.
 set -eu
 . "$SBX_TEST_SRCDIR/tests/cli/lib.sh"
 
@@ -18,6 +19,14 @@ json_check 'd["backend"] == "fake" and d["tier"] == "none" and d["dsn"] == "fake
 sbx run --network open --json -- sh -c 'printf "\377\000a"'
 expect_status 0
 json_check 'd["stdout"] == "/wBh" and d["stdout_encoding"] == "base64"'
+
+# 1 MiB of NUL bytes is valid UTF-8 but would take 6 MiB as \u0000 escapes:
+# base64 keeps the JSON under 1.4 MiB, and it decodes back to the bytes.
+sbx run --network open --json -- head -c 1048576 /dev/zero
+expect_status 0
+size=$(wc -c <"$OUT")
+[ "$size" -lt 1468006 ] || fail "--json of 1 MiB of NUL bytes is $size bytes"
+json_check 'd["stdout_encoding"] == "base64" and __import__("base64").b64decode(d["stdout"], validate=True) == bytes(1048576)'
 
 sbx run --network open --json -- sh -c 'printf "caf\303\251"'
 json_check 'd["stdout"] == "caf\u00e9" and d["stdout_encoding"] == "utf-8"'

@@ -166,6 +166,37 @@ START_TEST(base64_matches_rfc4648)
 }
 END_TEST
 
+START_TEST(json_escaped_length_is_what_json_c_writes)
+{
+    static const char sample[] = "a\"\\/\b\f\n\r\t\x01\x1f\x7f\xc3\xa9";
+    size_t len = sizeof(sample) - 1;
+    json_object *s = json_object_new_string_len(sample, (int)len);
+    const char *text = json_object_to_json_string_ext(s, JSON_C_TO_STRING_NOSLASHESCAPE);
+
+    ck_assert_ptr_nonnull(text);
+    /* json-c's text, less its two quotes. */
+    ck_assert_uint_eq(sbx_cli_json_escaped_len(sample, len), strlen(text) - 2);
+    json_object_put(s);
+}
+END_TEST
+
+START_TEST(json_encoding_is_the_compact_one)
+{
+    static char zeros[3000], text[3000];
+
+    memset(text, 'a', sizeof(text));
+    ck_assert_uint_eq(sbx_cli_base64_len(0), 0);
+    ck_assert_uint_eq(sbx_cli_base64_len(4), 8);
+    ck_assert(!sbx_cli_json_wants_base64(text, sizeof(text)));   /* text stays text */
+    ck_assert(!sbx_cli_json_wants_base64("line\n", 5));
+    ck_assert(sbx_cli_json_wants_base64("\xff", 1));              /* not UTF-8 */
+    ck_assert(sbx_cli_json_wants_base64(zeros, sizeof(zeros)));  /* 6x as \u0000 */
+    /* Mostly text with a few escapes stays text. */
+    text[10] = '\0';
+    ck_assert(!sbx_cli_json_wants_base64(text, sizeof(text)));
+}
+END_TEST
+
 static Suite *cli_parse_suite(void)
 {
     Suite *s = suite_create("cli-parse");
@@ -179,6 +210,8 @@ static Suite *cli_parse_suite(void)
     tcase_add_test(tc, exit_codes_by_range);
     tcase_add_test(tc, utf8_validation);
     tcase_add_test(tc, base64_matches_rfc4648);
+    tcase_add_test(tc, json_escaped_length_is_what_json_c_writes);
+    tcase_add_test(tc, json_encoding_is_the_compact_one);
     suite_add_tcase(s, tc);
     return s;
 }
