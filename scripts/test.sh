@@ -114,6 +114,7 @@ echo "=== Check totals (normal build)"
 find "$top/build-normal" -name '*.log' ! -name config.log ! -name test-suite.log \
   -exec grep -H -E '^[0-9]+%: Checks: [0-9]+' {} + | sed "s|$top/build-normal/||" || true
 ## Further gates: one `step NAME COMMAND` line each, in this block.
+step mcp-jsonrpc-fuzz ./scripts/check-mcp-fuzz.sh 60
 
 totals; totals_done=1
 exit $status

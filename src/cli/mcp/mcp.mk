@@ -34,7 +34,8 @@ SBX_MCP_TESTS = \
 	tests/mcp/sdk-stdio-pool.sh \
 	tests/mcp/docs-snippets.sh
 TESTS += $(SBX_MCP_TESTS)
-EXTRA_DIST += $(SBX_MCP_TESTS) tests/mcp/lib.sh tests/mcp/client.mjs \
+EXTRA_DIST += $(SBX_MCP_TESTS) tests/mcp/lib.sh tests/mcp/client.mjs scripts/check-mcp-fuzz.sh \
+	tests/fuzz/fuzz_mcp_jsonrpc.c tests/fuzz/corpus/fuzz_mcp_jsonrpc \
 	tests/mcp/package.json tests/mcp/package-lock.json \
 	tests/mcp/procs.mjs tests/mcp/sdk-stdio-tools.mjs tests/mcp/sdk-stdio-cancel.mjs \
 	tests/mcp/stdio-end-destroys-sandboxes.mjs tests/mcp/inspector-stdio.mjs \
