@@ -98,6 +98,15 @@ static void *fill(void *arg)
     return NULL;
 }
 
+/* Free what sbx_pool_new() made before its thread runs (or after it stopped). */
+static void pool_release(sbx_pool *p)
+{
+    sbx__policy_clear(&p->policy);
+    free(p->dsn);
+    free(p->ready);
+    free(p);
+}
+
 int sbx_pool_new(sbx_pool **out, sbx_client *client, const char *dsn, const sbx_policy *policy,
                  size_t size)
 {
@@ -126,10 +135,7 @@ int sbx_pool_new(sbx_pool **out, sbx_client *client, const char *dsn, const sbx_
     if (rc == SBX_OK && (!(p->dsn = strdup(dsn)) || !(p->ready = sbx__calloc(size, sizeof(*p->ready)))))
         rc = sbx__error_set(SBX_E_NOMEM, "out of memory");
     if (rc != SBX_OK) {
-        sbx__policy_clear(&p->policy);
-        free(p->dsn);
-        free(p->ready);
-        free(p);
+        pool_release(p);
         return rc;
     }
     p->client = client;
@@ -139,10 +145,7 @@ int sbx_pool_new(sbx_pool **out, sbx_client *client, const char *dsn, const sbx_
     if ((rc = pthread_create(&p->filler, NULL, fill, p)) != 0) {
         pthread_cond_destroy(&p->wake);
         pthread_mutex_destroy(&p->lock);
-        sbx__policy_clear(&p->policy);
-        free(p->dsn);
-        free(p->ready);
-        free(p);
+        pool_release(p);
         errno = rc;
         return sbx__error_set(SBX_E_SYSTEM, "sbx_pool_new: starting the pool's thread: %s", strerror(rc));
     }
@@ -240,8 +243,5 @@ void sbx_pool_free(sbx_pool *pool)
     }
     pthread_cond_destroy(&pool->wake);
     pthread_mutex_destroy(&pool->lock);
-    sbx__policy_clear(&pool->policy);
-    free(pool->ready);
-    free(pool->dsn);
-    free(pool);
+    pool_release(pool);
 }
