@@ -46,6 +46,8 @@ assert.deepEqual([binary.stdout, binary.stdout_encoding], ['/wA=', 'base64']);
 // Arguments may only tighten the operator's policy; bad arguments are tool errors.
 await fails(client, 'run', { argv: ['true'], timeout_ms: 60000 }, 'SBX_E3020');
 await fails(client, 'run', { argv: ['true'], output_cap_bytes: 2 << 20 }, 'SBX_E3020');
+await fails(client, 'run', { argv: ['true'], output_cap_bytes: 0 }, 'SBX_E3020');
+await fails(client, 'run', { argv: ['true'], timeout_ms: 0 }, 'SBX_E1030');
 await fails(client, 'run', { argv: ['true'], code: 'x', language: 'sh' }, 'SBX_E1030');
 await fails(client, 'run', {}, 'SBX_E1030');
 await fails(client, 'run', { code: 'x', language: 'cobol' }, 'SBX_E1030');

@@ -80,8 +80,12 @@ static int exec_options(struct mcp_session *s, struct mcp_call *call, struct mcp
         return rc;
     if (given) {
         /* Only tighter than the operator's ceiling: a longer one is refused. */
-        if (v == 0 || (po->timeout_ms && v > po->timeout_ms)) {
-            snprintf(a->why, sizeof(a->why), "timeout_ms %llu is not within the server's %llu ms",
+        if (v == 0) {
+            snprintf(a->why, sizeof(a->why), "'timeout_ms' must be 1 or more");
+            return SBX_E_MCP_BAD_ARGUMENTS;
+        }
+        if (po->timeout_ms && v > po->timeout_ms) {
+            snprintf(a->why, sizeof(a->why), "timeout_ms %llu is longer than the server's --timeout (%llu ms)",
                      (unsigned long long)v, (unsigned long long)po->timeout_ms);
             return SBX_E_MCP_POLICY_WIDER;
         }
@@ -91,8 +95,9 @@ static int exec_options(struct mcp_session *s, struct mcp_call *call, struct mcp
     if ((rc = mcp_arg_uint(a, "output_cap_bytes", SIZE_MAX, &given, &v)))
         return rc;
     if (given) {
+        /* 0 would mean no cap at all: wider than any cap the server set. */
         if (po->output_cap && (v == 0 || v > po->output_cap)) {
-            snprintf(a->why, sizeof(a->why), "output_cap_bytes %llu is more than the server's %zu",
+            snprintf(a->why, sizeof(a->why), "output_cap_bytes %llu is more than the server's --output-cap (%zu)",
                      (unsigned long long)v, po->output_cap);
             return SBX_E_MCP_POLICY_WIDER;
         }
