@@ -85,10 +85,12 @@ TESTS += \
 	plugins/local/tests/test-local-life \
 	plugins/local/tests/test-local-escape \
 	plugins/local/tests/unprivileged.sh \
-	plugins/local/tests/contract.sh
+	plugins/local/tests/contract.sh \
+	plugins/local/tests/run-interrupt-stops-silent-command.sh
 EXTRA_DIST += \
 	plugins/local/tests/unprivileged.sh \
 	plugins/local/tests/contract.sh \
+	plugins/local/tests/run-interrupt-stops-silent-command.sh \
 	bench/local/run.sh \
 	docs/backends/local.md \
 	docs/performance.md

@@ -246,14 +246,14 @@ static uint64_t now_ns(void)
  * the sandbox may be left behind.
  */
 static int open_exec_destroy(sbx_sandbox *sb, const sbx_plugin_cmd *pcmd,
-                             const sbx_plugin_io *io, sbx_plugin_exit *exit_out)
+                             const sbx_plugin_io *io, const sbx_cancel *cancel,
+                             sbx_plugin_exit *exit_out)
 {
     int rc = sbx__sandbox_create(sb);
     if (rc)
         return rc;
     /* Cancelled while the sandbox was being made: do not start the command. */
-    const exec_io *eio = io->userdata;
-    if (sbx_cancel_triggered(eio->cmd->cancel))
+    if (sbx_cancel_triggered(cancel))
         rc = SBX_E_EXEC_CANCELLED;
     else
         rc = sb->plugin->desc->exec(sb->handle, pcmd, io, exit_out);
@@ -283,12 +283,13 @@ static int cancel_outcome(int rc, const sbx_cancel *cancel, const char *scheme)
 
 /* The plugin call that runs the planned command. */
 static int call_plugin(sbx_sandbox *sb, bool oneshot, const sbx_plugin_cmd *pcmd,
-                       const sbx_plugin_io *io, sbx_plugin_exit *exit_out)
+                       const sbx_plugin_io *io, const sbx_cancel *cancel,
+                       sbx_plugin_exit *exit_out)
 {
     if (!oneshot)
         return sb->plugin->desc->exec(sb->handle, pcmd, io, exit_out);
     if (!SBX_PLUGIN_HAS(sb->plugin->desc, run))
-        return open_exec_destroy(sb, pcmd, io, exit_out);
+        return open_exec_destroy(sb, pcmd, io, cancel, exit_out);
     sbx_plugin_limits limits;
     sbx__sandbox_limits(sb, &limits);
     return sb->plugin->desc->run(sb->plugin->state, &sb->dsn->view, &limits, pcmd, io, exit_out);
@@ -323,7 +324,7 @@ static int run(sbx_result **out, sbx_sandbox *sb, const sbx_cmd *cmd, sbx_output
     if (sbx_cancel_triggered(cmd->cancel))
         rc = SBX_E_EXEC_CANCELLED; /* nothing is started, nothing created */
     else
-        rc = call_plugin(sb, oneshot, &plan.pcmd, &io, &r->exit);
+        rc = call_plugin(sb, oneshot, &plan.pcmd, &io, cmd->cancel, &r->exit);
     r->duration_ns = now_ns() - start;
     sbx__strvec_clear(&plan.envp);
     if (eio.failure)

@@ -12,7 +12,7 @@ unset DAYTONA_API_KEY
 
 sbx doctor --json
 expect_status 0
-json_check 'd["sandboxio_version"] and d["libsandboxio_version"] and d["plugin_abi"] == "1.1"'
+json_check 'd["sandboxio_version"] and d["libsandboxio_version"] and d["plugin_abi"] == "1.2"'
 json_check '"'"$FAKE_DIR"'" in [x["path"] for x in d["plugin_dirs"]]'
 json_check 'all(x["exists"] for x in d["plugin_dirs"] if x["path"] == "'"$FAKE_DIR"'")'
 json_check '"fake" in [p["scheme"] for p in d["plugins"] if p["status"] == "ok"]'

@@ -27,10 +27,10 @@ done
 
 sbx --version
 expect_status 0
-grep -qx "sandboxio [0-9.]* (libsandboxio [0-9.]*, plugin ABI 1\.1)" "$OUT" || fail "bad --version line"
+grep -qx "sandboxio [0-9.]* (libsandboxio [0-9.]*, plugin ABI 1\.2)" "$OUT" || fail "bad --version line"
 sbx version
 expect_status 0
-grep -qx "sandboxio [0-9.]* (libsandboxio [0-9.]*, plugin ABI 1\.1)" "$OUT" || fail "bad version line"
+grep -qx "sandboxio [0-9.]* (libsandboxio [0-9.]*, plugin ABI 1\.2)" "$OUT" || fail "bad version line"
 
 sbx
 expect_error 120 SBX_E1018
