@@ -53,6 +53,13 @@ dist_man_MANS += \
 	docs/man/sbx_error_last.3 \
 	docs/man/sbx_exec.3 \
 	docs/man/sbx_exec_stream.3 \
+	docs/man/sbx_pool.3 \
+	docs/man/sbx_pool_free.3 \
+	docs/man/sbx_pool_new.3 \
+	docs/man/sbx_pool_ready.3 \
+	docs/man/sbx_pool_retire.3 \
+	docs/man/sbx_pool_run.3 \
+	docs/man/sbx_pool_take.3 \
 	docs/man/sbx_run.3 \
 	docs/man/sbx_run_stream.3 \
 	docs/man/sbx_run_live.3 \

@@ -21,6 +21,9 @@ EXTRA_DIST += \
 	docs/errors/SBX_E1017.md \
 	docs/errors/SBX_E1018.md \
 	docs/errors/SBX_E1019.md \
+	docs/errors/SBX_E1030.md \
+	docs/errors/SBX_E1031.md \
+	docs/errors/SBX_E1032.md \
 	docs/errors/SBX_E2001.md \
 	docs/errors/SBX_E2002.md \
 	docs/errors/SBX_E2003.md \
@@ -49,6 +52,8 @@ EXTRA_DIST += \
 	docs/errors/SBX_E3014.md \
 	docs/errors/SBX_E3015.md \
 	docs/errors/SBX_E3016.md \
+	docs/errors/SBX_E3020.md \
+	docs/errors/SBX_E3021.md \
 	docs/errors/SBX_E4001.md \
 	docs/errors/SBX_E4002.md \
 	docs/errors/SBX_E4003.md \
@@ -66,6 +71,7 @@ EXTRA_DIST += \
 	docs/errors/SBX_E4015.md \
 	docs/errors/SBX_E4016.md \
 	docs/errors/SBX_E4017.md \
+	docs/errors/SBX_E4030.md \
 	docs/errors/SBX_E5001.md \
 	docs/errors/SBX_E5002.md \
 	docs/errors/SBX_E5003.md \

@@ -49,6 +49,9 @@ typedef enum sbx_code {
     SBX_E_SANDBOX_DESTROYED = 1017,  /* SBX_E1017 use after sbx_sandbox_destroy() */
     SBX_E_USAGE = 1018,              /* SBX_E1018 command-line usage (CLI only) */
     SBX_E_BAD_PATH = 1019,           /* SBX_E1019 an empty or malformed sandbox path */
+    SBX_E_MCP_BAD_ARGUMENTS = 1030,  /* SBX_E1030 MCP tool arguments do not fit the schema */
+    SBX_E_MCP_REQUEST_TOO_LARGE = 1031, /* SBX_E1031 an MCP request past --max-request */
+    SBX_E_MCP_CONFIG = 1032,         /* SBX_E1032 the MCP server's configuration is refused */
 
     /* 2xxx: plugin loading and ABI */
     SBX_E_PLUGIN_NOT_FOUND = 2001,      /* SBX_E2001 */
@@ -81,6 +84,8 @@ typedef enum sbx_code {
     SBX_E_CAP_NATIVE = 3014,            /* SBX_E3014 */
     SBX_E_PATH_ESCAPE = 3015,           /* SBX_E3015 path leaves the sandbox root */
     SBX_E_POLICY_DISK = 3016,           /* SBX_E3016 */
+    SBX_E_MCP_POLICY_WIDER = 3020,      /* SBX_E3020 a tool argument widens the operator's policy */
+    SBX_E_MCP_SANDBOX_LIMIT = 3021,     /* SBX_E3021 the client has its maximum of sandboxes */
 
     /* 4xxx: backend and provider */
     SBX_E_BACKEND_UNAVAILABLE = 4001,   /* SBX_E4001 */
@@ -100,6 +105,7 @@ typedef enum sbx_code {
     SBX_E_BACKEND_CONFLICT = 4015,      /* SBX_E4015 the provider refused: conflicting state (409) */
     SBX_E_BACKEND_RATE_LIMITED = 4016,  /* SBX_E4016 the provider asks to slow down (429) */
     SBX_E_CREDENTIAL_MISSING = 4017,    /* SBX_E4017 the credential's environment variable is unset */
+    SBX_E_MCP_NO_SANDBOX = 4030,        /* SBX_E4030 no such sandbox in this MCP session */
 
     /* 5xxx: execution */
     SBX_E_EXEC_TIMEOUT = 5001,          /* SBX_E5001 (CLI only: see sbx_result_timed_out()) */

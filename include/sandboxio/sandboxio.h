@@ -23,5 +23,6 @@
 #include <sandboxio/exec.h>
 #include <sandboxio/files.h>
 #include <sandboxio/native.h>
+#include <sandboxio/pool.h>
 
 #endif

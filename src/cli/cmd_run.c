@@ -46,32 +46,22 @@ static int run_once(const struct run_opts *opts, sbx_client *client, const char 
     if (sbx_cli_interrupted())
         return 128 + sbx_cli_interrupted();
     if (opts->json) {
-        rc = sbx_run(&result, client, dsn, opts->policy, opts->cmd);
+        rc = sbx_run(&result, client, dsn, opts->po.policy, opts->cmd);
         if (rc == SBX_E_EXEC_CANCELLED && sbx_cli_interrupted()) {
             run_print_json_error(rc, sbx_cli_error_message(rc));
             return 128 + sbx_cli_interrupted();
         }
         if (rc != SBX_OK)
             return fail(opts, rc, NULL);
-        rc = run_print_json(result, opts->policy);
+        rc = run_print_json(result, opts->po.policy);
         status = rc == SBX_OK ? status_of(result) : sbx_cli_exit_code(rc);
     } else {
-        rc = run_exec_live(client, dsn, opts->policy, opts->cmd, &result);
+        rc = run_exec_live(client, dsn, opts->po.policy, opts->cmd, &result);
         status = rc == SBX_OK ? status_of(result) : sbx_cli_exit_code(rc);
     }
     sbx_result_free(result);
     /* Like a shell: a run the user interrupted ends as if killed by that signal. */
     return sbx_cli_interrupted() ? 128 + sbx_cli_interrupted() : status;
-}
-
-/* The DSN to use: --dsn, else $SANDBOXIO_DSN, else the default backend. */
-static const char *choose_dsn(const struct run_opts *opts)
-{
-    const char *env = getenv("SANDBOXIO_DSN");
-
-    if (opts->dsn)
-        return opts->dsn;
-    return env && *env ? env : SBX_CLI_DEFAULT_DSN;
 }
 
 int cmd_run(int argc, char **argv)
@@ -102,7 +92,7 @@ int cmd_run(int argc, char **argv)
     /* One call creates the sandbox, runs the command and destroys it: a
      * sandbox that could not be destroyed is an error that outranks the
      * command's status (see `sandboxio gc`). */
-    status = run_once(&opts, client, choose_dsn(&opts));
+    status = run_once(&opts, client, policy_opts_dsn(&opts.po));
 out:
     sbx_client_free(client);
     run_opts_release(&opts);

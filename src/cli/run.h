@@ -4,13 +4,69 @@
 #ifndef SBX_CLI_RUN_H
 #define SBX_CLI_RUN_H
 
+#include <getopt.h>
+#include <json-c/json.h>
 #include <sandboxio/sandboxio.h>
+
+/*
+ * The policy options every command that makes sandboxes takes (`run`,
+ * `mcp`): --dsn, --timeout, --memory, --cpus, --pids, --disk,
+ * --no-default-limits, --network, --allow-host, --min-tier, --env,
+ * --env-pass, --output-cap. A command puts
+ * RUN_POLICY_OPTIONS first in its getopt_long table and hands every option
+ * it does not know itself to policy_opts_take().
+ */
+enum {
+    OPT_DSN = 256, OPT_TIMEOUT, OPT_MEMORY, OPT_CPUS, OPT_PIDS, OPT_NETWORK, OPT_ALLOW_HOST,
+    OPT_MIN_TIER, OPT_ENV, OPT_ENV_PASS, OPT_OUTPUT_CAP, OPT_DISK, OPT_NO_DEFAULT_LIMITS,
+    OPT_POLICY_END
+};
+
+#define RUN_POLICY_OPTIONS \
+    { "dsn", required_argument, NULL, OPT_DSN }, \
+    { "timeout", required_argument, NULL, OPT_TIMEOUT }, \
+    { "memory", required_argument, NULL, OPT_MEMORY }, \
+    { "cpus", required_argument, NULL, OPT_CPUS }, \
+    { "pids", required_argument, NULL, OPT_PIDS }, \
+    { "disk", required_argument, NULL, OPT_DISK }, \
+    { "no-default-limits", no_argument, NULL, OPT_NO_DEFAULT_LIMITS }, \
+    { "network", required_argument, NULL, OPT_NETWORK }, \
+    { "allow-host", required_argument, NULL, OPT_ALLOW_HOST }, \
+    { "min-tier", required_argument, NULL, OPT_MIN_TIER }, \
+    { "env", required_argument, NULL, OPT_ENV }, \
+    { "env-pass", required_argument, NULL, OPT_ENV_PASS }, \
+    { "output-cap", required_argument, NULL, OPT_OUTPUT_CAP }
+
+/* The policy the options built, and the ceilings they set (for `mcp`). */
+struct policy_opts {
+    const char *dsn;        /* NULL: SANDBOXIO_DSN, then SBX_CLI_DEFAULT_DSN */
+    sbx_policy *policy;
+    uint64_t timeout_ms;    /* 0: none given */
+    size_t output_cap;      /* SBX_DEFAULT_OUTPUT_CAP unless given */
+    int network;            /* an sbx_network, once policy_opts_finish() ran */
+    int network_given;
+    size_t hosts;
+};
+
+/* Start with the library's default policy. Returns 0 or an exit status. */
+int policy_opts_init(struct policy_opts *po);
+/*
+ * Apply option opt (an OPT_* of RUN_POLICY_OPTIONS) with its argument, for
+ * command cmd's messages. Returns 0, or the exit status of the error reported.
+ */
+int policy_opts_take(struct policy_opts *po, const char *cmd, int opt, const char *arg);
+/* After the last option: settle the network mode. 0 or an exit status. */
+int policy_opts_finish(struct policy_opts *po);
+void policy_opts_release(struct policy_opts *po);
+/* The DSN to use: --dsn, else $SANDBOXIO_DSN, else the default backend. */
+const char *policy_opts_dsn(const struct policy_opts *po);
+/* The usage lines of the policy options, for a command's --help. */
+extern const char run_policy_usage[];
 
 /* What the command line asked for, built into library objects. */
 struct run_opts {
-    const char *dsn;        /* NULL: SANDBOXIO_DSN, then SBX_CLI_DEFAULT_DSN */
+    struct policy_opts po;
     int json;
-    sbx_policy *policy;
     sbx_cmd *cmd;
 };
 
@@ -42,5 +98,19 @@ int run_print_json(const sbx_result *result, const sbx_policy *policy);
 
 /* Print {"error": {...}} for a failed run in --json mode. Returns an SBX code. */
 int run_print_json_error(int code, const char *message);
+
+/*
+ * The result as the JSON object `run --json` and the MCP tools share:
+ * exit_code, signal, timed_out, oom_killed, stdout, stderr and their
+ * encodings and truncated flags, duration_ms. Returns an SBX code.
+ */
+int run_result_json(const sbx_result *result, json_object **out);
+
+/* Set "<name>" and "<name>_encoding" of obj: the text when it is UTF-8, else base64. */
+int run_json_add_output(json_object *obj, const char *name, const char *encoding_key,
+                        const void *data, size_t len);
+
+/* {"code", "id", "message", "docs_url"} of a failure. NULL when out of memory. */
+json_object *run_error_json(int code, const char *message);
 
 #endif

@@ -17,32 +17,34 @@
 #include "run.h"
 #include "util.h"
 
-enum {
-    OPT_DSN = 256, OPT_TIMEOUT, OPT_MEMORY, OPT_CPUS, OPT_PIDS, OPT_NETWORK, OPT_ALLOW_HOST,
-    OPT_MIN_TIER, OPT_ENV, OPT_ENV_PASS, OPT_CWD, OPT_STDIN, OPT_OUTPUT_CAP, OPT_JSON, OPT_DISK,
-    OPT_NO_DEFAULT_LIMITS,
-};
+enum { OPT_CWD = OPT_POLICY_END, OPT_STDIN, OPT_JSON };
 
 static const struct option options[] = {
-    { "dsn", required_argument, NULL, OPT_DSN },
-    { "timeout", required_argument, NULL, OPT_TIMEOUT },
-    { "memory", required_argument, NULL, OPT_MEMORY },
-    { "cpus", required_argument, NULL, OPT_CPUS },
-    { "pids", required_argument, NULL, OPT_PIDS },
-    { "disk", required_argument, NULL, OPT_DISK },
-    { "no-default-limits", no_argument, NULL, OPT_NO_DEFAULT_LIMITS },
-    { "network", required_argument, NULL, OPT_NETWORK },
-    { "allow-host", required_argument, NULL, OPT_ALLOW_HOST },
-    { "min-tier", required_argument, NULL, OPT_MIN_TIER },
-    { "env", required_argument, NULL, OPT_ENV },
-    { "env-pass", required_argument, NULL, OPT_ENV_PASS },
+    RUN_POLICY_OPTIONS,
     { "cwd", required_argument, NULL, OPT_CWD },
     { "stdin", no_argument, NULL, OPT_STDIN },
-    { "output-cap", required_argument, NULL, OPT_OUTPUT_CAP },
     { "json", no_argument, NULL, OPT_JSON },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
 };
+
+const char run_policy_usage[] =
+    "  --dsn DSN          backend (default: $SANDBOXIO_DSN, else " SBX_CLI_DEFAULT_DSN ")\n"
+    "  --timeout S        kill CMD after S: 30, 1.5, 500ms, 2m, 1h (exit 124)\n"
+    "  --memory SIZE      memory limit: 123, 64k, 512M, 2G (powers of 1024)\n"
+    "  --cpus N           CPU limit, may be fractional (1.5)\n"
+    "  --pids N           process limit\n"
+    "  --disk SIZE        cap on what the work dir may hold\n"
+    "  --no-default-limits  apply no default process/memory/disk limit (by\n"
+    "                     default a backend that can enforce them gets\n"
+    "                     pids 1024, memory 2G, disk 1G where none is given)\n"
+    "  --network MODE     none (default), open, or allowlist\n"
+    "  --allow-host H     allow host H[:PORT] (repeatable; implies allowlist)\n"
+    "  --min-tier TIER    refuse a backend weaker than TIER: none, namespace,\n"
+    "                     container, userspace-kernel, microvm\n"
+    "  --env K=V          set K in CMD's environment (repeatable)\n"
+    "  --env-pass NAME    pass NAME from this environment if set (repeatable)\n"
+    "  --output-cap SIZE  cap on each captured stream (default 16M)\n";
 
 static void usage(FILE *out)
 {
@@ -52,25 +54,11 @@ static void usage(FILE *out)
           "shell) and inherits none of this environment. Exits with CMD's status,\n"
           "128+N if signal N killed it, or 120-125 if sandboxio itself failed.\n"
           "\n"
-          "Options:\n"
-          "  --dsn DSN          backend (default: $SANDBOXIO_DSN, else " SBX_CLI_DEFAULT_DSN ")\n"
-          "  --timeout S        kill CMD after S: 30, 1.5, 500ms, 2m, 1h (exit 124)\n"
-          "  --memory SIZE      memory limit: 123, 64k, 512M, 2G (powers of 1024)\n"
-          "  --cpus N           CPU limit, may be fractional (1.5)\n"
-          "  --pids N           process limit\n"
-          "  --disk SIZE        cap on what the work dir may hold\n"
-          "  --no-default-limits  apply no default process/memory/disk limit (by\n"
-          "                     default a backend that can enforce them gets\n"
-          "                     pids 1024, memory 2G, disk 1G where none is given)\n"
-          "  --network MODE     none (default), open, or allowlist\n"
-          "  --allow-host H     allow host H[:PORT] (repeatable; implies allowlist)\n"
-          "  --min-tier TIER    refuse a backend weaker than TIER: none, namespace,\n"
-          "                     container, userspace-kernel, microvm\n"
-          "  --env K=V          set K in CMD's environment (repeatable)\n"
-          "  --env-pass NAME    pass NAME from this environment if set (repeatable)\n"
-          "  --cwd DIR          working directory, relative to the sandbox's work dir\n"
+          "Options:\n",
+          out);
+    fputs(run_policy_usage, out);
+    fputs("  --cwd DIR          working directory, relative to the sandbox's work dir\n"
           "  --stdin            feed all of this standard input to CMD (else EOF)\n"
-          "  --output-cap SIZE  with --json: cap on each captured stream (default 16M)\n"
           "  --json             capture the output and print one JSON object\n"
           "  -h, --help         show this help\n"
           "\n"
@@ -91,14 +79,14 @@ static int lib_failed(int rc, const char *what)
     return rc == SBX_OK ? 0 : sbx_cli_error_lib(rc, what);
 }
 
-static int set_env_pair(sbx_policy *policy, const char *pair)
+static int set_env_pair(sbx_policy *policy, const char *cmd, const char *pair)
 {
     const char *eq = strchr(pair, '=');
     char *name;
     int rc;
 
     if (!eq || eq == pair)
-        return sbx_cli_usage_error("run", "--env: '%s' is not NAME=VALUE", pair);
+        return sbx_cli_usage_error(cmd, "--env: '%s' is not NAME=VALUE", pair);
     name = strndup(pair, (size_t)(eq - pair));
     if (!name)
         return sbx_cli_error(SBX_E_NOMEM, "out of memory");
@@ -107,18 +95,18 @@ static int set_env_pair(sbx_policy *policy, const char *pair)
     return lib_failed(rc, "--env");
 }
 
-static int pass_env(sbx_policy *policy, const char *name)
+static int pass_env(sbx_policy *policy, const char *cmd, const char *name)
 {
     const char *value;
 
     if (!*name || strchr(name, '='))
-        return sbx_cli_usage_error("run", "--env-pass: '%s' is not a variable name", name);
+        return sbx_cli_usage_error(cmd, "--env-pass: '%s' is not a variable name", name);
     value = getenv(name);
     /* Like `docker run -e NAME`: an unset variable is simply not passed. */
     return value ? lib_failed(sbx_policy_set_env(policy, name, value), "--env-pass") : 0;
 }
 
-static int set_network(const char *mode, int *network)
+static int set_network(const char *cmd, const char *mode, int *network)
 {
     if (strcmp(mode, "none") == 0)
         *network = SBX_NET_NONE;
@@ -127,15 +115,13 @@ static int set_network(const char *mode, int *network)
     else if (strcmp(mode, "allowlist") == 0)
         *network = SBX_NET_ALLOWLIST;
     else
-        return sbx_cli_usage_error("run", "--network: '%s' is not none, open or allowlist", mode);
+        return sbx_cli_usage_error(cmd, "--network: '%s' is not none, open or allowlist", mode);
     return 0;
 }
 
 /* The network mode follows from --network and --allow-host; contradictions are refused. */
-static int apply_network(sbx_policy *policy, int network, int given, size_t hosts)
+static int apply_network(sbx_policy *policy, int network, size_t hosts)
 {
-    if (!given)
-        network = hosts ? SBX_NET_ALLOWLIST : SBX_NET_NONE;
     if (network != SBX_NET_ALLOWLIST && hosts)
         return sbx_cli_error(SBX_E_BAD_POLICY, "--allow-host needs --network allowlist, not %s",
                              network == SBX_NET_OPEN ? "open" : "none");
@@ -189,15 +175,98 @@ static int set_stdin(sbx_cmd *cmd)
     return status;
 }
 
-int run_opts_parse(struct run_opts *opts, int argc, char **argv)
+int policy_opts_init(struct policy_opts *po)
 {
-    int opt, status = 0, network = SBX_NET_NONE, network_given = 0, use_stdin = 0, tier;
-    const char *cwd = NULL;
-    size_t hosts = 0;
+    memset(po, 0, sizeof(*po));
+    po->output_cap = SBX_DEFAULT_OUTPUT_CAP;
+    return lib_failed(sbx_policy_new(&po->policy), "creating the policy");
+}
+
+int policy_opts_take(struct policy_opts *po, const char *cmd, int opt, const char *arg)
+{
+    int tier;
     uint64_t v;
 
+    switch (opt) {
+    case OPT_DSN:
+        po->dsn = arg;
+        return 0;
+    case OPT_TIMEOUT:
+        if (sbx_cli_parse_duration_ms(arg, &v))
+            return bad_value("timeout", arg, "a duration (30, 1.5, 500ms, 2m, 1h)");
+        po->timeout_ms = v;
+        return lib_failed(sbx_policy_set_timeout(po->policy, v), "--timeout");
+    case OPT_MEMORY:
+        if (sbx_cli_parse_size(arg, &v))
+            return bad_value("memory", arg, "a size (123, 64k, 512M, 2G)");
+        return lib_failed(sbx_policy_set_memory(po->policy, v), "--memory");
+    case OPT_OUTPUT_CAP:
+        if (sbx_cli_parse_size(arg, &v) || v > SIZE_MAX)
+            return bad_value("output-cap", arg, "a size (123, 64k, 512M, 2G)");
+        po->output_cap = (size_t)v;
+        return lib_failed(sbx_policy_set_output_cap(po->policy, (size_t)v), "--output-cap");
+    case OPT_CPUS:
+        if (sbx_cli_parse_millis(arg, &v) || v > UINT32_MAX)
+            return bad_value("cpus", arg, "a number of CPUs (1, 0.5, 2.25)");
+        return lib_failed(sbx_policy_set_cpu(po->policy, (uint32_t)v), "--cpus");
+    case OPT_PIDS:
+        if (sbx_cli_parse_uint(arg, UINT32_MAX, &v))
+            return bad_value("pids", arg, "a number of processes");
+        return lib_failed(sbx_policy_set_pids(po->policy, (uint32_t)v), "--pids");
+    case OPT_DISK:
+        if (sbx_cli_parse_size(arg, &v))
+            return bad_value("disk", arg, "a size (123, 64k, 512M, 2G)");
+        return lib_failed(sbx_policy_set_disk(po->policy, v), "--disk");
+    case OPT_NO_DEFAULT_LIMITS:
+        return lib_failed(sbx_policy_set_default_limits(po->policy, 0), "--no-default-limits");
+    case OPT_NETWORK:
+        po->network_given = 1;
+        return set_network(cmd, arg, &po->network);
+    case OPT_ALLOW_HOST:
+        po->hosts++;
+        return lib_failed(sbx_policy_allow_host(po->policy, arg), "--allow-host");
+    case OPT_MIN_TIER:
+        if (sbx_tier_from_name(arg, &tier) != SBX_OK)
+            return sbx_cli_usage_error(cmd, "--min-tier: unknown tier '%s'", arg);
+        return lib_failed(sbx_policy_set_min_tier(po->policy, tier), "--min-tier");
+    case OPT_ENV:
+        return set_env_pair(po->policy, cmd, arg);
+    case OPT_ENV_PASS:
+        return pass_env(po->policy, cmd, arg);
+    default:
+        return sbx_cli_error(SBX_E_INTERNAL, "option %d is not a policy option", opt);
+    }
+}
+
+int policy_opts_finish(struct policy_opts *po)
+{
+    if (!po->network_given)
+        po->network = po->hosts ? SBX_NET_ALLOWLIST : SBX_NET_NONE;
+    return apply_network(po->policy, po->network, po->hosts);
+}
+
+void policy_opts_release(struct policy_opts *po)
+{
+    sbx_policy_free(po->policy);
+    po->policy = NULL;
+}
+
+const char *policy_opts_dsn(const struct policy_opts *po)
+{
+    const char *env = getenv("SANDBOXIO_DSN");
+
+    if (po->dsn)
+        return po->dsn;
+    return env && *env ? env : SBX_CLI_DEFAULT_DSN;
+}
+
+int run_opts_parse(struct run_opts *opts, int argc, char **argv)
+{
+    int opt, status, use_stdin = 0;
+    const char *cwd = NULL;
+
     memset(opts, 0, sizeof(*opts));
-    if ((status = lib_failed(sbx_policy_new(&opts->policy), "creating the policy")))
+    if ((status = policy_opts_init(&opts->po)))
         return status;
 
     sbx_cli_getopt_reset();
@@ -206,62 +275,6 @@ int run_opts_parse(struct run_opts *opts, int argc, char **argv)
         case 'h':
             usage(stdout);
             return -1;
-        case OPT_DSN:
-            opts->dsn = optarg;
-            break;
-        case OPT_TIMEOUT:
-            if (sbx_cli_parse_duration_ms(optarg, &v))
-                return bad_value("timeout", optarg, "a duration (30, 1.5, 500ms, 2m, 1h)");
-            status = lib_failed(sbx_policy_set_timeout(opts->policy, v), "--timeout");
-            break;
-        case OPT_MEMORY:
-            if (sbx_cli_parse_size(optarg, &v))
-                return bad_value("memory", optarg, "a size (123, 64k, 512M, 2G)");
-            status = lib_failed(sbx_policy_set_memory(opts->policy, v), "--memory");
-            break;
-        case OPT_OUTPUT_CAP:
-            if (sbx_cli_parse_size(optarg, &v) || v > SIZE_MAX)
-                return bad_value("output-cap", optarg, "a size (123, 64k, 512M, 2G)");
-            status = lib_failed(sbx_policy_set_output_cap(opts->policy, (size_t)v), "--output-cap");
-            break;
-        case OPT_CPUS:
-            if (sbx_cli_parse_millis(optarg, &v) || v > UINT32_MAX)
-                return bad_value("cpus", optarg, "a number of CPUs (1, 0.5, 2.25)");
-            status = lib_failed(sbx_policy_set_cpu(opts->policy, (uint32_t)v), "--cpus");
-            break;
-        case OPT_PIDS:
-            if (sbx_cli_parse_uint(optarg, UINT32_MAX, &v))
-                return bad_value("pids", optarg, "a number of processes");
-            status = lib_failed(sbx_policy_set_pids(opts->policy, (uint32_t)v), "--pids");
-            break;
-        case OPT_DISK:
-            if (sbx_cli_parse_size(optarg, &v))
-                return bad_value("disk", optarg, "a size (123, 64k, 512M, 2G)");
-            status = lib_failed(sbx_policy_set_disk(opts->policy, v), "--disk");
-            break;
-        case OPT_NO_DEFAULT_LIMITS:
-            status = lib_failed(sbx_policy_set_default_limits(opts->policy, 0),
-                                "--no-default-limits");
-            break;
-        case OPT_NETWORK:
-            status = set_network(optarg, &network);
-            network_given = 1;
-            break;
-        case OPT_ALLOW_HOST:
-            status = lib_failed(sbx_policy_allow_host(opts->policy, optarg), "--allow-host");
-            hosts++;
-            break;
-        case OPT_MIN_TIER:
-            if (sbx_tier_from_name(optarg, &tier) != SBX_OK)
-                return sbx_cli_usage_error("run", "--min-tier: unknown tier '%s'", optarg);
-            status = lib_failed(sbx_policy_set_min_tier(opts->policy, tier), "--min-tier");
-            break;
-        case OPT_ENV:
-            status = set_env_pair(opts->policy, optarg);
-            break;
-        case OPT_ENV_PASS:
-            status = pass_env(opts->policy, optarg);
-            break;
         case OPT_CWD:
             cwd = optarg;
             break;
@@ -272,14 +285,17 @@ int run_opts_parse(struct run_opts *opts, int argc, char **argv)
             opts->json = 1;
             break;
         default:
-            return sbx_cli_option_error("run", argv, opt);
+            if (opt >= OPT_DSN && opt < OPT_POLICY_END)
+                status = policy_opts_take(&opts->po, "run", opt, optarg);
+            else
+                return sbx_cli_option_error("run", argv, opt);
         }
     }
     if (status)
         return status;
     if (optind >= argc)
         return sbx_cli_usage_error("run", "no command given");
-    if ((status = apply_network(opts->policy, network, network_given, hosts)))
+    if ((status = policy_opts_finish(&opts->po)))
         return status;
 
     if ((status = lib_failed(sbx_cmd_new(&opts->cmd, (const char *const *)(argv + optind)),
@@ -295,7 +311,6 @@ int run_opts_parse(struct run_opts *opts, int argc, char **argv)
 void run_opts_release(struct run_opts *opts)
 {
     sbx_cmd_free(opts->cmd);
-    sbx_policy_free(opts->policy);
     opts->cmd = NULL;
-    opts->policy = NULL;
+    policy_opts_release(&opts->po);
 }

@@ -100,7 +100,7 @@ int run_exec_live(sbx_client *client, const char *dsn, const sbx_policy *policy,
  * Add "<name>" and "<name>_encoding": text when it is UTF-8 and escaping
  * does not make it longer than base64, else base64 (docs/cli.md).
  */
-static int add_output(json_object *obj, const char *name, const char *encoding_key,
+int run_json_add_output(json_object *obj, const char *name, const char *encoding_key,
                       const void *data, size_t len)
 {
     char *b64;
@@ -166,24 +166,22 @@ static json_object *limits_json(const sbx_policy *policy, uint64_t caps)
     return obj;
 }
 
-int run_print_json(const sbx_result *result, const sbx_policy *policy)
+int run_result_json(const sbx_result *result, json_object **out)
 {
     json_object *obj = json_object_new_object();
-    const void *out, *err;
+    const void *stdout_data, *stderr_data;
     size_t out_len, err_len;
     char ms[32];
     int exited = sbx_result_exited(result), rc;
 
-    if (!obj) {
-        sbx_cli_error(SBX_E_NOMEM, "out of memory building the result");
+    *out = NULL;
+    if (!obj)
         return SBX_E_NOMEM;
-    }
-    out = sbx_result_stdout(result, &out_len);
-    err = sbx_result_stderr(result, &err_len);
+    stdout_data = sbx_result_stdout(result, &out_len);
+    stderr_data = sbx_result_stderr(result, &err_len);
     /* json-c counts string lengths in int: a larger capture cannot be put in. */
     if (out_len > INT32_MAX / 2 || err_len > INT32_MAX / 2) {
         json_object_put(obj);
-        sbx_cli_error(SBX_E_EXEC_TRUNCATED, "output too large for --json; lower --output-cap");
         return SBX_E_EXEC_TRUNCATED;
     }
     snprintf(ms, sizeof(ms), "%.3f", (double)sbx_result_duration_ns(result) / 1e6);
@@ -192,13 +190,30 @@ int run_print_json(const sbx_result *result, const sbx_policy *policy)
     if (!rc) rc = add_int_or_null(obj, "signal", !exited, sbx_result_signal(result));
     if (!rc) rc = sbx_cli_json_add(obj, "timed_out", json_object_new_boolean(sbx_result_timed_out(result)));
     if (!rc) rc = sbx_cli_json_add(obj, "oom_killed", json_object_new_boolean(sbx_result_oom_killed(result)));
-    if (!rc) rc = add_output(obj, "stdout", "stdout_encoding", out, out_len);
-    if (!rc) rc = add_output(obj, "stderr", "stderr_encoding", err, err_len);
+    if (!rc) rc = run_json_add_output(obj, "stdout", "stdout_encoding", stdout_data, out_len);
+    if (!rc) rc = run_json_add_output(obj, "stderr", "stderr_encoding", stderr_data, err_len);
     if (!rc) rc = sbx_cli_json_add(obj, "stdout_truncated",
                                    json_object_new_boolean(sbx_result_truncated(result, SBX_STDOUT)));
     if (!rc) rc = sbx_cli_json_add(obj, "stderr_truncated",
                                    json_object_new_boolean(sbx_result_truncated(result, SBX_STDERR)));
     if (!rc) rc = sbx_cli_json_add(obj, "duration_ms", json_object_new_double_s(atof(ms), ms));
+    if (rc) {
+        json_object_put(obj);
+        return rc;
+    }
+    *out = obj;
+    return SBX_OK;
+}
+
+int run_print_json(const sbx_result *result, const sbx_policy *policy)
+{
+    json_object *obj;
+    int rc = run_result_json(result, &obj);
+
+    if (rc == SBX_E_EXEC_TRUNCATED) {
+        sbx_cli_error(rc, "output too large for --json; lower --output-cap");
+        return rc;
+    }
     /* Where it ran, as the library recorded it: no second parse or probe. */
     if (!rc) rc = sbx_cli_json_add(obj, "backend", json_object_new_string(sbx_result_backend(result)));
     if (!rc) rc = sbx_cli_json_add(obj, "tier",
@@ -213,17 +228,29 @@ int run_print_json(const sbx_result *result, const sbx_policy *policy)
     return sbx_cli_print_json(obj, 0);
 }
 
-int run_print_json_error(int code, const char *message)
+json_object *run_error_json(int code, const char *message)
 {
-    json_object *obj = json_object_new_object(), *error = json_object_new_object();
+    json_object *error = json_object_new_object();
     const char *url = sbx_error_docs_url(code);
-    int rc = obj && error ? SBX_OK : SBX_E_NOMEM;
+    int rc = error ? SBX_OK : SBX_E_NOMEM;
 
     if (!rc) rc = sbx_cli_json_add(error, "code", json_object_new_int(code));
     if (!rc) rc = sbx_cli_json_add(error, "id", json_object_new_string(sbx_error_id(code)));
     if (!rc) rc = sbx_cli_json_add(error, "message", json_object_new_string(message));
     if (!rc) rc = url ? sbx_cli_json_add(error, "docs_url", json_object_new_string(url))
                       : sbx_cli_json_add_null(error, "docs_url");
+    if (rc) {
+        json_object_put(error);
+        return NULL;
+    }
+    return error;
+}
+
+int run_print_json_error(int code, const char *message)
+{
+    json_object *obj = json_object_new_object(), *error = run_error_json(code, message);
+    int rc = obj && error ? SBX_OK : SBX_E_NOMEM;
+
     if (!rc) {
         rc = sbx_cli_json_add(obj, "error", error);
         error = NULL;

@@ -15,6 +15,7 @@ src_libsandboxio_la_SOURCES = \
 	src/core/loader.c \
 	src/core/path.c \
 	src/core/policy.c \
+	src/core/pool.c \
 	src/core/sandbox.c \
 	src/core/strvec.c
 src_libsandboxio_la_CPPFLAGS = $(AM_CPPFLAGS) -DSBX_BUILDING_LIBRARY

@@ -42,6 +42,9 @@ static const catalog_row catalog[] = {
     ROW(SBX_E_SANDBOX_DESTROYED, 1017, "the sandbox was already destroyed"),
     ROW(SBX_E_USAGE, 1018, "command-line usage error"),
     ROW(SBX_E_BAD_PATH, 1019, "the sandbox path is empty or malformed"),
+    ROW(SBX_E_MCP_BAD_ARGUMENTS, 1030, "the MCP tool arguments do not fit the tool's input schema"),
+    ROW(SBX_E_MCP_REQUEST_TOO_LARGE, 1031, "the MCP request is larger than the server accepts"),
+    ROW(SBX_E_MCP_CONFIG, 1032, "the MCP server's configuration is refused"),
 
     /* 2xxx: plugin loading and ABI */
     ROW(SBX_E_PLUGIN_NOT_FOUND, 2001, "no plugin for this scheme on the search path"),
@@ -75,6 +78,8 @@ static const catalog_row catalog[] = {
     ROW(SBX_E_CAP_NATIVE, 3014, "the backend has no native operations"),
     ROW(SBX_E_PATH_ESCAPE, 3015, "the path leaves the sandbox's work directory"),
     ROW(SBX_E_POLICY_DISK, 3016, "policy refused: the backend cannot limit the work directory's size"),
+    ROW(SBX_E_MCP_POLICY_WIDER, 3020, "a tool argument asks for more than the operator's policy allows"),
+    ROW(SBX_E_MCP_SANDBOX_LIMIT, 3021, "the MCP client has open as many sandboxes as it may"),
 
     /* 4xxx: backend and provider */
     ROW(SBX_E_BACKEND_UNAVAILABLE, 4001, "the backend is not available"),
@@ -94,6 +99,7 @@ static const catalog_row catalog[] = {
     ROW(SBX_E_BACKEND_CONFLICT, 4015, "the provider refused the request: it conflicts with the object's state"),
     ROW(SBX_E_BACKEND_RATE_LIMITED, 4016, "the provider is rate limiting: retry after the wait it gave"),
     ROW(SBX_E_CREDENTIAL_MISSING, 4017, "the environment variable holding the backend's credential is not set"),
+    ROW(SBX_E_MCP_NO_SANDBOX, 4030, "no sandbox with this id in the MCP session"),
 
     /* 5xxx: execution */
     ROW(SBX_E_EXEC_TIMEOUT, 5001, "the command ran past its timeout"),

@@ -1,0 +1,146 @@
+/*
+ * cmd_mcp.c - `sandboxio mcp`: the operator's options (the policy options
+ * of `run`, and the server's own limits), then the chosen transport.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcp.h"
+#include "../commands.h"
+#include "../util.h"
+
+enum { OPT_HTTP = OPT_POLICY_END, OPT_TOKEN_FILE, OPT_MAX_SANDBOXES, OPT_IDLE_TTL, OPT_MAX_REQUEST,
+       OPT_POOL };
+
+static const struct option options[] = {
+    RUN_POLICY_OPTIONS,
+    { "http", required_argument, NULL, OPT_HTTP },
+    { "token-file", required_argument, NULL, OPT_TOKEN_FILE },
+    { "max-sandboxes", required_argument, NULL, OPT_MAX_SANDBOXES },
+    { "idle-ttl", required_argument, NULL, OPT_IDLE_TTL },
+    { "max-request", required_argument, NULL, OPT_MAX_REQUEST },
+    { "pool", required_argument, NULL, OPT_POOL },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 },
+};
+
+static void usage(FILE *out)
+{
+    fputs("Usage: sandboxio mcp [OPTIONS]\n"
+          "\n"
+          "Serve the Model Context Protocol: agents run code in sandboxes through the\n"
+          "tools run, sandbox_create, sandbox_exec, sandbox_write_file,\n"
+          "sandbox_read_file, sandbox_list_files, sandbox_destroy and sandbox_list.\n"
+          "The options below fix the backend and the policy; a tool's arguments may\n"
+          "only tighten them. See docs/mcp.md.\n"
+          "\n"
+          "Policy (as for `sandboxio run`; --timeout is the ceiling of every command):\n",
+          out);
+    fputs(run_policy_usage, out);
+    fputs("\n"
+          "Server:\n"
+          "  --http ADDR:PORT   serve streamable HTTP at http://ADDR:PORT/mcp instead of\n"
+          "                     stdio (ADDR 127.0.0.1 unless given; another address\n"
+          "                     needs a token)\n"
+          "  --token-file FILE  the bearer token HTTP clients must send (else\n"
+          "                     $SANDBOXIO_MCP_TOKEN)\n"
+          "  --max-sandboxes N  sandboxes one client may have open (default 8)\n"
+          "  --idle-ttl S       destroy a sandbox unused this long (default 10m; 0: never)\n"
+          "  --max-request SIZE largest JSON-RPC message accepted (default 4M)\n"
+          "  --pool N           keep N sandboxes ready for `run` (default 0: none);\n"
+          "                     each serves one command and is destroyed\n"
+          "  -h, --help         show this help\n"
+          "\n"
+          "Every sandbox a client opened is destroyed when its session ends, at EOF\n"
+          "of stdin, and on SIGTERM or SIGINT.\n",
+          out);
+}
+
+static int parse(struct mcp_config *cfg, int argc, char **argv)
+{
+    uint64_t v;
+    int opt, status;
+
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->max_sandboxes = 8;
+    cfg->idle_ttl_ms = 600000;
+    cfg->max_request = (size_t)4 << 20;
+    if ((status = policy_opts_init(&cfg->po)))
+        return status;
+    sbx_cli_getopt_reset();
+    while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+        switch (opt) {
+        case 'h':
+            usage(stdout);
+            return -1;
+        case OPT_HTTP:
+            cfg->http = optarg;
+            break;
+        case OPT_TOKEN_FILE:
+            cfg->token_file = optarg;
+            break;
+        case OPT_MAX_SANDBOXES:
+            if (sbx_cli_parse_uint(optarg, 1000000, &v) || v == 0)
+                return sbx_cli_error(SBX_E_BAD_SIZE, "--max-sandboxes: '%s' is not a count from 1", optarg);
+            cfg->max_sandboxes = (size_t)v;
+            break;
+        case OPT_IDLE_TTL:
+            if (sbx_cli_parse_duration_ms(optarg, &v))
+                return sbx_cli_error(SBX_E_BAD_SIZE, "--idle-ttl: '%s' is not a duration", optarg);
+            cfg->idle_ttl_ms = v;
+            break;
+        case OPT_POOL:
+            if (sbx_cli_parse_uint(optarg, 256, &v))
+                return sbx_cli_error(SBX_E_BAD_SIZE, "--pool: '%s' is not a count from 0 to 256", optarg);
+            cfg->pool = (unsigned)v;
+            break;
+        case OPT_MAX_REQUEST:
+            if (sbx_cli_parse_size(optarg, &v) || v < 1024 || v > INT32_MAX)
+                return sbx_cli_error(SBX_E_BAD_SIZE, "--max-request: '%s' is not a size from 1k to 2G", optarg);
+            cfg->max_request = (size_t)v;
+            break;
+        default:
+            if (opt >= OPT_DSN && opt < OPT_POLICY_END) {
+                if ((status = policy_opts_take(&cfg->po, "mcp", opt, optarg)))
+                    return status;
+                break;
+            }
+            return sbx_cli_option_error("mcp", argv, opt);
+        }
+    }
+    if (optind < argc)
+        return sbx_cli_usage_error("mcp", "unexpected argument '%s'", argv[optind]);
+    if ((status = policy_opts_finish(&cfg->po)))
+        return status;
+    cfg->dsn = policy_opts_dsn(&cfg->po);
+    return 0;
+}
+
+int cmd_mcp(int argc, char **argv)
+{
+    struct mcp_config cfg;
+    struct mcp_server server;
+    int rc, status = parse(&cfg, argc, argv);
+
+    if (status != 0) {
+        policy_opts_release(&cfg.po);
+        return status < 0 ? 0 : status;
+    }
+    if (mcp_signals_install() != 0) {
+        policy_opts_release(&cfg.po);
+        return sbx_cli_error(SBX_E_SYSTEM, "installing the signal handlers: %m");
+    }
+    rc = mcp_server_init(&server, &cfg);
+    if (rc == SBX_OK)
+        rc = mcp_server_start_reaper(&server);
+    if (rc != SBX_OK)
+        status = sbx_cli_error_lib(rc, "starting the server");
+    else
+        status = cfg.http ? mcp_serve_http(&server) : mcp_serve_stdio(&server);
+    mcp_server_release(&server);
+    policy_opts_release(&cfg.po);
+    return status;
+}

@@ -1,0 +1,201 @@
+/*
+ * mcp.h - `sandboxio mcp`: the Model Context Protocol server.
+ *
+ * One server holds the operator's configuration (DSN, policy, limits) and
+ * the sessions of its clients. A session is one client: stdio has exactly
+ * one, streamable HTTP one per Mcp-Session-Id. A session owns the sandboxes
+ * its client opened, under ids nobody else can guess, and destroys them all
+ * when it ends. Transports hand whole JSON-RPC messages to
+ * mcp_session_handle() and get back what to send through a sink.
+ */
+#ifndef SBX_CLI_MCP_H
+#define SBX_CLI_MCP_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <json-c/json.h>
+#include <sandboxio/sandboxio.h>
+
+#include "../run.h"
+
+/* The protocol revisions served, newest first (the first is offered). */
+extern const char *const mcp_protocol_versions[];
+
+struct mcp_config {
+    struct policy_opts po;      /* the operator's DSN and policy (ceilings) */
+    const char *dsn;            /* policy_opts_dsn(&po) */
+    size_t max_sandboxes;       /* per session */
+    uint64_t idle_ttl_ms;       /* an unused sandbox is destroyed after this */
+    size_t max_request;         /* bytes of one JSON-RPC message */
+    const char *http;           /* ADDR:PORT for streamable HTTP, NULL for stdio */
+    const char *token_file;
+    unsigned pool;              /* warm sandboxes kept ready (0: none) */
+};
+
+struct mcp_server {
+    const struct mcp_config *config;
+    sbx_client *client;
+    json_object *tools;         /* the tools/list result, built once */
+    sbx_pool *pool;             /* --pool: ready sandboxes for run; NULL without */
+    pthread_mutex_t lock;       /* guards sessions and stopping */
+    pthread_cond_t wake;
+    struct mcp_session *sessions;
+    int stopping;
+    pthread_t reaper;
+    int reaper_running;
+};
+
+/*
+ * A sink takes one finished JSON-RPC message (a response or a
+ * notification). A call run on a thread of its own ends with one more
+ * send of NULL: nothing of it will use the sink after that.
+ */
+typedef void (*mcp_send_fn)(void *userdata, json_object *message);
+
+/* One sandbox of a session. */
+struct mcp_box {
+    char id[40];                /* "sbx-" + 128 random bits in hex */
+    sbx_sandbox *sandbox;
+    int refs;                   /* calls using it right now */
+    int doomed;                 /* out of the table; the last user destroys it */
+    uint64_t last_used_ms;      /* monotonic */
+    struct mcp_box *next;
+};
+
+/* A tools/call in flight, for notifications/cancelled. */
+struct mcp_call {
+    json_object *id;            /* the request id (a reference) */
+    json_object *arguments;     /* a reference */
+    char *tool;
+    mcp_send_fn send;           /* where its response and notifications go */
+    void *send_userdata;
+    json_object *progress_token; /* NULL when the client asked for no progress */
+    sbx_cancel *cancel;         /* triggered by notifications/cancelled or the session's end */
+    int cancelled;
+    struct mcp_session *session;
+    struct mcp_call *next;
+};
+
+struct mcp_session {
+    struct mcp_server *server;
+    char id[40];                /* HTTP: the Mcp-Session-Id; stdio: "stdio" */
+    pthread_mutex_t lock;       /* guards everything below */
+    pthread_cond_t calls_done;
+    struct mcp_box *boxes;
+    size_t open_boxes;
+    struct mcp_call *calls;
+    int running;                /* worker threads still going */
+    int initialized;
+    int closing;
+    char protocol[16];
+    int log_level;              /* logging/setLevel; messages at or below go out */
+    uint64_t last_seen_ms;
+    int http_refs;              /* HTTP requests using it (guarded by server->lock) */
+    int http_deleted;           /* DELETE seen: the last request closes it */
+    struct mcp_session *next;   /* in server->sessions */
+};
+
+/* server.c */
+int mcp_server_init(struct mcp_server *server, const struct mcp_config *config);
+/* The thread that destroys sandboxes idle past the TTL; stopped by _release(). */
+int mcp_server_start_reaper(struct mcp_server *server);
+void mcp_server_release(struct mcp_server *server);
+uint64_t mcp_now_ms(void);
+/* Fill buf (at least 37 bytes) with prefix + 128 random bits in hex. 0 or -1. */
+int mcp_random_id(char *buf, size_t size, const char *prefix);
+
+/* session.c */
+struct mcp_session *mcp_session_new(struct mcp_server *server, const char *id);
+/* Wait for the session's calls, destroy its sandboxes, free it. */
+void mcp_session_close(struct mcp_session *session);
+/* Destroy the session's sandboxes unused for the idle TTL. */
+void mcp_session_reap(struct mcp_session *session, uint64_t now_ms);
+/* Add a new sandbox: SBX_OK with *box referenced, or SBX_E_MCP_SANDBOX_LIMIT. */
+int mcp_session_add_box(struct mcp_session *session, sbx_sandbox *sandbox, struct mcp_box **box);
+/* Find a sandbox by id and take a reference: SBX_OK or SBX_E_MCP_NO_SANDBOX. */
+int mcp_session_get_box(struct mcp_session *session, const char *id, struct mcp_box **box);
+void mcp_session_put_box(struct mcp_session *session, struct mcp_box *box);
+/* Take it out of the table; destroyed now, or by the last call using it. */
+int mcp_session_drop_box(struct mcp_session *session, const char *id);
+/* Reserve a place for a sandbox about to be made (the limit is checked here). */
+int mcp_session_reserve(struct mcp_session *session);
+void mcp_session_unreserve(struct mcp_session *session);
+
+/*
+ * protocol.c: one message in; its response, if any, and the notifications
+ * of the work it started go out through send. With threaded, a tools/call
+ * runs on a thread of its own and this returns 1 at once (the next message
+ * may cancel it; the sink gets NULL when it is over); else, and for every
+ * other message, the work is done when this returns 0.
+ */
+int mcp_session_handle(struct mcp_session *session, const char *data, size_t len,
+                       mcp_send_fn send, void *userdata, int threaded);
+/* Cancel the calls whose sink has this userdata (an HTTP client that went away). */
+void mcp_session_cancel_sink(struct mcp_session *session, void *userdata);
+/* Send a JSON-RPC error response (id may be NULL for null). */
+void mcp_send_error(mcp_send_fn send, void *userdata, json_object *id, int code,
+                    const char *message);
+/* Send a notifications/progress for a call that asked for it. */
+void mcp_send_progress(struct mcp_call *call, double progress, const char *message);
+
+/* progress.c: the output of a command streamed for a call with a progressToken. */
+struct mcp_capture {
+    struct mcp_call *call;
+    size_t cap;                 /* per stream; 0: unlimited */
+    char *data[2];              /* stdout, stderr */
+    size_t len[2], alloc[2];
+    int truncated[2];
+    uint64_t start_ms, last_ms;
+    double last_progress;
+};
+void mcp_capture_init(struct mcp_capture *c, struct mcp_call *call, size_t cap);
+int mcp_capture_cb(void *userdata, int stream, const void *data, size_t len);
+/* The result's JSON with the streams captured here. */
+int mcp_capture_result_json(struct mcp_capture *c, const sbx_result *result, json_object **out);
+void mcp_capture_release(struct mcp_capture *c);
+
+/* tools.c: tools/call; returns the CallToolResult (never NULL but on OOM). */
+json_object *mcp_tools_call(struct mcp_session *session, struct mcp_call *call,
+                            const char *name, json_object *arguments, int *known);
+/* schema.c: the tools/list result. */
+json_object *mcp_tools_list(void);
+
+/* args.c: reading tool arguments (see there). */
+struct mcp_args {
+    json_object *obj;
+    char why[256];              /* what was wrong, when a getter failed */
+};
+int mcp_arg_string(struct mcp_args *a, const char *key, int required, const char **out);
+int mcp_arg_uint(struct mcp_args *a, const char *key, uint64_t max, int *given, uint64_t *out);
+int mcp_arg_bool(struct mcp_args *a, const char *key, int *out);
+/* A NULL-terminated argv from an array of strings; free with free(). */
+int mcp_arg_argv(struct mcp_args *a, const char *key, char ***out);
+/* Only the keys listed (NULL-terminated) may be present. */
+int mcp_arg_only(struct mcp_args *a, const char *const *keys);
+
+/* result.c: CallToolResult objects. */
+json_object *mcp_result_ok(json_object *structured, const char *text);
+/* A failure of sandboxio as an isError result with the code, message and docs URL. */
+json_object *mcp_result_error(int code, const char *message);
+/* Like mcp_result_error() with the library's last detail for code. */
+json_object *mcp_result_lib_error(int code, const char *context);
+
+/* auth.c */
+int mcp_token_equal(const char *expected, const char *given, size_t given_len);
+int mcp_host_is_loopback(const char *host);
+/* Origin is acceptable: absent, or http(s) on a loopback host. */
+int mcp_origin_allowed(const char *origin);
+/* Host header names a loopback host or the bound address. */
+int mcp_host_allowed(const char *host, const char *bound_host);
+
+/* stdio.c and http.c: serve until EOF or a termination signal. */
+int mcp_serve_stdio(struct mcp_server *server);
+int mcp_serve_http(struct mcp_server *server);
+
+/* signals.c: termination signals wake the serve loops through a pipe. */
+int mcp_signals_install(void);
+int mcp_signal_fd(void);
+int mcp_signalled(void);
+
+#endif

@@ -1,0 +1,52 @@
+## (fragment: see Makefile.am)
+## `sandboxio mcp`: the MCP server, part of the sandboxio program.
+src_sandboxio_SOURCES += \
+	src/cli/mcp/mcp.h \
+	src/cli/mcp/args.c \
+	src/cli/mcp/auth.c \
+	src/cli/mcp/cmd_mcp.c \
+	src/cli/mcp/http.c \
+	src/cli/mcp/jsonrpc.c \
+	src/cli/mcp/jsonrpc.h \
+	src/cli/mcp/progress.c \
+	src/cli/mcp/protocol.c \
+	src/cli/mcp/result.c \
+	src/cli/mcp/schema.c \
+	src/cli/mcp/server.c \
+	src/cli/mcp/session.c \
+	src/cli/mcp/signals.c \
+	src/cli/mcp/stdio.c \
+	src/cli/mcp/tools.c
+src_sandboxio_CFLAGS += $(MHD_CFLAGS)
+src_sandboxio_LDADD += $(MHD_LIBS)
+dist_doc_DATA += docs/mcp.md
+
+## Tests with the ecosystem's own clients (node; npm ci of tests/mcp/package-lock.json).
+SBX_MCP_TESTS = \
+	tests/mcp/sdk-stdio-tools.sh \
+	tests/mcp/sdk-stdio-cancel.sh \
+	tests/mcp/stdio-end-destroys-sandboxes.sh \
+	tests/mcp/inspector-stdio.sh \
+	tests/mcp/sdk-http.sh \
+	tests/mcp/http-abuse.sh \
+	tests/mcp/conformance-http.sh \
+	tests/mcp/sdk-progress.sh \
+	tests/mcp/sdk-stdio-pool.sh \
+	tests/mcp/docs-snippets.sh
+TESTS += $(SBX_MCP_TESTS)
+EXTRA_DIST += $(SBX_MCP_TESTS) tests/mcp/lib.sh tests/mcp/client.mjs scripts/check-mcp-fuzz.sh \
+	tests/fuzz/fuzz_mcp_jsonrpc.c tests/fuzz/corpus/fuzz_mcp_jsonrpc \
+	tests/mcp/package.json tests/mcp/package-lock.json \
+	tests/mcp/procs.mjs tests/mcp/sdk-stdio-tools.mjs tests/mcp/sdk-stdio-cancel.mjs \
+	tests/mcp/stdio-end-destroys-sandboxes.mjs tests/mcp/inspector-stdio.mjs \
+	tests/mcp/http-server.mjs tests/mcp/sdk-http.mjs tests/mcp/http-abuse.mjs tests/mcp/sdk-progress.mjs \
+	tests/mcp/sdk-stdio-pool.mjs tests/mcp/docs-snippets.mjs \
+	tests/mcp/conformance-expected-failures.yml
+CLEANFILES += tests/mcp-npm.lock
+
+## The warm pool of the core (src/core/pool.c), which `mcp --pool` uses.
+check_PROGRAMS += tests/test_pool
+TESTS += tests/test_pool
+tests_test_pool_SOURCES = tests/test_pool.c tests/testutil.h
+tests_test_pool_CFLAGS = $(SBX_CHECK_CFLAGS)
+tests_test_pool_LDADD = $(SBX_CHECK_LDADD)

@@ -1,0 +1,609 @@
+/*
+ * tools.c - tools/call: each tool reads its arguments strictly, runs
+ * through the library, and answers with structuredContent and a line of
+ * text, or with a sandboxio failure as an isError result.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcp.h"
+#include "../encode.h"
+#include "../util.h"
+
+struct tool {
+    const char *name;
+    json_object *(*fn)(struct mcp_session *s, struct mcp_call *call, struct mcp_args *a);
+};
+
+/*
+ * How a command runs for a call: captured by the library, or, when the
+ * client asked for progress and the backend can stream, streamed through
+ * a capture that reports progress.
+ */
+struct run_ctx {
+    struct mcp_capture capture;
+    int streamed;
+};
+
+/* The command's result, and one line of text for it. */
+static json_object *result_of(struct run_ctx *ctx, const sbx_result *result)
+{
+    json_object *obj;
+    char text[160];
+    size_t out_len, err_len;
+    int rc = ctx->streamed ? mcp_capture_result_json(&ctx->capture, result, &obj)
+                           : run_result_json(result, &obj);
+
+    if (rc)
+        return mcp_result_error(rc, "the output is too large to return; lower output_cap_bytes");
+    out_len = json_object_get_string_len(json_object_object_get(obj, "stdout"));
+    err_len = json_object_get_string_len(json_object_object_get(obj, "stderr"));
+    if (sbx_result_timed_out(result))
+        snprintf(text, sizeof(text), "timed out after %.0f ms", (double)sbx_result_duration_ns(result) / 1e6);
+    else if (sbx_result_exited(result))
+        snprintf(text, sizeof(text), "exit code %d", sbx_result_exit_code(result));
+    else
+        snprintf(text, sizeof(text), "killed by signal %d", sbx_result_signal(result));
+    snprintf(text + strlen(text), sizeof(text) - strlen(text), "; %zu bytes of stdout, %zu of stderr",
+             out_len, err_len);
+    if (json_object_get_boolean(json_object_object_get(obj, "stdout_truncated")) ||
+        json_object_get_boolean(json_object_object_get(obj, "stderr_truncated")))
+        snprintf(text + strlen(text), sizeof(text) - strlen(text), " (truncated)");
+    return mcp_result_ok(obj, text);
+}
+
+/* The exec options run and sandbox_exec share, applied to cmd. */
+static int exec_options(struct mcp_session *s, struct mcp_call *call, struct mcp_args *a,
+                        sbx_cmd *cmd, size_t *cap)
+{
+    const struct policy_opts *po = &s->server->config->po;
+    const char *stdin_text, *cwd;
+    json_object *env = NULL;
+    uint64_t v;
+    int given, rc;
+
+    *cap = po->output_cap;
+    if ((rc = sbx_cmd_set_cancel(cmd, call->cancel)))
+        return rc;
+    if ((rc = mcp_arg_string(a, "stdin", 0, &stdin_text)))
+        return rc;
+    if (stdin_text && (rc = sbx_cmd_set_stdin(cmd, stdin_text, strlen(stdin_text))))
+        return rc;
+    if ((rc = mcp_arg_string(a, "cwd", 0, &cwd)))
+        return rc;
+    if (cwd && (rc = sbx_cmd_set_cwd(cmd, cwd)))
+        return rc;
+    if ((rc = mcp_arg_uint(a, "timeout_ms", UINT64_MAX, &given, &v)))
+        return rc;
+    if (given) {
+        /* Only tighter than the operator's ceiling: a longer one is refused. */
+        if (v == 0) {
+            snprintf(a->why, sizeof(a->why), "'timeout_ms' must be 1 or more");
+            return SBX_E_MCP_BAD_ARGUMENTS;
+        }
+        if (po->timeout_ms && v > po->timeout_ms) {
+            snprintf(a->why, sizeof(a->why), "timeout_ms %llu is longer than the server's --timeout (%llu ms)",
+                     (unsigned long long)v, (unsigned long long)po->timeout_ms);
+            return SBX_E_MCP_POLICY_WIDER;
+        }
+        if ((rc = sbx_cmd_set_timeout(cmd, v)))
+            return rc;
+    }
+    if ((rc = mcp_arg_uint(a, "output_cap_bytes", SIZE_MAX, &given, &v)))
+        return rc;
+    if (given) {
+        /* 0 would mean no cap at all: wider than any cap the server set. */
+        if (po->output_cap && (v == 0 || v > po->output_cap)) {
+            snprintf(a->why, sizeof(a->why), "output_cap_bytes %llu is more than the server's --output-cap (%zu)",
+                     (unsigned long long)v, po->output_cap);
+            return SBX_E_MCP_POLICY_WIDER;
+        }
+        if ((rc = sbx_cmd_set_output_cap(cmd, (size_t)v)))
+            return rc;
+        *cap = (size_t)v;
+    }
+    if (a->obj && json_object_object_get_ex(a->obj, "env", &env)) {
+        if (!json_object_is_type(env, json_type_object)) {
+            snprintf(a->why, sizeof(a->why), "'env' must be an object of strings");
+            return SBX_E_MCP_BAD_ARGUMENTS;
+        }
+        json_object_object_foreach(env, name, value) {
+            if (!json_object_is_type(value, json_type_string)) {
+                snprintf(a->why, sizeof(a->why), "'env.%.200s' must be a string", name);
+                return SBX_E_MCP_BAD_ARGUMENTS;
+            }
+            if ((rc = sbx_cmd_set_env(cmd, name, json_object_get_string(value))))
+                return rc;
+        }
+    }
+    return SBX_OK;
+}
+
+/* A failure of an argument check or of the library, as a tool result. */
+static json_object *failed(struct mcp_args *a, int rc)
+{
+    if (rc == SBX_E_MCP_BAD_ARGUMENTS || rc == SBX_E_MCP_POLICY_WIDER)
+        return mcp_result_error(rc, a->why);
+    return mcp_result_lib_error(rc, NULL);
+}
+
+static const char *const run_keys[] = { "argv", "code", "language", "stdin", "env", "cwd",
+                                        "timeout_ms", "output_cap_bytes", NULL };
+
+/* run's code + language: the file name and the interpreter's argv. */
+static int code_command(struct mcp_args *a, const char *language, const char **file,
+                        const char *argv[3])
+{
+    static const struct { const char *language, *file, *interpreter; } langs[] = {
+        { "python", "main.py", "python3" },
+        { "sh", "main.sh", "sh" },
+        { "node", "main.js", "node" },
+    };
+
+    for (size_t i = 0; i < sizeof(langs) / sizeof(langs[0]); i++) {
+        if (language && strcmp(language, langs[i].language) == 0) {
+            *file = langs[i].file;
+            argv[0] = langs[i].interpreter, argv[1] = langs[i].file, argv[2] = NULL;
+            return SBX_OK;
+        }
+    }
+    snprintf(a->why, sizeof(a->why), "'language' must be python, sh or node with 'code'");
+    return SBX_E_MCP_BAD_ARGUMENTS;
+}
+
+/* code + language: a sandbox of our own, the file written, the interpreter run. */
+/* Run cmd in sandbox (NULL: one of its own, sbx_run()), streamed if ctx says so. */
+static int exec_cmd(struct mcp_session *s, struct run_ctx *ctx, sbx_sandbox *sandbox,
+                    const sbx_cmd *cmd, sbx_result **result)
+{
+    const struct mcp_config *cfg = s->server->config;
+
+    if (sandbox)
+        return ctx->streamed ? sbx_exec_stream(result, sandbox, cmd, mcp_capture_cb, &ctx->capture)
+                             : sbx_exec(result, sandbox, cmd);
+    return ctx->streamed ? sbx_run_stream(result, s->server->client, cfg->dsn, cfg->po.policy, cmd,
+                                          mcp_capture_cb, &ctx->capture)
+                         : sbx_run(result, s->server->client, cfg->dsn, cfg->po.policy, cmd);
+}
+
+/* Stream (and report progress) when asked and the backend can. */
+static void choose_streaming(struct run_ctx *ctx, struct mcp_call *call, uint64_t caps, size_t cap)
+{
+    ctx->streamed = call->progress_token && (caps & SBX_CAP_STREAM);
+    if (ctx->streamed)
+        mcp_capture_init(&ctx->capture, call, cap);
+}
+
+/* A sandbox for one command: from the pool (--pool), else opened now. */
+static int fresh_sandbox(struct mcp_session *s, sbx_sandbox **out)
+{
+    const struct mcp_config *cfg = s->server->config;
+
+    if (s->server->pool)
+        return sbx_pool_take(s->server->pool, out);
+    return sbx_sandbox_open(out, s->server->client, cfg->dsn, cfg->po.policy);
+}
+
+/* A command in a sandbox of its own, destroyed after; code, if any, written first. */
+static int run_code(struct mcp_session *s, struct run_ctx *ctx, struct mcp_call *call, size_t cap,
+                    const char *code, const char *file, const sbx_cmd *cmd, sbx_result **result)
+{
+    sbx_sandbox *sandbox = NULL;
+    int rc = fresh_sandbox(s, &sandbox);
+
+    if (rc == SBX_OK && file)
+        rc = sbx_file_write(sandbox, file, code, strlen(code), 0644);
+    if (rc == SBX_OK) {
+        choose_streaming(ctx, call, sbx_sandbox_caps(sandbox), cap);
+        rc = exec_cmd(s, ctx, sandbox, cmd, result);
+    }
+    if (sandbox && s->server->pool) {
+        /* Destroyed by the pool's thread after the response is on its way. */
+        sbx_pool_retire(s->server->pool, sandbox);
+    } else if (sandbox) {
+        int destroyed = sbx_sandbox_destroy(sandbox);
+        if (rc == SBX_OK && destroyed != SBX_OK) {
+            sbx_result_free(*result);
+            *result = NULL;
+            rc = destroyed;
+        }
+        sbx_sandbox_free(sandbox);
+    }
+    return rc;
+}
+
+static json_object *tool_run(struct mcp_session *s, struct mcp_call *call, struct mcp_args *a)
+{
+    const struct mcp_config *cfg = s->server->config;
+    const char *code, *language, *file = NULL, *code_argv[3];
+    char **argv = NULL;
+    sbx_cmd *cmd = NULL;
+    sbx_result *result = NULL;
+    struct run_ctx ctx = { .streamed = 0 };
+    json_object *out;
+    uint64_t caps = 0;
+    size_t cap = 0;
+    int rc;
+
+    if ((rc = mcp_arg_only(a, run_keys)) || (rc = mcp_arg_argv(a, "argv", &argv)) ||
+        (rc = mcp_arg_string(a, "code", 0, &code)) ||
+        (rc = mcp_arg_string(a, "language", 0, &language)))
+        goto out;
+    if (!argv == !code) {
+        snprintf(a->why, sizeof(a->why), "give either 'argv' or 'code' with 'language'");
+        rc = SBX_E_MCP_BAD_ARGUMENTS;
+        goto out;
+    }
+    if (!code && language) {
+        snprintf(a->why, sizeof(a->why), "'language' goes with 'code', not 'argv'");
+        rc = SBX_E_MCP_BAD_ARGUMENTS;
+        goto out;
+    }
+    if (code && (rc = code_command(a, language, &file, code_argv)))
+        goto out;
+    if ((rc = sbx_cmd_new(&cmd, code ? code_argv : (const char *const *)argv)) ||
+        (rc = exec_options(s, call, a, cmd, &cap)))
+        goto out;
+    if (code || s->server->pool) {
+        rc = run_code(s, &ctx, call, cap, code, file, cmd, &result);
+    } else if (!(rc = sbx_client_probe(s->server->client, cfg->dsn, &caps, NULL))) {
+        choose_streaming(&ctx, call, caps, cap);
+        rc = exec_cmd(s, &ctx, NULL, cmd, &result);
+    }
+out:
+    out = rc ? failed(a, rc) : result_of(&ctx, result);
+    if (ctx.streamed)
+        mcp_capture_release(&ctx.capture);
+    sbx_result_free(result);
+    sbx_cmd_free(cmd);
+    free(argv);
+    return out;
+}
+
+static json_object *box_description(struct mcp_box *box)
+{
+    json_object *obj = json_object_new_object();
+    int rc = obj ? SBX_OK : SBX_E_NOMEM;
+
+    if (!rc) rc = sbx_cli_json_add(obj, "sandbox_id", json_object_new_string(box->id));
+    if (!rc) rc = sbx_cli_json_add(obj, "backend", json_object_new_string(sbx_sandbox_backend(box->sandbox)));
+    if (!rc) rc = sbx_cli_json_add(obj, "tier", json_object_new_string(sbx_tier_name(sbx_sandbox_tier(box->sandbox))));
+    if (rc) {
+        json_object_put(obj);
+        return NULL;
+    }
+    return obj;
+}
+
+static json_object *tool_create(struct mcp_session *s, struct mcp_call *call, struct mcp_args *a)
+{
+    static const char *const keys[] = { NULL };
+    const struct mcp_config *cfg = s->server->config;
+    sbx_sandbox *sandbox = NULL;
+    struct mcp_box *box;
+    json_object *obj;
+    char text[96];
+    int rc;
+
+    (void)call;
+    if ((rc = mcp_arg_only(a, keys)))
+        return failed(a, rc);
+    if ((rc = mcp_session_reserve(s)))
+        return mcp_result_error(rc, "destroy a sandbox of this session first (sandbox_list shows them)");
+    rc = sbx_sandbox_open(&sandbox, s->server->client, cfg->dsn, cfg->po.policy);
+    if (rc == SBX_OK)
+        rc = mcp_session_add_box(s, sandbox, &box);
+    if (rc != SBX_OK) {
+        json_object *err = mcp_result_lib_error(rc, "creating the sandbox");
+        sbx_sandbox_free(sandbox);
+        mcp_session_unreserve(s);
+        return err;
+    }
+    obj = box_description(box);
+    snprintf(text, sizeof(text), "sandbox %s created", box->id);
+    mcp_session_put_box(s, box);
+    return mcp_result_ok(obj, text);
+}
+
+/* The sandbox named by the sandbox_id argument, referenced; NULL with *err set. */
+static struct mcp_box *the_box(struct mcp_session *s, struct mcp_args *a, json_object **err)
+{
+    struct mcp_box *box = NULL;
+    const char *id;
+    int rc = mcp_arg_string(a, "sandbox_id", 1, &id);
+
+    if (rc) {
+        *err = failed(a, rc);
+        return NULL;
+    }
+    if ((rc = mcp_session_get_box(s, id, &box)))
+        *err = mcp_result_error(rc, "no sandbox with this id in this session");
+    return box;
+}
+
+static json_object *tool_exec(struct mcp_session *s, struct mcp_call *call, struct mcp_args *a)
+{
+    static const char *const keys[] = { "sandbox_id", "argv", "stdin", "env", "cwd", "timeout_ms",
+                                        "output_cap_bytes", NULL };
+    struct mcp_box *box;
+    char **argv = NULL;
+    sbx_cmd *cmd = NULL;
+    sbx_result *result = NULL;
+    struct run_ctx ctx = { .streamed = 0 };
+    json_object *out = NULL;
+    size_t cap = 0;
+    int rc;
+
+    if ((rc = mcp_arg_only(a, keys)))
+        return failed(a, rc);
+    if (!(box = the_box(s, a, &out)))
+        return out;
+    if (!(rc = mcp_arg_argv(a, "argv", &argv)) && !argv) {
+        snprintf(a->why, sizeof(a->why), "'argv' is required");
+        rc = SBX_E_MCP_BAD_ARGUMENTS;
+    }
+    if (!rc && !(rc = sbx_cmd_new(&cmd, (const char *const *)argv)) &&
+        !(rc = exec_options(s, call, a, cmd, &cap))) {
+        choose_streaming(&ctx, call, sbx_sandbox_caps(box->sandbox), cap);
+        rc = exec_cmd(s, &ctx, box->sandbox, cmd, &result);
+    }
+    out = rc ? failed(a, rc) : result_of(&ctx, result);
+    if (ctx.streamed)
+        mcp_capture_release(&ctx.capture);
+    mcp_session_put_box(s, box);
+    sbx_result_free(result);
+    sbx_cmd_free(cmd);
+    free(argv);
+    return out;
+}
+
+static json_object *tool_write(struct mcp_session *s, struct mcp_call *call, struct mcp_args *a)
+{
+    static const char *const keys[] = { "sandbox_id", "path", "content", "encoding", "mode", NULL };
+    const char *path, *content, *encoding;
+    unsigned char *bytes = NULL;
+    size_t len = 0;
+    uint64_t mode = 0644;
+    int given, rc;
+    struct mcp_box *box = NULL;
+    json_object *out = NULL, *obj;
+
+    (void)call;
+    if ((rc = mcp_arg_only(a, keys)) || (rc = mcp_arg_string(a, "path", 1, &path)) ||
+        (rc = mcp_arg_string(a, "encoding", 0, &encoding)) ||
+        (rc = mcp_arg_uint(a, "mode", 0777, &given, &mode)))
+        return failed(a, rc);
+    /* content may hold NUL bytes in base64 only: read it as JSON, not C. */
+    json_object *c = NULL;
+    if (!json_object_object_get_ex(a->obj, "content", &c) || !json_object_is_type(c, json_type_string)) {
+        snprintf(a->why, sizeof(a->why), "'content' is required and must be a string");
+        return failed(a, SBX_E_MCP_BAD_ARGUMENTS);
+    }
+    content = json_object_get_string(c);
+    len = (size_t)json_object_get_string_len(c);
+    if (encoding && strcmp(encoding, "base64") == 0) {
+        if (sbx_cli_base64_decode(content, len, &bytes, &len)) {
+            snprintf(a->why, sizeof(a->why), "'content' is not valid base64");
+            return failed(a, SBX_E_MCP_BAD_ARGUMENTS);
+        }
+        content = (const char *)bytes;
+    } else if (encoding && strcmp(encoding, "utf-8") != 0) {
+        snprintf(a->why, sizeof(a->why), "'encoding' must be utf-8 or base64");
+        return failed(a, SBX_E_MCP_BAD_ARGUMENTS);
+    }
+    if (!(box = the_box(s, a, &out))) {
+        free(bytes);
+        return out;
+    }
+    rc = sbx_file_write(box->sandbox, path, content, len, (uint32_t)mode);
+    mcp_session_put_box(s, box);
+    free(bytes);
+    if (rc)
+        return mcp_result_lib_error(rc, path);
+    obj = json_object_new_object();
+    if (!obj || sbx_cli_json_add(obj, "path", json_object_new_string(path)) ||
+        sbx_cli_json_add(obj, "bytes", json_object_new_int64((int64_t)len))) {
+        json_object_put(obj);
+        return NULL;
+    }
+    char text[64];
+    snprintf(text, sizeof(text), "wrote %zu bytes", len);
+    return mcp_result_ok(obj, text);
+}
+
+static json_object *tool_read(struct mcp_session *s, struct mcp_call *call, struct mcp_args *a)
+{
+    static const char *const keys[] = { "sandbox_id", "path", NULL };
+    const char *path;
+    struct mcp_box *box;
+    void *data = NULL;
+    size_t len = 0;
+    char *b64 = NULL, text[64];
+    json_object *out = NULL, *obj;
+    int rc, utf8;
+
+    (void)call;
+    if ((rc = mcp_arg_only(a, keys)) || (rc = mcp_arg_string(a, "path", 1, &path)))
+        return failed(a, rc);
+    if (!(box = the_box(s, a, &out)))
+        return out;
+    rc = sbx_file_read(box->sandbox, path, &data, &len);
+    mcp_session_put_box(s, box);
+    if (rc)
+        return mcp_result_lib_error(rc, path);
+    if (len > INT32_MAX / 2) {
+        sbx_free(data);
+        return mcp_result_error(SBX_E_EXEC_TRUNCATED, "the file is too large to return");
+    }
+    utf8 = sbx_cli_utf8_valid(data, len);
+    if (!utf8 && !(b64 = sbx_cli_base64(data, len))) {
+        sbx_free(data);
+        return NULL;
+    }
+    obj = json_object_new_object();
+    rc = obj ? SBX_OK : SBX_E_NOMEM;
+    if (!rc) rc = sbx_cli_json_add(obj, "path", json_object_new_string(path));
+    if (!rc) rc = sbx_cli_json_add(obj, "content", utf8 ? json_object_new_string_len(data, (int)len)
+                                                        : json_object_new_string(b64));
+    if (!rc) rc = sbx_cli_json_add(obj, "encoding", json_object_new_string(utf8 ? "utf-8" : "base64"));
+    if (!rc) rc = sbx_cli_json_add(obj, "bytes", json_object_new_int64((int64_t)len));
+    sbx_free(data);
+    free(b64);
+    if (rc) {
+        json_object_put(obj);
+        return NULL;
+    }
+    snprintf(text, sizeof(text), "%zu bytes (%s)", len, utf8 ? "utf-8" : "base64");
+    return mcp_result_ok(obj, text);
+}
+
+static const char *type_name(int type)
+{
+    switch (type) {
+    case SBX_FILE_REGULAR: return "file";
+    case SBX_FILE_DIRECTORY: return "directory";
+    case SBX_FILE_SYMLINK: return "symlink";
+    default: return "other";
+    }
+}
+
+static json_object *tool_list_files(struct mcp_session *s, struct mcp_call *call, struct mcp_args *a)
+{
+    static const char *const keys[] = { "sandbox_id", "path", NULL };
+    const char *path;
+    struct mcp_box *box;
+    sbx_dirlist *list = NULL;
+    json_object *out = NULL, *obj, *entries;
+    char text[64];
+    int rc;
+
+    (void)call;
+    if ((rc = mcp_arg_only(a, keys)) || (rc = mcp_arg_string(a, "path", 0, &path)))
+        return failed(a, rc);
+    if (!path)
+        path = "";
+    if (!(box = the_box(s, a, &out)))
+        return out;
+    rc = sbx_file_list(box->sandbox, path, &list);
+    mcp_session_put_box(s, box);
+    if (rc)
+        return mcp_result_lib_error(rc, *path ? path : "the work directory");
+    obj = json_object_new_object();
+    entries = json_object_new_array();
+    rc = obj && entries ? SBX_OK : SBX_E_NOMEM;
+    for (size_t i = 0; !rc && i < sbx_dirlist_count(list); i++) {
+        const sbx_dirent *e = sbx_dirlist_get(list, i);
+        json_object *entry = json_object_new_object();
+        rc = entry ? SBX_OK : SBX_E_NOMEM;
+        if (!rc) rc = sbx_cli_json_add(entry, "name", json_object_new_string(e->name));
+        if (!rc) rc = sbx_cli_json_add(entry, "type", json_object_new_string(type_name(e->type)));
+        if (!rc) rc = sbx_cli_json_add(entry, "size", json_object_new_int64((int64_t)e->size));
+        if (!rc) rc = sbx_cli_json_add(entry, "mode", json_object_new_int((int)(e->mode & 07777)));
+        if (!rc) rc = sbx_cli_json_push(entries, entry);
+        else json_object_put(entry);
+    }
+    snprintf(text, sizeof(text), "%zu entries", sbx_dirlist_count(list));
+    sbx_dirlist_free(list);
+    if (!rc) rc = sbx_cli_json_add(obj, "path", json_object_new_string(path));
+    if (!rc) {
+        rc = sbx_cli_json_add(obj, "entries", entries);
+        entries = NULL;
+    }
+    json_object_put(entries);
+    if (rc) {
+        json_object_put(obj);
+        return NULL;
+    }
+    return mcp_result_ok(obj, text);
+}
+
+static json_object *tool_destroy(struct mcp_session *s, struct mcp_call *call, struct mcp_args *a)
+{
+    static const char *const keys[] = { "sandbox_id", NULL };
+    const char *id;
+    json_object *obj;
+    int rc;
+
+    (void)call;
+    if ((rc = mcp_arg_only(a, keys)) || (rc = mcp_arg_string(a, "sandbox_id", 1, &id)))
+        return failed(a, rc);
+    rc = mcp_session_drop_box(s, id);
+    if (rc == SBX_E_MCP_NO_SANDBOX)
+        return mcp_result_error(rc, "no sandbox with this id in this session");
+    if (rc)
+        return mcp_result_lib_error(rc, "destroying the sandbox");
+    obj = json_object_new_object();
+    if (!obj || sbx_cli_json_add(obj, "sandbox_id", json_object_new_string(id)) ||
+        sbx_cli_json_add(obj, "destroyed", json_object_new_boolean(1))) {
+        json_object_put(obj);
+        return NULL;
+    }
+    return mcp_result_ok(obj, "destroyed");
+}
+
+static json_object *tool_list(struct mcp_session *s, struct mcp_call *call, struct mcp_args *a)
+{
+    static const char *const keys[] = { NULL };
+    json_object *obj = json_object_new_object(), *list = json_object_new_array();
+    uint64_t now = mcp_now_ms();
+    size_t n = 0;
+    char text[64];
+    int rc;
+
+    (void)call;
+    if ((rc = mcp_arg_only(a, keys))) {
+        json_object_put(obj);
+        json_object_put(list);
+        return failed(a, rc);
+    }
+    rc = obj && list ? SBX_OK : SBX_E_NOMEM;
+    pthread_mutex_lock(&s->lock);
+    for (struct mcp_box *b = s->boxes; !rc && b; b = b->next, n++) {
+        json_object *d = box_description(b);
+        rc = d ? sbx_cli_json_add(d, "idle_ms", json_object_new_int64(
+                     b->refs ? 0 : (int64_t)(now - b->last_used_ms))) : SBX_E_NOMEM;
+        if (!rc) rc = sbx_cli_json_push(list, d);
+        else json_object_put(d);
+    }
+    pthread_mutex_unlock(&s->lock);
+    if (!rc) {
+        rc = sbx_cli_json_add(obj, "sandboxes", list);
+        list = NULL;
+    }
+    json_object_put(list);
+    if (rc) {
+        json_object_put(obj);
+        return NULL;
+    }
+    snprintf(text, sizeof(text), "%zu sandboxes", n);
+    return mcp_result_ok(obj, text);
+}
+
+static const struct tool tools[] = {
+    { "run", tool_run },
+    { "sandbox_create", tool_create },
+    { "sandbox_exec", tool_exec },
+    { "sandbox_write_file", tool_write },
+    { "sandbox_read_file", tool_read },
+    { "sandbox_list_files", tool_list_files },
+    { "sandbox_destroy", tool_destroy },
+    { "sandbox_list", tool_list },
+};
+
+json_object *mcp_tools_call(struct mcp_session *s, struct mcp_call *call, const char *name,
+                            json_object *arguments, int *known)
+{
+    struct mcp_args a = { .obj = arguments, .why = "" };
+
+    for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++) {
+        if (strcmp(tools[i].name, name) == 0) {
+            *known = 1;
+            return tools[i].fn(s, call, &a);
+        }
+    }
+    *known = 0;
+    return NULL;
+}

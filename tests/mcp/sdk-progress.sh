@@ -1,0 +1,5 @@
+#!/bin/sh
+# See sdk-progress.mjs.
+set -eu
+. "$SBX_TEST_SRCDIR/tests/mcp/lib.sh"
+mcp_node sdk-progress.mjs

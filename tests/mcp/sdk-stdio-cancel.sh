@@ -1,0 +1,5 @@
+#!/bin/sh
+# See sdk-stdio-cancel.mjs.
+set -eu
+. "$SBX_TEST_SRCDIR/tests/mcp/lib.sh"
+mcp_node sdk-stdio-cancel.mjs

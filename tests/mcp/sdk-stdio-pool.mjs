@@ -1,0 +1,30 @@
+// `sandboxio mcp --pool N`: run takes a ready sandbox, never one a command
+// already ran in; the pool refills in the background; its sandboxes die
+// with the server.
+import assert from 'node:assert/strict';
+import { stdioClient, ok } from './client.mjs';
+import { localInits, waitGone } from './procs.mjs';
+
+const { client, transport } = await stdioClient(['--dsn', 'local://', '--pool', '2']);
+const pid = transport.pid;
+const until = Date.now() + 10000;
+while (localInits(pid).length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+assert.equal(localInits(pid).length, 2, 'the pool did not fill');
+
+// Each run finds a work dir no command touched before, also in a burst.
+for (let i = 0; i < 6; i++) {
+  const r = await ok(client, 'run', { argv: ['sh', '-c', 'ls; touch used'] });
+  assert.equal(r.stdout, '', `run ${i} saw a used sandbox`);
+}
+const burst = await Promise.all([...Array(6)].map(() => ok(client, 'run', { argv: ['sh', '-c', 'ls; touch used'] })));
+assert.deepEqual(burst.map((r) => r.stdout), ['', '', '', '', '', '']);
+assert.equal((await ok(client, 'run', { code: 'print(1 + 1)', language: 'python' })).stdout, '2\n');
+
+// Refilled to two, and nothing more.
+const refill = Date.now() + 10000;
+while (localInits(pid).length !== 2 && Date.now() < refill) await new Promise((r) => setTimeout(r, 50));
+const inits = localInits(pid);
+assert.equal(inits.length, 2);
+await client.close();
+assert.deepEqual(await waitGone(inits), [], 'the pool left sandboxes behind');
+console.log('ok: --pool');

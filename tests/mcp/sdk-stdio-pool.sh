@@ -1,0 +1,5 @@
+#!/bin/sh
+# See sdk-stdio-pool.mjs.
+set -eu
+. "$SBX_TEST_SRCDIR/tests/mcp/lib.sh"
+mcp_node sdk-stdio-pool.mjs

@@ -1,0 +1,59 @@
+// Every sandbox a stdio client opened is destroyed when the server gets
+// EOF on stdin, SIGTERM or SIGINT, also with a command still running:
+// checked with the local backend's own processes.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { localInits, waitGone } from './procs.mjs';
+
+const SBX = process.env.SBX;
+
+function server() {
+  const p = spawn(SBX, ['mcp', '--dsn', 'local://'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let buf = '';
+  const waiting = new Map();
+  p.stdout.on('data', (d) => {
+    buf += d;
+    let nl;
+    while ((nl = buf.indexOf('\n')) >= 0) {
+      const msg = JSON.parse(buf.slice(0, nl));
+      buf = buf.slice(nl + 1);
+      waiting.get(msg.id)?.(msg);
+    }
+  });
+  let next = 1;
+  const request = (method, params) => new Promise((resolve) => {
+    const id = next++;
+    waiting.set(id, resolve);
+    p.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+  });
+  const exited = new Promise((resolve) => p.on('exit', (code, signal) => resolve({ code, signal })));
+  return { p, request, exited };
+}
+
+async function scenario(name, end, expectCode) {
+  const s = server();
+  await s.request('initialize', { protocolVersion: '2025-11-25', capabilities: {},
+                                  clientInfo: { name: 't', version: '1' } });
+  s.p.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+  const ids = [];
+  for (let i = 0; i < 3; i++) {
+    const r = await s.request('tools/call', { name: 'sandbox_create', arguments: {} });
+    assert.equal(r.result.isError, false, JSON.stringify(r));
+    ids.push(r.result.structuredContent.sandbox_id);
+  }
+  // One with a command running that would outlive the test.
+  s.request('tools/call', { name: 'sandbox_exec', arguments: { sandbox_id: ids[0], argv: ['sleep', '60'] } });
+  await new Promise((r) => setTimeout(r, 300));
+  const inits = localInits(s.p.pid);
+  // One init per sandbox at least (an exec may add a helper of the same name).
+  assert.ok(inits.length >= 3, `${name}: expected 3 local sandboxes, saw ${inits}`);
+  end(s);
+  const { code } = await s.exited;
+  assert.equal(code, expectCode, `${name}: exit status`);
+  assert.deepEqual(await waitGone(inits), [], `${name}: sandboxes left behind`);
+  console.log(`ok: ${name} destroys every sandbox`);
+}
+
+await scenario('EOF on stdin', (s) => s.p.stdin.end(), 0);
+await scenario('SIGTERM', (s) => s.p.kill('SIGTERM'), 128 + 15);
+await scenario('SIGINT', (s) => s.p.kill('SIGINT'), 128 + 2);

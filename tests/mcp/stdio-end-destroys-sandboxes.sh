@@ -1,0 +1,5 @@
+#!/bin/sh
+# See stdio-end-destroys-sandboxes.mjs.
+set -eu
+. "$SBX_TEST_SRCDIR/tests/mcp/lib.sh"
+mcp_node stdio-end-destroys-sandboxes.mjs
