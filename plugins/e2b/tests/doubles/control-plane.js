@@ -4,8 +4,8 @@
 // only in the shapes that spec defines, with E2B's error body {code,message}.
 //
 // It also serves the rig's own control endpoints under /_control/ (faults,
-// recorded requests, sandboxes, expiry); those are reached on its own port,
-// never through Prism.
+// recorded requests, Prism's violations, sandboxes, expiry); those are
+// reached on its own port, never through Prism.
 import http from "node:http";
 import crypto from "node:crypto";
 import path from "node:path";
@@ -31,7 +31,6 @@ const error = (res, code, message) => send(res, code, { code, message });
 async function readJson(req) {
   let raw = "";
   for await (const chunk of req) raw += chunk;
-  if (req.record) req.record.body = raw;
   if (!raw) return undefined;
   return JSON.parse(raw);
 }
@@ -53,7 +52,8 @@ export class ControlPlane {
     this.faults = faults;
     this.envdUrl = envdUrl;
     this.sandboxes = new Map(); // id -> Sandbox with its record fields
-    this.requests = [];
+    this.requests = []; // as the front door received them
+    this.violations = []; // Prism's sl-violations headers
   }
 
   record(sb) {
@@ -191,7 +191,12 @@ export class ControlPlane {
     }
     if (req.method === "GET" && url.pathname === "/_control/requests") return send(res, 200, this.requests);
     if (req.method === "DELETE" && url.pathname === "/_control/requests") {
-      this.requests = [];
+      this.requests.length = 0;
+      return send(res, 204);
+    }
+    if (req.method === "GET" && url.pathname === "/_control/violations") return send(res, 200, this.violations);
+    if (req.method === "DELETE" && url.pathname === "/_control/violations") {
+      this.violations.length = 0;
       return send(res, 204);
     }
     if (req.method === "GET" && url.pathname === "/_control/sandboxes")
@@ -209,16 +214,12 @@ export class ControlPlane {
       const url = new URL(req.url, "http://api");
       try {
         if (url.pathname.startsWith("/_control/")) return await this.control(req, res, url);
-        // Every request, as it arrived, for the wire tests.
-        req.record = { method: req.method, path: req.url, headers: req.headers };
-        this.requests.push(req.record);
         const open = req.method === "GET" && url.pathname === "/health"; // no security in the spec
         if (!open && req.headers["x-api-key"] !== this.apiKey) {
           // The control plane's 401 says so plainly, as E2B's does.
           req.resume();
           return error(res, 401, "Invalid API key, it must start with 'e2b_' prefix and be followed by 40 hexadecimal characters");
         }
-        if (this.faults.applyApi(req, res)) return req.resume();
         await this.route(req, res, url);
       } catch (e) {
         if (!res.headersSent) error(res, 500, e.message);

@@ -1,11 +1,13 @@
 // Starts the E2B test rig on 127.0.0.1 ports it picks:
-//   the envd double, the control-plane double, and Prism in proxy mode in
+//   the envd double, the control-plane double, Prism in proxy mode in
 //   front of the control plane, loaded with the stored openapi.yml and
-//   --errors, so every request and response is checked against E2B's spec.
+//   --errors, so every request and response is checked against E2B's spec,
+//   and a front door before Prism (front.js) that records the requests,
+//   keeps Prism's violations and answers the injected status faults.
 // Usage: node rig.js STATE_DIR
 // Writes STATE_DIR/rig.json once everything answers:
-//   { apiUrl (Prism), sandboxUrl (envd), controlUrl (the double itself,
-//     for /_control/), apiKey, prismLog }
+//   { apiUrl (the front door), prismUrl, sandboxUrl (envd), controlUrl
+//     (the double itself, for /_control/), apiKey, prismLog }
 // and runs until SIGTERM or SIGINT, then kills every sandbox and Prism.
 // The API key the control plane accepts: E2B_DOUBLE_API_KEY, or a fixed
 // test key. Faults: E2B_DOUBLE_FAULTS (see faults.js).
@@ -17,6 +19,7 @@ import { fileURLToPath } from "node:url";
 import { ControlPlane } from "./control-plane.js";
 import { createEnvdServer } from "./envd-server.js";
 import { Faults } from "./faults.js";
+import { createFront } from "./front.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SPEC = path.join(HERE, "..", "..", "spec", "openapi.yml");
@@ -94,8 +97,13 @@ prism.on("exit", (code, sig) => {
   shutdown(1);
 });
 
+const frontPort = await listen(createFront({
+  prismPort, faults, requests: cp.requests, violations: cp.violations,
+}));
+
 const info = {
-  apiUrl: `http://127.0.0.1:${prismPort}`,
+  apiUrl: `http://127.0.0.1:${frontPort}`,
+  prismUrl: `http://127.0.0.1:${prismPort}`,
   sandboxUrl: `http://127.0.0.1:${envdPort}`,
   controlUrl: `http://127.0.0.1:${cpPort}`,
   apiKey: API_KEY,
