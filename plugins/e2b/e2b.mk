@@ -31,7 +31,7 @@ SBX_E2B_SPEC = \
 SBX_E2B_TESTS = plugins/e2b/tests/e2b-sdk-session-passes.sh
 TESTS += $(SBX_E2B_TESTS)
 EXTRA_DIST += $(SBX_E2B_TESTS) plugins/e2b/tests/e2b-rig.sh \
-	$(SBX_E2B_DOUBLES) $(SBX_E2B_SPEC)
+	$(SBX_E2B_DOUBLES) $(SBX_E2B_SPEC) docs/backends/e2b.md
 
 ## What the tests install or leave in the build tree.
 clean-local: clean-local-e2b
