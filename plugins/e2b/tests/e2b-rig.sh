@@ -125,7 +125,8 @@ rig_start() {
     i=0
     while [ ! -f "$RIG_JSON" ]; do
         kill -0 "$RIG_PID" 2>/dev/null || fail "the rig exited before it was ready"
-        [ $i -lt 1200 ] || fail "the rig was not ready within 120 s"
+        # Prism reads the whole spec first: slow on a loaded machine.
+        [ $i -lt 2400 ] || fail "the rig was not ready within 240 s"
         sleep 0.1
         i=$((i + 1))
     done

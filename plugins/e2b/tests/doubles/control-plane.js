@@ -54,6 +54,7 @@ export class ControlPlane {
     this.sandboxes = new Map(); // id -> Sandbox with its record fields
     this.requests = []; // as the front door received them
     this.violations = []; // Prism's sl-violations headers
+    this.envdRequests = []; // as the envd double received them
   }
 
   record(sb) {
@@ -192,6 +193,11 @@ export class ControlPlane {
     if (req.method === "GET" && url.pathname === "/_control/requests") return send(res, 200, this.requests);
     if (req.method === "DELETE" && url.pathname === "/_control/requests") {
       this.requests.length = 0;
+      return send(res, 204);
+    }
+    if (req.method === "GET" && url.pathname === "/_control/envd-requests") return send(res, 200, this.envdRequests);
+    if (req.method === "DELETE" && url.pathname === "/_control/envd-requests") {
+      this.envdRequests.length = 0;
       return send(res, 204);
     }
     if (req.method === "GET" && url.pathname === "/_control/violations") return send(res, 200, this.violations);

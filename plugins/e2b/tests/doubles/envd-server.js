@@ -128,10 +128,12 @@ async function postFile(sb, req, res, url) {
 }
 
 // `sandboxes` maps an id to a Sandbox (with accessToken, readyAt);
-// `faults` is the Faults of the rig.
-export function createEnvdServer(sandboxes, faults) {
+// `faults` is the Faults of the rig; `requests` gets every request's
+// method, path and headers as they arrived, for the wire tests.
+export function createEnvdServer(sandboxes, faults, requests) {
   return http.createServer(async (req, res) => {
     const url = new URL(req.url, "http://envd");
+    requests.push({ method: req.method, path: req.url, headers: req.headers });
     const id = sandboxIdOf(req);
     const sb = id ? sandboxes.get(id) : null;
     // E2B's proxy answers 502 for a sandbox that is not (or no longer) running.

@@ -119,6 +119,9 @@ async function main() {
   r = await unary(a, "process.Process/List", {});
   assert.equal(r.status, 200);
   assert.deepEqual(await r.json(), {});
+  const seen = await (await control("GET", "/_control/envd-requests")).json();
+  assert.equal(seen.at(-1).path, "/process.Process/List");
+  assert.equal(seen.at(-1).headers["x-access-token"], a.envdAccessToken);
 
   begin("Start: start, data, end events, then the end-of-stream frame");
   let s = await run(a, "echo hi; exit 4");
@@ -191,6 +194,7 @@ async function main() {
   v = await (await control("GET", "/_control/violations")).json();
   assert.deepEqual(v, []);
   await control("DELETE", "/_control/requests");
+  await control("DELETE", "/_control/envd-requests");
   process.stdout.write("rig self-check passed\n");
 }
 

@@ -74,7 +74,7 @@ process.on("SIGINT", () => shutdown(0));
 
 const faults = new Faults((id) => cp.expire(id));
 cp = new ControlPlane({ apiKey: API_KEY, stateDir, faults });
-const envdPort = await listen(createEnvdServer(cp.sandboxes, faults));
+const envdPort = await listen(createEnvdServer(cp.sandboxes, faults, cp.envdRequests));
 const cpPort = await listen(cp.server());
 
 const prismLog = path.join(stateDir, "prism.log");
@@ -85,7 +85,7 @@ for (let attempt = 0; attempt < 3 && !prismPort; attempt++) {
   prism = spawn(process.execPath, [PRISM, "proxy", SPEC, `http://127.0.0.1:${cpPort}`,
     "--errors", "-h", "127.0.0.1", "-p", String(port)], { stdio: ["ignore", log, log] });
   fs.closeSync(log);
-  if (await waitHttp(port, prism, 60000)) prismPort = port;
+  if (await waitHttp(port, prism, 180000)) prismPort = port;
   else if (prism.exitCode === null) prism.kill("SIGKILL");
 }
 if (!prismPort) {
