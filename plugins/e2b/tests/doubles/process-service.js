@@ -163,6 +163,12 @@ async function* stream(proc, ctx, withStart) {
     yield { event: ev ?? { event: { case: "keepalive", value: {} } } };
     requestState()?.afterEvent?.(ev);
   }
+  // envd returns the request context's error when it ends first (its
+  // deadline, Connect-Timeout-Ms): the stream ends with that error, not {}.
+  if (!proc.end && ctx.signal.aborted) {
+    const why = ctx.signal.reason;
+    throw why instanceof ConnectError ? why : new ConnectError(String(why ?? "canceled"), Code.Canceled);
+  }
 }
 
 export function processService(sandboxOf) {

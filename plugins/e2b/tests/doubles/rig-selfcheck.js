@@ -47,14 +47,14 @@ function unary(sb, method, body, headers = {}) {
 // A Connect server-streaming call, read to its end: the messages, the
 // end-of-stream frame's JSON (null if the body ended without one), and
 // the transport error if the body was cut.
-async function serverStream(sb, method, body) {
+async function serverStream(sb, method, body, headers = {}) {
   const json = Buffer.from(JSON.stringify(body));
   const env = Buffer.alloc(5 + json.length);
   env.writeUInt32BE(json.length, 1);
   json.copy(env, 5);
   const r = await fetch(`${rig.sandboxUrl}/${method}`, {
     method: "POST",
-    headers: envdHeaders(sb, { "Content-Type": "application/connect+json", "Connect-Protocol-Version": "1" }),
+    headers: envdHeaders(sb, { "Content-Type": "application/connect+json", "Connect-Protocol-Version": "1", ...headers }),
     body: env,
   });
   assert.equal(r.status, 200);
@@ -77,8 +77,8 @@ async function serverStream(sb, method, body) {
   return { messages, end, cut };
 }
 
-const run = (sb, script) => serverStream(sb, "process.Process/Start",
-  { process: { cmd: "/bin/sh", args: ["-c", script] } });
+const run = (sb, script, headers) => serverStream(sb, "process.Process/Start",
+  { process: { cmd: "/bin/sh", args: ["-c", script] } }, headers);
 
 const stdoutOf = (messages) => messages
   .filter((m) => m.event.data?.stdout).map((m) => Buffer.from(m.event.data.stdout, "base64").toString()).join("");
@@ -130,6 +130,16 @@ async function main() {
   assert.deepEqual(s.messages.at(-1).event.end, { exitCode: 4, exited: true, status: "exit status 4", error: "exit status 4" });
   assert.deepEqual(s.end, {});
   assert.equal(s.cut, null);
+
+  begin("the timeout kills the command's process only, as envd's does: its children live on");
+  s = await run(a, "sleep 30 & echo $!; wait", { "Connect-Timeout-Ms": "1500" });
+  // envd races its end event against the request's deadline: either ends it.
+  assert.ok(s.end?.error?.code === "deadline_exceeded"
+    || s.messages.at(-1).event.end?.status === "signal: killed", JSON.stringify(s));
+  const orphan = stdoutOf(s.messages).trim();
+  assert.match(orphan, /^[0-9]+$/);
+  s = await run(a, `kill -0 ${orphan} && echo alive; kill -9 ${orphan}`);
+  assert.equal(stdoutOf(s.messages), "alive\n");
 
   begin("a sandbox is confined: no host files, no network, its own processes");
   s = await run(a, "test -e /etc/shadow || echo no-shadow; test -e /work || echo no-work; "

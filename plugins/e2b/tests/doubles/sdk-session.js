@@ -1,6 +1,6 @@
 // A scripted session of the official e2b SDK against the doubles: create,
-// commands (stdout, stderr, exit code, stdin, streaming, kill, timeout, no
-// network), files (write, read, list, mkdir, rename, remove, 64 MiB both
+// commands (stdout, stderr, exit code, stdin, streaming, connect, kill,
+// timeout, no network), files (write, read, list, mkdir, rename, remove, 64 MiB both
 // ways streamed), metadata listing, set-timeout, kill. Each step asserts
 // what E2B documents the SDK returns; the first failure ends the session.
 // The SDK is pointed at the rig the way it is pointed at any self-hosted
@@ -80,6 +80,13 @@ async function main() {
   await sbx.commands.closeStdin(h.pid);
   r = await h.wait();
   assert.equal(r.stdout, "hello stdin\ndone\n");
+
+  begin("connect to a running command from a second handle");
+  h = await sbx.commands.run("sleep 1.5; echo connected", { background: true });
+  const again = await sbx.commands.connect(h.pid);
+  r = await again.wait();
+  assert.equal(r.stdout, "connected\n");
+  assert.equal((await h.wait()).stdout, "connected\n");
 
   begin("list running commands; kill one (SIGKILL)");
   h = await sbx.commands.run("sleep 30", { background: true });
