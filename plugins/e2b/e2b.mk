@@ -1,4 +1,4 @@
-## The e2b backend. For now its test rig: spec-checked doubles of E2B's
+## The e2b backend. For now its test rig, spec-checked doubles of E2B's
 ## control plane (behind Prism) and envd (a Connect server), proved by the
 ## official e2b SDK. Node and npm are test-time dependencies only: the
 ## doubles' packages are installed by the tests themselves (npm ci).
@@ -27,6 +27,17 @@ SBX_E2B_SPEC = \
 	plugins/e2b/spec/envd.yaml \
 	plugins/e2b/spec/process.proto \
 	plugins/e2b/spec/filesystem.proto
+
+## Unit tests of the backend's pure parts (no server needed). The plugin
+## itself is not built yet: its parts are tested as they are written.
+check_PROGRAMS += plugins/e2b/tests/test_e2b_units
+TESTS += plugins/e2b/tests/test_e2b_units
+plugins_e2b_tests_test_e2b_units_SOURCES = \
+	plugins/e2b/tests/test_e2b_units.c \
+	plugins/e2b/e2b.h \
+	plugins/e2b/envelope.c
+plugins_e2b_tests_test_e2b_units_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(JSONC_CFLAGS)
+plugins_e2b_tests_test_e2b_units_LDADD = $(CHECK_LIBS) $(JSONC_LIBS)
 
 SBX_E2B_TESTS = plugins/e2b/tests/e2b-sdk-session-passes.sh
 TESTS += $(SBX_E2B_TESTS)

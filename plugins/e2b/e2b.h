@@ -1,0 +1,67 @@
+/*
+ * Internal declarations of the e2b backend: sandboxes are E2B sandboxes,
+ * driven through E2B's control-plane REST API and envd's Connect RPC (JSON
+ * encoding over HTTP/1.1). Nothing here is exported. The backend is being
+ * built; docs/backends/e2b.md says what it will map each capability to.
+ *
+ * Files by concern:
+ *   envelope.c  Connect's server-streaming body: 5-byte envelopes, the
+ *               end-of-stream frame and its error
+ */
+#ifndef SBX_E2B_H
+#define SBX_E2B_H
+
+#include "config.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* --- envelope.c ------------------------------------------------------------ */
+
+/* Connect envelope flags (connect protocol, "Streaming RPCs"). */
+#define E2B_ENV_COMPRESSED 0x01u
+#define E2B_ENV_END_STREAM 0x02u
+/* The largest message accepted: envd's data events are far smaller. */
+#define E2B_ENV_MAX_MESSAGE (16u * 1024 * 1024)
+
+/*
+ * A decoder of a Connect server stream: each envelope is a flags byte, a
+ * big-endian uint32 length and that many bytes of JSON. A read may end
+ * anywhere, so the decoder keeps the partial header and message. Each whole
+ * message goes to on_message; the end-of-stream message (flag 0x02) to
+ * on_end. A non-zero return of a callback stops the feed and is returned.
+ */
+typedef struct e2b_envelope {
+    unsigned char hdr[5];
+    size_t hdr_len;
+    uint8_t flags;
+    uint32_t need;         /* bytes of the current message still to come */
+    char *msg;
+    size_t msg_len, msg_cap;
+    bool in_message;
+    bool ended;            /* the end-of-stream message was read */
+    const char *why;       /* static reason of a protocol error */
+    int (*on_message)(void *ud, const char *json, size_t len);
+    int (*on_end)(void *ud, const char *json, size_t len);
+    void *ud;
+} e2b_envelope;
+
+void e2b_envelope_init(e2b_envelope *e, int (*on_message)(void *ud, const char *json, size_t len),
+                       int (*on_end)(void *ud, const char *json, size_t len), void *ud);
+/* Feed bytes of the body: SBX_OK, a callback's code, or SBX_E_BACKEND_PROTOCOL (e->why). */
+int e2b_envelope_feed(e2b_envelope *e, const void *data, size_t len);
+/* At the body's end: SBX_OK only after a whole end-of-stream message. */
+int e2b_envelope_finish(e2b_envelope *e);
+void e2b_envelope_clear(e2b_envelope *e);
+
+/*
+ * The end-of-stream message's error, if any: {} is none (*has_error false);
+ * {"error":{"code":"...","message":"..."}} gives both (truncated to fit,
+ * message may be absent). SBX_OK, or SBX_E_BACKEND_PROTOCOL for anything
+ * else (not JSON, an error without a code).
+ */
+int e2b_end_error(const char *json, size_t len, bool *has_error, char *code, size_t code_size,
+                  char *message, size_t message_size);
+
+#endif

@@ -1,0 +1,240 @@
+/*
+ * Unit tests of the e2b backend's pure parts: the Connect server-stream
+ * decoder (envelopes split at every byte, the end-of-stream frame and its
+ * error, every malformed body). No server is needed.
+ */
+#include "../e2b.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sandboxio/errors.h>
+
+/* --- envelope --------------------------------------------------------------- */
+
+typedef struct seen {
+    char text[1024];    /* the messages, each followed by '|' */
+    char end[256];
+    int messages, ends;
+    int stop_at;        /* return 7 at this message (0: never) */
+} seen;
+
+static int on_message(void *ud, const char *json, size_t len)
+{
+    seen *s = ud;
+    ck_assert_uint_eq(strlen(json), len);    /* NUL-terminated, no NUL inside */
+    strncat(s->text, json, sizeof(s->text) - strlen(s->text) - 2);
+    strcat(s->text, "|");
+    return ++s->messages == s->stop_at ? 7 : 0;
+}
+
+static int on_end(void *ud, const char *json, size_t len)
+{
+    seen *s = ud;
+    ck_assert_uint_lt(len, sizeof(s->end));
+    memcpy(s->end, json, len + 1);
+    s->ends++;
+    return 0;
+}
+
+/* Appends one envelope to buf at *n. */
+static void put(unsigned char *buf, size_t *n, unsigned flags, const char *json)
+{
+    size_t len = strlen(json);
+    buf[(*n)++] = (unsigned char)flags;
+    buf[(*n)++] = (unsigned char)(len >> 24);
+    buf[(*n)++] = (unsigned char)(len >> 16);
+    buf[(*n)++] = (unsigned char)(len >> 8);
+    buf[(*n)++] = (unsigned char)len;
+    memcpy(buf + *n, json, len);
+    *n += len;
+}
+
+static size_t start_stream(unsigned char *buf)
+{
+    size_t n = 0;
+    put(buf, &n, 0, "{\"event\":{\"start\":{\"pid\":7}}}");
+    put(buf, &n, 0, "");
+    put(buf, &n, 0, "{\"event\":{\"data\":{\"stdout\":\"aGkK\"}}}");
+    put(buf, &n, 0, "{\"event\":{\"end\":{\"exited\":true,\"status\":\"exit status 0\"}}}");
+    put(buf, &n, E2B_ENV_END_STREAM, "{}");
+    return n;
+}
+
+static const char *const START_TEXT =
+    "{\"event\":{\"start\":{\"pid\":7}}}||{\"event\":{\"data\":{\"stdout\":\"aGkK\"}}}|"
+    "{\"event\":{\"end\":{\"exited\":true,\"status\":\"exit status 0\"}}}|";
+
+START_TEST(envelope_whole_stream_in_one_read)
+{
+    unsigned char buf[512];
+    size_t n = start_stream(buf);
+    seen s = {0};
+    e2b_envelope e;
+    e2b_envelope_init(&e, on_message, on_end, &s);
+    ck_assert_int_eq(e2b_envelope_feed(&e, buf, n), SBX_OK);
+    ck_assert_int_eq(e2b_envelope_finish(&e), SBX_OK);
+    ck_assert_str_eq(s.text, START_TEXT);
+    ck_assert_int_eq(s.messages, 4);
+    ck_assert_int_eq(s.ends, 1);
+    ck_assert_str_eq(s.end, "{}");
+    e2b_envelope_clear(&e);
+}
+END_TEST
+
+/* Every split point of the body into two reads, and one byte per read. */
+START_TEST(envelope_split_anywhere)
+{
+    unsigned char buf[512];
+    size_t n = start_stream(buf);
+    for (size_t cut = 0; cut <= n; cut++) {
+        seen s = {0};
+        e2b_envelope e;
+        e2b_envelope_init(&e, on_message, on_end, &s);
+        ck_assert_int_eq(e2b_envelope_feed(&e, buf, cut), SBX_OK);
+        ck_assert_int_eq(e2b_envelope_feed(&e, buf + cut, n - cut), SBX_OK);
+        ck_assert_int_eq(e2b_envelope_finish(&e), SBX_OK);
+        ck_assert_str_eq(s.text, START_TEXT);
+        e2b_envelope_clear(&e);
+    }
+    seen s = {0};
+    e2b_envelope e;
+    e2b_envelope_init(&e, on_message, on_end, &s);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_int_eq(e2b_envelope_feed(&e, buf + i, 1), SBX_OK);
+    ck_assert_int_eq(e2b_envelope_finish(&e), SBX_OK);
+    ck_assert_str_eq(s.text, START_TEXT);
+    e2b_envelope_clear(&e);
+}
+END_TEST
+
+/* A body cut anywhere before its end-of-stream message is an error. */
+START_TEST(envelope_cut_before_end_is_protocol_error)
+{
+    unsigned char buf[512];
+    size_t n = start_stream(buf);
+    for (size_t cut = 0; cut < n; cut++) {
+        seen s = {0};
+        e2b_envelope e;
+        e2b_envelope_init(&e, on_message, on_end, &s);
+        ck_assert_int_eq(e2b_envelope_feed(&e, buf, cut), SBX_OK);
+        ck_assert_int_eq(e2b_envelope_finish(&e), SBX_E_BACKEND_PROTOCOL);
+        ck_assert_ptr_nonnull(e.why);
+        ck_assert_int_eq(s.ends, 0);
+        e2b_envelope_clear(&e);
+    }
+}
+END_TEST
+
+static int feed_one(unsigned flags, const char *json, const char **why)
+{
+    unsigned char buf[64];
+    size_t n = 0;
+    put(buf, &n, flags, json);
+    seen s = {0};
+    e2b_envelope e;
+    e2b_envelope_init(&e, on_message, on_end, &s);
+    int rc = e2b_envelope_feed(&e, buf, n);
+    *why = e.why;
+    e2b_envelope_clear(&e);
+    return rc;
+}
+
+START_TEST(envelope_bad_frames_refused)
+{
+    const char *why;
+    ck_assert_int_eq(feed_one(E2B_ENV_COMPRESSED, "x", &why), SBX_E_BACKEND_PROTOCOL);
+    ck_assert_str_eq(why, "a compressed message, though none was asked for");
+    ck_assert_int_eq(feed_one(0x80, "{}", &why), SBX_E_BACKEND_PROTOCOL);
+    ck_assert_str_eq(why, "an envelope with unknown flags");
+
+    /* A length over the cap is refused before anything is allocated. */
+    unsigned char big[5] = {0, 0x01, 0x00, 0x00, 0x01};
+    seen s = {0};
+    e2b_envelope e;
+    e2b_envelope_init(&e, on_message, on_end, &s);
+    ck_assert_int_eq(e2b_envelope_feed(&e, big, sizeof(big)), SBX_E_BACKEND_PROTOCOL);
+    ck_assert_str_eq(e.why, "a message larger than 16 MiB");
+    ck_assert_ptr_null(e.msg);
+    e2b_envelope_clear(&e);
+
+    /* Nothing may follow the end-of-stream message. */
+    unsigned char buf[64];
+    size_t n = 0;
+    put(buf, &n, E2B_ENV_END_STREAM, "{}");
+    put(buf, &n, 0, "{}");
+    memset(&s, 0, sizeof(s));
+    e2b_envelope_init(&e, on_message, on_end, &s);
+    ck_assert_int_eq(e2b_envelope_feed(&e, buf, n), SBX_E_BACKEND_PROTOCOL);
+    ck_assert_str_eq(e.why, "data after the end-of-stream message");
+    ck_assert_int_eq(s.ends, 1);
+    e2b_envelope_clear(&e);
+}
+END_TEST
+
+START_TEST(envelope_callback_stops_the_feed)
+{
+    unsigned char buf[512];
+    size_t n = start_stream(buf);
+    seen s = {.stop_at = 2};
+    e2b_envelope e;
+    e2b_envelope_init(&e, on_message, on_end, &s);
+    ck_assert_int_eq(e2b_envelope_feed(&e, buf, n), 7);
+    ck_assert_int_eq(s.messages, 2);
+    e2b_envelope_clear(&e);
+}
+END_TEST
+
+START_TEST(end_error_parsed)
+{
+    bool has;
+    char code[32], msg[16];
+    ck_assert_int_eq(e2b_end_error("{}", 2, &has, code, sizeof(code), msg, sizeof(msg)), SBX_OK);
+    ck_assert(!has);
+    const char *dl = "{\"error\":{\"code\":\"deadline_exceeded\",\"message\":\"the deadline passed\"}}";
+    ck_assert_int_eq(e2b_end_error(dl, strlen(dl), &has, code, sizeof(code), msg, sizeof(msg)),
+                     SBX_OK);
+    ck_assert(has);
+    ck_assert_str_eq(code, "deadline_exceeded");
+    ck_assert_str_eq(msg, "the deadline pa");    /* cut to fit, terminated */
+    const char *nomsg = "{\"error\":{\"code\":\"unavailable\"}}";
+    ck_assert_int_eq(
+        e2b_end_error(nomsg, strlen(nomsg), &has, code, sizeof(code), msg, sizeof(msg)), SBX_OK);
+    ck_assert(has);
+    ck_assert_str_eq(code, "unavailable");
+    ck_assert_str_eq(msg, "");
+}
+END_TEST
+
+START_TEST(end_error_malformed_is_protocol_error)
+{
+    bool has;
+    char code[32], msg[32];
+    const char *bad[] = {"", "[]", "{", "{} x", "{\"error\":{}}", "{\"error\":{\"code\":3}}",
+                         "{\"error\":\"x\"}"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        ck_assert_msg(e2b_end_error(bad[i], strlen(bad[i]), &has, code, sizeof(code), msg,
+                                    sizeof(msg)) == SBX_E_BACKEND_PROTOCOL,
+                      "accepted %s", bad[i]);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("e2b");
+    TCase *tc = tcase_create("envelope");
+    tcase_add_test(tc, envelope_whole_stream_in_one_read);
+    tcase_add_test(tc, envelope_split_anywhere);
+    tcase_add_test(tc, envelope_cut_before_end_is_protocol_error);
+    tcase_add_test(tc, envelope_bad_frames_refused);
+    tcase_add_test(tc, envelope_callback_stops_the_feed);
+    tcase_add_test(tc, end_error_parsed);
+    tcase_add_test(tc, end_error_malformed_is_protocol_error);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
