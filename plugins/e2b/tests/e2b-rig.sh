@@ -61,10 +61,11 @@ rig_install() {
         cp "$SRC_E2B"/tests/doubles/gen/*.js "$RIG_NODE/gen/"
         chmod -R u+w "$BLD_E2B/spec" "$RIG_NODE"
     fi
-    want=$(sha256sum "$RIG_NODE/package-lock.json" | cut -d' ' -f1)
+    want="$(sha256sum "$RIG_NODE/package-lock.json" | cut -d' ' -f1) --omit=dev"
     stamp="$RIG_NODE/node_modules/.sandboxio-lock-sha256"
     if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-        (cd "$RIG_NODE" && npm ci --no-audit --no-fund --loglevel=error) >"$RIG_NODE/npm-ci.log" 2>&1 || {
+        # The code generators (devDependencies) are not needed: their output is committed.
+        (cd "$RIG_NODE" && npm ci --omit=dev --no-audit --no-fund --loglevel=error) >"$RIG_NODE/npm-ci.log" 2>&1 || {
             tail -n 20 "$RIG_NODE/npm-ci.log" >&2
             return 1
         }
