@@ -7,6 +7,7 @@
  * Files by concern:
  *   envelope.c  Connect's server-streaming body: 5-byte envelopes, the
  *               end-of-stream frame and its error
+ *   process_end.c  envd's end event of a command as an exit report
  */
 #ifndef SBX_E2B_H
 #define SBX_E2B_H
@@ -16,6 +17,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <json-c/json.h>
+#include <sandboxio/plugin.h>
 
 /* --- envelope.c ------------------------------------------------------------ */
 
@@ -63,5 +66,15 @@ void e2b_envelope_clear(e2b_envelope *e);
  */
 int e2b_end_error(const char *json, size_t len, bool *has_error, char *code, size_t code_size,
                   char *message, size_t message_size);
+
+/* --- process_end.c ------------------------------------------------------------ */
+
+/*
+ * e2b_process_end - fill x (exited, exit_code, signal) from envd's end
+ * event `end` ({"exitCode","exited","status"}). SBX_OK, or
+ * SBX_E_BACKEND_PROTOCOL when the event says neither an exit code in
+ * 0..255 nor a signal Go would name. timed_out and oom_killed are left.
+ */
+int e2b_process_end(json_object *end, sbx_plugin_exit *x);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * Unit tests of the e2b backend's pure parts: the Connect server-stream
  * decoder (envelopes split at every byte, the end-of-stream frame and its
- * error, every malformed body). No server is needed.
+ * error, every malformed body) and envd's end event of a command as an exit
+ * report. No server is needed.
  */
 #include "../e2b.h"
 
@@ -220,6 +221,74 @@ START_TEST(end_error_malformed_is_protocol_error)
 }
 END_TEST
 
+/* --- process_end ------------------------------------------------------------- */
+
+static int end_of(const char *json, sbx_plugin_exit *x)
+{
+    json_object *o = json_tokener_parse(json);
+    ck_assert_ptr_nonnull(o);
+    memset(x, 0x55, sizeof(*x));
+    int rc = e2b_process_end(o, x);
+    json_object_put(o);
+    return rc;
+}
+
+START_TEST(process_end_exit_codes)
+{
+    sbx_plugin_exit x;
+    /* exitCode 0 is omitted on the wire, as every JSON zero value. */
+    ck_assert_int_eq(end_of("{\"exited\":true,\"status\":\"exit status 0\"}", &x), SBX_OK);
+    ck_assert_int_eq(x.exited, 1);
+    ck_assert_int_eq(x.exit_code, 0);
+    ck_assert_int_eq(x.signal, 0);
+    ck_assert_int_eq(end_of("{\"exitCode\":3,\"exited\":true,\"status\":\"exit status 3\","
+                            "\"error\":\"exit status 3\"}", &x), SBX_OK);
+    ck_assert_int_eq(x.exited, 1);
+    ck_assert_int_eq(x.exit_code, 3);
+}
+END_TEST
+
+START_TEST(process_end_signals)
+{
+    sbx_plugin_exit x;
+    ck_assert_int_eq(end_of("{\"exitCode\":-1,\"status\":\"signal: killed\","
+                            "\"error\":\"signal: killed\"}", &x), SBX_OK);
+    ck_assert_int_eq(x.exited, 0);
+    ck_assert_int_eq(x.signal, 9);
+    ck_assert_int_eq(x.exit_code, 0);
+    ck_assert_int_eq(end_of("{\"exitCode\":-1,\"status\":\"signal: terminated\"}", &x), SBX_OK);
+    ck_assert_int_eq(x.signal, 15);
+    ck_assert_int_eq(end_of("{\"exitCode\":-1,\"status\":\"signal: segmentation fault (core dumped)\"}",
+                            &x), SBX_OK);
+    ck_assert_int_eq(x.signal, 11);
+    ck_assert_int_eq(end_of("{\"exitCode\":-1,\"status\":\"signal: bad system call\"}", &x), SBX_OK);
+    ck_assert_int_eq(x.signal, 31);
+    ck_assert_int_eq(end_of("{\"exitCode\":-1,\"status\":\"signal: signal 34\"}", &x), SBX_OK);
+    ck_assert_int_eq(x.signal, 34);
+}
+END_TEST
+
+START_TEST(process_end_malformed_is_protocol_error)
+{
+    sbx_plugin_exit x;
+    const char *bad[] = {
+        "{}",                                                   /* neither exit nor signal */
+        "{\"exited\":true,\"exitCode\":-1}",                   /* an exit code out of range */
+        "{\"exited\":true,\"exitCode\":256}",
+        "{\"exited\":\"yes\",\"exitCode\":1}",                 /* wrong types */
+        "{\"exited\":true,\"exitCode\":\"1\"}",
+        "{\"status\":\"signal: \"}",                            /* no name */
+        "{\"status\":\"signal: sleepy\"}",                      /* not a name Go gives */
+        "{\"status\":\"signal: signal 0\"}",
+        "{\"status\":\"signal: signal 12x\"}",
+        "{\"status\":\"stopped\"}",
+        "[]",
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        ck_assert_msg(end_of(bad[i], &x) == SBX_E_BACKEND_PROTOCOL, "accepted %s", bad[i]);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("e2b");
@@ -231,6 +300,11 @@ int main(void)
     tcase_add_test(tc, envelope_callback_stops_the_feed);
     tcase_add_test(tc, end_error_parsed);
     tcase_add_test(tc, end_error_malformed_is_protocol_error);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("process_end");
+    tcase_add_test(tc, process_end_exit_codes);
+    tcase_add_test(tc, process_end_signals);
+    tcase_add_test(tc, process_end_malformed_is_protocol_error);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
