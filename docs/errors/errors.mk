@@ -62,6 +62,9 @@ EXTRA_DIST += \
 	docs/errors/SBX_E4012.md \
 	docs/errors/SBX_E4013.md \
 	docs/errors/SBX_E4014.md \
+	docs/errors/SBX_E4015.md \
+	docs/errors/SBX_E4016.md \
+	docs/errors/SBX_E4017.md \
 	docs/errors/SBX_E5001.md \
 	docs/errors/SBX_E5002.md \
 	docs/errors/SBX_E5003.md \

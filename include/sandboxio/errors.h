@@ -91,6 +91,9 @@ typedef enum sbx_code {
     SBX_E_EXISTS = 4012,                /* SBX_E4012 */
     SBX_E_NOT_EMPTY = 4013,             /* SBX_E4013 directory not empty */
     SBX_E_NOT_REGULAR = 4014,           /* SBX_E4014 not a regular file */
+    SBX_E_BACKEND_CONFLICT = 4015,      /* SBX_E4015 the provider refused: conflicting state (409) */
+    SBX_E_BACKEND_RATE_LIMITED = 4016,  /* SBX_E4016 the provider asks to slow down (429) */
+    SBX_E_CREDENTIAL_MISSING = 4017,    /* SBX_E4017 the credential's environment variable is unset */
 
     /* 5xxx: execution */
     SBX_E_EXEC_TIMEOUT = 5001,          /* SBX_E5001 */

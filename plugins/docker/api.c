@@ -1,6 +1,6 @@
 /*
  * The Engine API on top of the transport: version negotiation, calls whose
- * failures carry the daemon's own message, and small JSON helpers.
+ * failures carry the daemon's own message.
  */
 #include "docker.h"
 
@@ -26,13 +26,13 @@ static int version_cmp(unsigned a_major, unsigned a_minor, unsigned b_major, uns
 
 int dk_api_negotiate(dk_conn *c)
 {
-    if (c->api[0])
+    if (c->http.prefix[0])
         return SBX_OK;
-    dk_request rq = {.method = "GET", .path = "/_ping", .timeout_ms = 30000};
-    dk_response rs = {0};
+    sbx_http_request rq = {.method = "GET", .path = "/_ping", .timeout_ms = 30000};
+    sbx_http_response rs = {0};
     int rc = dk_api_call(c, &rq, &rs, "asking the daemon for its API version (/_ping)");
-    char *server = rs.api_version ? strdup(rs.api_version) : NULL;
-    dk_response_clear(&rs);
+    char *server = rs.header[DK_HDR_API_VERSION] ? strdup(rs.header[DK_HDR_API_VERSION]) : NULL;
+    sbx_http_response_clear(&rs);
     if (rc)
         return rc;
     if (!server) {
@@ -41,7 +41,7 @@ int dk_api_negotiate(dk_conn *c)
         rc = dk_api_json(c, "GET", "/version", NULL, "asking the daemon for its version", &v);
         if (rc)
             return rc;
-        const char *s = dk_json_str(v, "ApiVersion");
+        const char *s = sbx_json_str(v, "ApiVersion");
         server = s ? strdup(s) : NULL;
         json_object_put(v);
     }
@@ -74,20 +74,18 @@ int dk_api_negotiate(dk_conn *c)
         major = DK_API_MAX_MAJOR;
         minor = DK_API_MAX_MINOR;
     }
-    snprintf(c->api, sizeof(c->api), "/v%u.%u", major, minor);
+    snprintf(c->http.prefix, sizeof(c->http.prefix), "/v%u.%u", major, minor);
     return SBX_OK;
 }
 
-int dk_api_fail(dk_conn *c, const dk_response *rs, const char *context)
+int dk_api_fail(dk_conn *c, const sbx_http_response *rs, const char *context)
 {
     char msg[1024];
-    dk_errmap_message(rs->body.data, rs->body.len, msg, sizeof(msg));
-    int code = dk_errmap_status(rs->status, msg);
-    return c->host->set_error(code, "docker: %s: %s (HTTP %ld from %s)", context,
-                              msg[0] ? msg : "no message", rs->status, c->ep.display);
+    sbx_json_message(rs->body.data, rs->body.len, msg, sizeof(msg));
+    return sbx_http_fail_as(&c->http, dk_errmap_status(rs->status, msg), NULL, rs, context, msg);
 }
 
-int dk_api_call(dk_conn *c, const dk_request *rq, dk_response *rs, const char *context)
+int dk_api_call(dk_conn *c, const sbx_http_request *rq, sbx_http_response *rs, const char *context)
 {
     int rc = dk_http(c, rq, rs);
     if (rc)
@@ -100,50 +98,12 @@ int dk_api_call(dk_conn *c, const dk_request *rq, dk_response *rs, const char *c
 int dk_api_json(dk_conn *c, const char *method, const char *path, const char *body,
                 const char *context, json_object **out)
 {
-    dk_request rq = {.method = method, .path = path, .json = body};
-    dk_response rs = {0};
+    sbx_http_request rq = {.method = method, .path = path, .body = body};
+    sbx_http_response rs = {0};
     *out = NULL;
     int rc = dk_api_call(c, &rq, &rs, context);
-    if (rc == SBX_OK) {
-        json_tokener *tok = json_tokener_new();
-        json_object *o = tok && rs.body.len ? json_tokener_parse_ex(tok, rs.body.data, (int)rs.body.len)
-                                            : NULL;
-        if (tok)
-            json_tokener_free(tok);
-        if (!o)
-            rc = c->host->set_error(SBX_E_BACKEND_PROTOCOL,
-                                    "docker: %s: the daemon's answer is not JSON", context);
-        *out = o;
-    }
-    dk_response_clear(&rs);
+    if (rc == SBX_OK)
+        rc = sbx_json_parse(out, c->host, DK_NAME, "daemon", context, rs.body.data, rs.body.len);
+    sbx_http_response_clear(&rs);
     return rc;
-}
-
-char *dk_escape(dk_conn *c, const char *s)
-{
-    return curl_easy_escape(c->easy, s, 0);
-}
-
-const char *dk_json_str(json_object *o, const char *key)
-{
-    json_object *v = NULL;
-    if (!o || !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
-        return NULL;
-    return json_object_get_string(v);
-}
-
-int64_t dk_json_int(json_object *o, const char *key, int64_t dflt)
-{
-    json_object *v = NULL;
-    if (!o || !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_int))
-        return dflt;
-    return json_object_get_int64(v);
-}
-
-bool dk_json_bool(json_object *o, const char *key)
-{
-    json_object *v = NULL;
-    if (!o || !json_object_object_get_ex(o, key, &v))
-        return false;
-    return json_object_get_boolean(v);
 }

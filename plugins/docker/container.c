@@ -42,7 +42,7 @@ int dk_connect(const sbx_host *host, const sbx_plugin_dsn *dsn, dk_conn *c)
 typedef struct pull_log {
     dk_conn *c;
     const char *image;
-    dk_buf line;
+    sbx_buf line;
     char error[512];
 } pull_log;
 
@@ -51,10 +51,10 @@ static void pull_line(pull_log *pl, const char *line)
     json_object *o = json_tokener_parse(line);
     if (!o)
         return;
-    const char *err = dk_json_str(o, "error");
-    const char *status = dk_json_str(o, "status");
-    const char *id = dk_json_str(o, "id");
-    const char *progress = dk_json_str(o, "progress");
+    const char *err = sbx_json_str(o, "error");
+    const char *status = sbx_json_str(o, "status");
+    const char *id = sbx_json_str(o, "id");
+    const char *progress = sbx_json_str(o, "progress");
     if (err)
         snprintf(pl->error, sizeof(pl->error), "%s", err);
     else if (status && pl->c->host->log)
@@ -74,7 +74,7 @@ static int pull_sink(void *ud, const void *data, size_t len)
             pl->line.len = 0;
             if (pl->line.data)
                 pl->line.data[0] = '\0';
-        } else if (pl->line.len < 65536 && dk_buf_append(&pl->line, p + i, 1)) {
+        } else if (pl->line.len < 65536 && sbx_buf_append(&pl->line, p + i, 1)) {
             return 1;
         }
     }
@@ -87,15 +87,15 @@ static int image_pull(dk_conn *c, const char *image)
     const char *slash = strrchr(image, '/');
     const char *colon = strrchr(image, ':');
     bool tagged = strchr(image, '@') || (colon && (!slash || colon > slash));
-    char *esc = dk_escape(c, image);
+    char *esc = sbx_http_escape(&c->http, image);
     char path[1200];
     if (!esc)
         return c->host->set_error(SBX_E_NOMEM, "docker: out of memory");
     snprintf(path, sizeof(path), "/images/create?fromImage=%s%s", esc, tagged ? "" : "&tag=latest");
     curl_free(esc);
     pull_log pl = {.c = c, .image = image};
-    dk_request rq = {.method = "POST", .path = path, .sink = pull_sink, .sink_ud = &pl};
-    dk_response rs = {0};
+    sbx_http_request rq = {.method = "POST", .path = path, .sink = pull_sink, .sink_ud = &pl};
+    sbx_http_response rs = {0};
     char context[700];
     snprintf(context, sizeof(context), "pulling image %s", image);
     if (c->host->log)
@@ -107,21 +107,21 @@ static int image_pull(dk_conn *c, const char *image)
         /* The engine reports pull failures inside a 200 answer. */
         rc = c->host->set_error(dk_errmap_status(500, pl.error), "docker: %s: %s", context,
                                 pl.error);
-    dk_buf_clear(&pl.line);
-    dk_response_clear(&rs);
+    sbx_buf_clear(&pl.line);
+    sbx_http_response_clear(&rs);
     return rc;
 }
 
 static int image_ensure(dk_conn *c, const dk_options *opt)
 {
-    char *esc = dk_escape(c, opt->image);
+    char *esc = sbx_http_escape(&c->http, opt->image);
     char path[1200], context[700];
     if (!esc)
         return c->host->set_error(SBX_E_NOMEM, "docker: out of memory");
     snprintf(path, sizeof(path), "/images/%s/json", esc);
     curl_free(esc);
-    dk_request rq = {.method = "GET", .path = path};
-    dk_response rs = {0};
+    sbx_http_request rq = {.method = "GET", .path = path};
+    sbx_http_response rs = {0};
     int rc = dk_http(c, &rq, &rs);
     if (rc == SBX_OK && rs.status == 404) {
         if (opt->pull == DK_PULL_NEVER)
@@ -134,40 +134,17 @@ static int image_ensure(dk_conn *c, const dk_options *opt)
         snprintf(context, sizeof(context), "looking up image %s", opt->image);
         rc = dk_api_fail(c, &rs, context);
     }
-    dk_response_clear(&rs);
+    sbx_http_response_clear(&rs);
     return rc;
-}
-
-static void add_str(json_object *o, const char *key, const char *value)
-{
-    json_object_object_add(o, key, json_object_new_string(value));
-}
-
-static json_object *str_array(const char *const *v)
-{
-    json_object *a = json_object_new_array();
-    for (size_t i = 0; v[i]; i++)
-        json_object_array_add(a, json_object_new_string(v[i]));
-    return a;
 }
 
 static json_object *labels(const dk_options *opt)
 {
-    dk_owner me;
-    char num[32];
-    dk_owner_self(&me);
+    sbx_owner_labels me;
+    sbx_owner_labels_make(&me, opt->ttl_s);
     json_object *l = json_object_new_object();
-    add_str(l, DK_LABEL_MARK, "1");
-    add_str(l, DK_LABEL_HOST, me.host);
-    add_str(l, DK_LABEL_BOOT, me.boot);
-    snprintf(num, sizeof(num), "%ld", me.pid);
-    add_str(l, DK_LABEL_PID, num);
-    snprintf(num, sizeof(num), "%llu", me.start);
-    add_str(l, DK_LABEL_START, num);
-    snprintf(num, sizeof(num), "%lld", (long long)time(NULL));
-    add_str(l, DK_LABEL_CREATED, num);
-    snprintf(num, sizeof(num), "%" PRIu64, opt->ttl_s);
-    add_str(l, DK_LABEL_TTL, num);
+    for (size_t i = 0; i < SBX_OWNER_LABELS; i++)
+        sbx_json_add_str(l, me.kv[i].key, me.kv[i].value);
     return l;
 }
 
@@ -183,8 +160,8 @@ static json_object *create_body(const dk_options *opt, const sbx_plugin_limits *
     static const char *const drop[] = {"ALL", NULL};
     static const char *const secopt[] = {"no-new-privileges:true", NULL};
     json_object *b = json_object_new_object();
-    add_str(b, "Image", opt->image);
-    json_object_object_add(b, "Entrypoint", str_array(entry));
+    sbx_json_add_str(b, "Image", opt->image);
+    json_object_object_add(b, "Entrypoint", sbx_json_str_array(entry));
     if (proc) {
         json_object_object_add(b, "Cmd", json_object_get(sh_args));
         json_object_object_add(b, "AttachStdout", json_object_new_boolean(1));
@@ -196,9 +173,9 @@ static json_object *create_body(const dk_options *opt, const sbx_plugin_limits *
             json_object_object_add(b, "StdinOnce", json_object_new_boolean(1));
         }
     } else {
-        json_object_object_add(b, "Cmd", str_array(keepalive_cmd));
+        json_object_object_add(b, "Cmd", sbx_json_str_array(keepalive_cmd));
     }
-    add_str(b, "WorkingDir", opt->workdir);
+    sbx_json_add_str(b, "WorkingDir", opt->workdir);
     json_object_object_add(b, "Labels", labels(opt));
     json_object *vols = json_object_new_object();
     json_object_object_add(vols, opt->workdir, json_object_new_object());
@@ -216,15 +193,15 @@ static json_object *create_body(const dk_options *opt, const sbx_plugin_limits *
      * 150-200 ms of every start here. The engine adds no /etc/hosts then.
      */
     if (network != SBX_NET_OPEN) {
-        add_str(h, "NetworkMode", "none");
+        sbx_json_add_str(h, "NetworkMode", "none");
         json_object_object_add(b, "NetworkDisabled", json_object_new_boolean(1));
     }
     json_object_object_add(h, "ReadonlyRootfs", json_object_new_boolean(1));
     json_object *tmpfs = json_object_new_object();
-    add_str(tmpfs, "/tmp", "rw,nosuid,nodev,exec,size=268435456");
+    sbx_json_add_str(tmpfs, "/tmp", "rw,nosuid,nodev,exec,size=268435456");
     json_object_object_add(h, "Tmpfs", tmpfs);
-    json_object_object_add(h, "CapDrop", str_array(drop));
-    json_object_object_add(h, "SecurityOpt", str_array(secopt));
+    json_object_object_add(h, "CapDrop", sbx_json_str_array(drop));
+    json_object_object_add(h, "SecurityOpt", sbx_json_str_array(secopt));
     if (limits && DK_COVERS(limits, sbx_plugin_limits, pids)) {
         if (limits->memory_bytes) {
             json_object_object_add(h, "Memory", json_object_new_int64((int64_t)limits->memory_bytes));
@@ -246,12 +223,12 @@ int dk_container_remove(dk_conn *c, const char *id)
 {
     char path[160];
     snprintf(path, sizeof(path), "/containers/%s?force=1&v=1", id);
-    dk_request rq = {.method = "DELETE", .path = path};
-    dk_response rs = {0};
+    sbx_http_request rq = {.method = "DELETE", .path = path};
+    sbx_http_response rs = {0};
     int rc = dk_http(c, &rq, &rs);
     if (rc == SBX_OK && rs.status != 204 && rs.status != 200 && rs.status != 404)
         rc = dk_api_fail(c, &rs, "removing the container");
-    dk_response_clear(&rs);
+    sbx_http_response_clear(&rs);
     return rc;
 }
 
@@ -335,7 +312,7 @@ int dk_sandbox_create(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_l
         if (rc == SBX_OK)
             rc = create_container(sb, limits, proc, &created);
     }
-    const char *id = rc == SBX_OK ? dk_json_str(created, "Id") : NULL;
+    const char *id = rc == SBX_OK ? sbx_json_str(created, "Id") : NULL;
     if (rc == SBX_OK && (!id || !id[0] || strlen(id) >= sizeof(sb->id) ||
                          strspn(id, "0123456789abcdef") != strlen(id)))
         rc = host->set_error(SBX_E_BACKEND_PROTOCOL,
@@ -359,10 +336,10 @@ int dk_container_start(dk_sandbox *sb)
 {
     char path[160];
     snprintf(path, sizeof(path), "/containers/%s/start", sb->id);
-    dk_request rq = {.method = "POST", .path = path};
-    dk_response rs = {0};
+    sbx_http_request rq = {.method = "POST", .path = path};
+    sbx_http_response rs = {0};
     int rc = dk_api_call(&sb->conn, &rq, &rs, "starting the container");
-    dk_response_clear(&rs);
+    sbx_http_response_clear(&rs);
     return rc;
 }
 

@@ -1,15 +1,15 @@
 /*
  * Internal declarations of the docker backend: sandboxes are containers of a
- * Docker Engine, driven through its HTTP API with libcurl. Nothing here is
- * exported; the module's only public symbol is sandboxio_plugin_v1.
+ * Docker Engine, driven through its HTTP API with the HTTP, JSON, owner-label
+ * and base64 helpers of plugins/lib. Nothing here is exported; the module's
+ * only public symbol is sandboxio_plugin_v1.
  *
  * Files by concern:
  *   endpoint.c  where the daemon is (DSN, DOCKER_HOST, TLS settings)
- *   buf.c       byte buffers and base64
- *   http.c      libcurl transport: requests on one reused connection
+ *   conn.c      the HTTP session to the daemon (plugins/lib/sbx-http.h)
  *   hijack.c    the raw two-way stream of an exec (connection upgrade)
- *   api.c       version negotiation, JSON helpers, error answers
- *   errmap.c    daemon and transport failures to SBX_E codes
+ *   api.c       version negotiation, calls, error answers
+ *   errmap.c    the daemon's failures to SBX_E codes
  *   options.c   the DSN's query options
  *   container.c create, start and remove containers (sandbox life cycle)
  *   demux.c     the multiplexed stdout/stderr stream decoder
@@ -20,8 +20,7 @@
  *   pathcheck.c paths in the container, refused when a symlink leads out
  *   files.c     files through the archive endpoints (libarchive)
  *   files_exec.c listing and removal, by exec
- *   owner.c     a sandbox's owner labels and whether the owner is gone
- *   gc.c        removal of leaked containers
+ *   gc.c        removal of leaked containers (plugins/lib/sbx-owner.h decides)
  *   plugin.c    the descriptor
  */
 #ifndef SBX_DOCKER_H
@@ -39,17 +38,15 @@
 #include <sandboxio/plugin.h>
 #include <sandboxio/policy.h>
 
+#include "../lib/sbx-base64.h"
+#include "../lib/sbx-buf.h"
+#include "../lib/sbx-http.h"
+#include "../lib/sbx-json.h"
+#include "../lib/sbx-opts.h"
+#include "../lib/sbx-owner.h"
+
 #define DK_NAME "docker"
 #define DK_VERSION "0.1.0"
-
-/* Label keys; every container this backend creates carries DK_LABEL_MARK. */
-#define DK_LABEL_MARK "io.sandboxio.sandbox"
-#define DK_LABEL_HOST "io.sandboxio.owner-host"
-#define DK_LABEL_BOOT "io.sandboxio.owner-boot"
-#define DK_LABEL_PID "io.sandboxio.owner-pid"
-#define DK_LABEL_START "io.sandboxio.owner-start"
-#define DK_LABEL_CREATED "io.sandboxio.created-at"
-#define DK_LABEL_TTL "io.sandboxio.ttl"
 
 /* The oldest Engine API this backend speaks (Init, NanoCpus, WorkingDir on exec). */
 #define DK_API_MIN_MAJOR 1
@@ -77,6 +74,7 @@ typedef struct dk_endpoint {
     char *cert_file;
     char *key_file;
     char *display;        /* "unix:///var/run/docker.sock", for messages */
+    char *base_url;       /* "http://docker" (unix), "https://host:port" */
 } dk_endpoint;
 
 /* Environment the endpoint is read from (NULL members = unset); for tests. */
@@ -99,79 +97,29 @@ int dk_endpoint_from_dsn(const sbx_host *host, const sbx_plugin_dsn *dsn, const 
                          dk_endpoint *ep);
 void dk_endpoint_clear(dk_endpoint *ep);
 
-/* --- buf.c ---------------------------------------------------------------- */
+/* --- conn.c -------------------------------------------------------------- */
 
-/* A byte buffer. */
-typedef struct dk_buf {
-    char *data;
-    size_t len;
-    size_t cap;
-} dk_buf;
-int dk_buf_append(dk_buf *b, const void *data, size_t len);
-void dk_buf_clear(dk_buf *b);
-/* Decode base64 text; returns a malloc'd NUL-terminated buffer or NULL. */
-char *dk_base64_decode(const char *text, size_t *len);
-
-/* --- http.c --------------------------------------------------------------- */
-
-/*
- * A connection to one daemon: one curl handle whose connection is kept and
- * reused for every request, guarded by a lock so execs may share it.
- */
+/* A connection to one daemon, reused for every request (plugins/lib HTTP). */
 typedef struct dk_conn {
     const sbx_host *host;
     dk_endpoint ep;
-    pthread_mutex_t lock;
-    CURLM *multi;              /* owns the connection cache */
-    CURL *easy;
-    char api[16];              /* "/v1.41", negotiated; "" before */
-    char errbuf[CURL_ERROR_SIZE];
+    sbx_http http;             /* http.prefix: the negotiated "/v1.41", "" before */
 } dk_conn;
 
-/* One request. The path excludes the version prefix ("/containers/json"). */
-typedef struct dk_request {
-    const char *method;        /* "GET", "POST", "PUT", "DELETE", "HEAD" */
-    const char *path;
-    const char *json;          /* body as JSON text, or NULL */
-    /* Streamed upload (PUT archive): pull up to len bytes, 0 at end, <0 to abort. */
-    long (*upload)(void *ud, char *buf, size_t len);
-    void *upload_ud;
-    /* Streamed 2xx body; non-zero return aborts the transfer. NULL = collect. */
-    int (*sink)(void *ud, const void *data, size_t len);
-    void *sink_ud;
-    long timeout_ms;           /* whole request; 0 = none */
-} dk_request;
-
-typedef struct dk_response {
-    long status;               /* HTTP status, 0 if none came */
-    dk_buf body;               /* collected body (always, for errors) */
-    char *path_stat;           /* X-Docker-Container-Path-Stat, if sent */
-    char *api_version;         /* Api-Version header, if sent */
-    bool sink_stopped;         /* the sink asked to stop */
-    bool upload_aborted;       /* the upload callback failed */
-} dk_response;
-void dk_response_clear(dk_response *rs);
+/* Where the engine's answer headers land in sbx_http_response.header[]. */
+enum { DK_HDR_API_VERSION = 0, DK_HDR_PATH_STAT = 1 };
 
 int dk_conn_init(dk_conn *c, const sbx_host *host, dk_endpoint *ep_moved);
 void dk_conn_clear(dk_conn *c);
-/* Apply the endpoint's transport options to a curl handle (also for hijack). */
-int dk_conn_setup_handle(dk_conn *c, CURL *h, char *errbuf);
 /*
- * Send rq and wait for the whole answer. SBX_OK when an HTTP answer came
- * (whatever its status); a transport failure sets the error and returns it.
- * Takes the connection's lock.
+ * Send rq (path without the version prefix) and wait for the whole answer.
+ * SBX_OK when an HTTP answer came (whatever its status); a transport failure
+ * sets the error and returns it.
  */
-int dk_http(dk_conn *c, const dk_request *rq, dk_response *rs);
-
-/*
- * A response body read on demand (for libarchive's pull model): begin
- * sends the request and waits for the status; read returns the next bytes
- * (*len 0 at the end). Holds the connection's lock from begin to end.
- */
-typedef struct dk_pull dk_pull;
-int dk_pull_begin(dk_conn *c, const dk_request *rq, dk_response *rs, dk_pull **out);
-int dk_pull_read(dk_pull *p, const void **data, size_t *len);
-void dk_pull_end(dk_pull *p);
+int dk_http(dk_conn *c, const sbx_http_request *rq, sbx_http_response *rs);
+/* A 2xx body read on demand: sbx_http_pull_read(), sbx_http_pull_end(). */
+int dk_pull_begin(dk_conn *c, const sbx_http_request *rq, sbx_http_response *rs,
+                  sbx_http_pull **out);
 
 /* --- hijack.c ------------------------------------------------------------- */
 
@@ -180,7 +128,7 @@ typedef struct dk_hijack {
     dk_conn *conn;
     CURL *easy;
     int fd;                    /* the socket, for poll() */
-    dk_buf pending;            /* stream bytes read along with the headers */
+    sbx_buf pending;            /* stream bytes read along with the headers */
     char errbuf[CURL_ERROR_SIZE];
 } dk_hijack;
 
@@ -206,33 +154,23 @@ int dk_api_negotiate(dk_conn *c);
  * A request answered 2xx: SBX_OK; else the daemon's failure mapped to a code
  * with context ("creating the container") and the daemon's own message.
  */
-int dk_api_call(dk_conn *c, const dk_request *rq, dk_response *rs, const char *context);
+int dk_api_call(dk_conn *c, const sbx_http_request *rq, sbx_http_response *rs, const char *context);
 /* Same, parsing the JSON answer into *out (json_object_put() it). */
 int dk_api_json(dk_conn *c, const char *method, const char *path, const char *body,
                 const char *context, json_object **out);
 /* Set the error for a non-2xx answer; returns the code. */
-int dk_api_fail(dk_conn *c, const dk_response *rs, const char *context);
-/* URL-encode s into a new string (curl_free() it), NULL on failure. */
-char *dk_escape(dk_conn *c, const char *s);
-/* Member lookups tolerant of a missing key. */
-const char *dk_json_str(json_object *o, const char *key);
-int64_t dk_json_int(json_object *o, const char *key, int64_t dflt);
-bool dk_json_bool(json_object *o, const char *key);
+int dk_api_fail(dk_conn *c, const sbx_http_response *rs, const char *context);
 
 /* --- errmap.c ------------------------------------------------------------- */
 
 /* The code for an HTTP failure status and the daemon's message. */
 int dk_errmap_status(long status, const char *message);
-/* The code for a curl failure (os_errno from CURLINFO_OS_ERRNO). */
-int dk_errmap_curl(CURLcode cc, long os_errno);
 /*
  * The policy code for a create warning saying a limit was dropped
  * ("Your kernel does not support memory limit capabilities ... Limitation
  * discarded."), or 0 for any other warning.
  */
 int dk_errmap_limit_warning(const char *text);
-/* The "message" of a daemon's JSON error body, or the body itself; static-free copy in out. */
-void dk_errmap_message(const char *body, size_t len, char *out, size_t out_len);
 
 /* --- options.c ------------------------------------------------------------ */
 
@@ -294,27 +232,6 @@ int dk_container_remove(dk_conn *c, const char *id);
 /* Open a connection for a DSN and negotiate the API version. */
 int dk_connect(const sbx_host *host, const sbx_plugin_dsn *dsn, dk_conn *c);
 
-/* --- owner.c -------------------------------------------------------------- */
-
-/* Labels identifying this process as the owner. */
-typedef struct dk_owner {
-    char host[256];
-    char boot[64];
-    long pid;
-    unsigned long long start;  /* process start time in clock ticks since boot */
-} dk_owner;
-void dk_owner_self(dk_owner *o);
-/* Start time of pid from /proc (0 if unknown or gone). */
-unsigned long long dk_proc_start(long pid);
-/*
- * Why a container with these labels should go (static string), or NULL to
- * keep it. proc_start is dk_proc_start() but for tests.
- */
-const char *dk_gc_verdict(const dk_owner *self, const char *host, const char *boot,
-                          const char *pid, const char *start, const char *created,
-                          const char *ttl, int64_t now,
-                          unsigned long long (*proc_start)(long pid));
-
 /* --- demux.c -------------------------------------------------------------- */
 
 /*
@@ -350,7 +267,7 @@ enum dk_end { DK_END_UNKNOWN = 0, DK_END_EXITED, DK_END_SIGNALED };
  * control lines and passes every other byte to out() in order.
  */
 typedef struct dk_control {
-    dk_buf hold[2];            /* per stream: bytes that may begin a control line */
+    sbx_buf hold[2];            /* per stream: bytes that may begin a control line */
     long session;              /* the wrapper's pid = the exec's session, 0 until known */
     int start_fail;            /* enum dk_start_fail */
     int ended;                 /* enum dk_end, from docker-init */
@@ -376,7 +293,7 @@ int dk_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
  * Run argv in the container to completion without the user's I/O, capturing
  * up to cap bytes of stdout into out (may be NULL). *exit_code gets the status.
  */
-int dk_exec_simple(dk_sandbox *sb, const char *const *argv, dk_buf *out, size_t cap,
+int dk_exec_simple(dk_sandbox *sb, const char *const *argv, sbx_buf *out, size_t cap,
                    int *exit_code);
 
 /* Create an exec from its JSON body; *id gets its id. */

@@ -4,13 +4,11 @@ plugins_docker_sandboxio_docker_la_SOURCES = \
 	plugins/docker/docker.h \
 	plugins/docker/plugin.c \
 	plugins/docker/endpoint.c \
-	plugins/docker/buf.c \
-	plugins/docker/http.c \
+	plugins/docker/conn.c \
 	plugins/docker/hijack.c \
 	plugins/docker/api.c \
 	plugins/docker/errmap.c \
 	plugins/docker/options.c \
-	plugins/docker/owner.c \
 	plugins/docker/container.c \
 	plugins/docker/demux.c \
 	plugins/docker/control.c \
@@ -23,7 +21,8 @@ plugins_docker_sandboxio_docker_la_SOURCES = \
 	plugins/docker/gc.c
 plugins_docker_sandboxio_docker_la_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JSONC_CFLAGS) \
 	$(ARCHIVE_CFLAGS)
-plugins_docker_sandboxio_docker_la_LIBADD = $(CURL_LIBS) $(JSONC_LIBS) $(ARCHIVE_LIBS) -lpthread
+plugins_docker_sandboxio_docker_la_LIBADD = plugins/lib/libsbxhttp.la plugins/lib/libsbxjson.la \
+	plugins/lib/libsbxutil.la $(CURL_LIBS) $(JSONC_LIBS) $(ARCHIVE_LIBS) -lpthread
 plugins_docker_sandboxio_docker_la_LDFLAGS = $(SBX_PLUGIN_LINK)
 
 EXTRA_DIST += docs/backends/docker.md
@@ -37,16 +36,16 @@ TESTS += plugins/docker/tests/test_docker_units
 plugins_docker_tests_test_docker_units_SOURCES = \
 	plugins/docker/tests/test_docker_units.c \
 	plugins/docker/docker.h \
-	plugins/docker/buf.c \
 	plugins/docker/demux.c \
 	plugins/docker/control.c \
 	plugins/docker/errmap.c \
 	plugins/docker/endpoint.c \
-	plugins/docker/options.c \
-	plugins/docker/owner.c
+	plugins/docker/options.c
 plugins_docker_tests_test_docker_units_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CURL_CFLAGS) \
 	$(JSONC_CFLAGS)
-plugins_docker_tests_test_docker_units_LDADD = $(CHECK_LIBS) $(JSONC_LIBS)
+plugins_docker_tests_test_docker_units_LDADD = plugins/lib/libsbxjson.la \
+	plugins/lib/libsbxutil.la \
+	$(CHECK_LIBS) $(CURL_LIBS) $(JSONC_LIBS)
 
 ## Against a real engine: each test starts a private dockerd (root only;
 ## SKIP where it cannot start, FAIL instead when CI=true).

@@ -29,6 +29,7 @@ void dk_endpoint_clear(dk_endpoint *ep)
     free(ep->cert_file);
     free(ep->key_file);
     free(ep->display);
+    free(ep->base_url);
     memset(ep, 0, sizeof(*ep));
 }
 
@@ -40,43 +41,57 @@ static char *join_dir(const char *dir, const char *name)
     return s;
 }
 
-/* "host", "host:port", "[v6]:port": no path, user info or spaces; adds the default port. */
+/*
+ * "host", "host:port", "[v6]:port" with an optional "/" after it, parsed by
+ * curl's URL parser; user info, a path, a query or a fragment are refused.
+ * Adds the default port (2375, or 2376 with TLS).
+ */
 static int tcp_host_port(const char *hp, bool tls, char **out, const char **why)
 {
-    size_t n = strcspn(hp, "/");
-    if (hp[n] == '/' && hp[n + 1] != '\0') {
+    char *url = NULL, *host = NULL, *port = NULL, *part = NULL;
+    int rc = -1;
+    CURLU *u = curl_url();
+    *out = NULL;
+    if (!u || asprintf(&url, "http://%s", hp) < 0) {
+        curl_url_cleanup(u);
+        return -2;
+    }
+    CURLUcode uc = curl_url_set(u, CURLUPART_URL, url, 0);
+    free(url);
+    if (uc == CURLUE_OUT_OF_MEMORY) {
+        rc = -2;
+    } else if (uc == CURLUE_BAD_PORT_NUMBER) {
+        *why = "the port is not a number from 1 to 65535";
+    } else if (uc != CURLUE_OK || curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK ||
+               !host[0]) {
+        *why = hp[0] == '[' && !strchr(hp, ']') ? "an IPv6 address lacks its ']'"
+               : !hp[0] || hp[0] == '/'         ? "a tcp address needs a host"
+                                                : "the tcp host has a character hosts cannot have";
+    } else if (curl_url_get(u, CURLUPART_USER, &part, 0) == CURLUE_OK ||
+               curl_url_get(u, CURLUPART_QUERY, &part, 0) == CURLUE_OK ||
+               curl_url_get(u, CURLUPART_FRAGMENT, &part, 0) == CURLUE_OK) {
+        *why = "the tcp host has a character hosts cannot have";
+    } else if (curl_url_get(u, CURLUPART_PATH, &part, 0) == CURLUE_OK && strcmp(part, "/") != 0) {
         *why = "a tcp address takes no path";
-        return -1;
-    }
-    if (n == 0) {
-        *why = "a tcp address needs a host";
-        return -1;
-    }
-    for (size_t i = 0; i < n; i++) {
-        unsigned char ch = (unsigned char)hp[i];
-        if (ch <= ' ' || ch == '@' || ch == '?' || ch == '#' || ch == 0x7f) {
-            *why = "the tcp host has a character hosts cannot have";
-            return -1;
-        }
-    }
-    const char *close_br = hp[0] == '[' ? memchr(hp, ']', n) : NULL;
-    if (hp[0] == '[' && !close_br) {
-        *why = "an IPv6 address lacks its ']'";
-        return -1;
-    }
-    const char *colon = memchr(close_br ? close_br : hp, ':', n - (size_t)((close_br ? close_br : hp) - hp));
-    if (colon) {
-        const char *p = colon + 1;
-        size_t plen = n - (size_t)(p - hp);
-        if (plen == 0 || plen > 5 || strspn(p, "0123456789") < plen || atoi(p) < 1 || atoi(p) > 65535) {
+    } else {
+        uc = curl_url_get(u, CURLUPART_PORT, &port, 0);
+        long p = uc == CURLUE_OK ? strtol(port, NULL, 10) : tls ? 2376 : 2375;
+        if (uc != CURLUE_OK && uc != CURLUE_NO_PORT)
+            rc = uc == CURLUE_OUT_OF_MEMORY ? -2 : -1;
+        else if (p < 1 || p > 65535)
             *why = "the port is not a number from 1 to 65535";
-            return -1;
-        }
-        *out = strndup(hp, n);
-    } else if (asprintf(out, "%.*s:%d", (int)n, hp, tls ? 2376 : 2375) < 0) {
-        *out = NULL;
+        else
+            rc = asprintf(out, "%s:%ld", host, p) < 0 ? -2 : 0;
+        if (rc == -1 && !*why)
+            *why = "the port is not a number from 1 to 65535";
     }
-    return *out ? 0 : -2;
+    if (rc != 0)
+        *out = NULL;
+    curl_free(part);
+    curl_free(host);
+    curl_free(port);
+    curl_url_cleanup(u);
+    return rc;
 }
 
 static int tls_files(const dk_env *env, dk_endpoint *ep, const char **why)
@@ -125,6 +140,17 @@ int dk_endpoint_parse_url(const char *url, const dk_env *env, dk_endpoint *ep, c
             rc = asprintf(&ep->display, "tcp://%s", ep->host_port) < 0 ? -2 : 0;
         if (rc)
             ep->display = NULL;
+    }
+    /* A unix socket still needs a host name in the URL; the engine ignores it. */
+    if (rc == 0) {
+        if (ep->transport == DK_UNIX)
+            rc = asprintf(&ep->base_url, "http://docker") < 0 ? -2 : 0;
+        else
+            rc = asprintf(&ep->base_url, "%s://%s", ep->tls ? "https" : "http", ep->host_port) < 0
+                     ? -2
+                     : 0;
+        if (rc)
+            ep->base_url = NULL;
     }
     if (rc)
         dk_endpoint_clear(ep);

@@ -1,14 +1,16 @@
 /*
- * Daemon and transport failures to SBX_E codes. The daemon's own message is
+ * The daemon's failures to SBX_E codes. The daemon's own message is
  * kept by the callers (it says which image, which container); the code only
  * classifies it so a program can react: retry, fix the setup, report.
  *
  * The engine's statuses are stable but coarse (500 covers most runtime
- * failures), so a few well-known messages refine them.
+ * failures), so a few well-known messages refine them. The engine is not a
+ * cloud API: its 403 is a permission, its 409 usually a name in use, so it
+ * keeps this table rather than plugins/lib's sbx_http_status_code(), and
+ * transport failures go through plugins/lib's sbx_http_curl_code().
  */
 #include "docker.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -60,37 +62,6 @@ int dk_errmap_status(long status, const char *message)
     return SBX_E_BACKEND_PROTOCOL;
 }
 
-int dk_errmap_curl(CURLcode cc, long os_errno)
-{
-    switch (cc) {
-    case CURLE_OK:
-        return SBX_OK;
-    case CURLE_OUT_OF_MEMORY:
-        return SBX_E_NOMEM;
-    case CURLE_COULDNT_CONNECT:
-        if (os_errno == EACCES || os_errno == EPERM)
-            return SBX_E_BACKEND_PERMISSION;
-        return SBX_E_BACKEND_UNAVAILABLE;
-    case CURLE_COULDNT_RESOLVE_HOST:
-    case CURLE_COULDNT_RESOLVE_PROXY:
-        return SBX_E_BACKEND_UNAVAILABLE;
-    case CURLE_PEER_FAILED_VERIFICATION:
-    case CURLE_SSL_CONNECT_ERROR:
-    case CURLE_SSL_CERTPROBLEM:
-    case CURLE_SSL_CACERT_BADFILE:
-    case CURLE_SSL_CIPHER:
-    case CURLE_SSL_ISSUER_ERROR:
-    case CURLE_SSL_CRL_BADFILE:
-        return SBX_E_BACKEND_AUTH;
-    case CURLE_WEIRD_SERVER_REPLY:
-    case CURLE_UNSUPPORTED_PROTOCOL:
-    case CURLE_BAD_CONTENT_ENCODING:
-        return SBX_E_BACKEND_PROTOCOL;
-    default:
-        return SBX_E_BACKEND_TRANSPORT;
-    }
-}
-
 int dk_errmap_limit_warning(const char *text)
 {
     if (!has(text, "discarded") && !has(text, "does not support"))
@@ -105,34 +76,4 @@ int dk_errmap_limit_warning(const char *text)
     if (has(text, "cpu"))
         return SBX_E_POLICY_CPU;
     return 0;
-}
-
-void dk_errmap_message(const char *body, size_t len, char *out, size_t out_len)
-{
-    if (!out_len)
-        return;
-    out[0] = '\0';
-    if (!body || !len)
-        return;
-    json_tokener *tok = json_tokener_new();
-    json_object *o = tok ? json_tokener_parse_ex(tok, body, (int)(len > 1 << 20 ? 1 << 20 : len))
-                         : NULL;
-    json_object *m = NULL;
-    if (o && json_object_is_type(o, json_type_object) &&
-        json_object_object_get_ex(o, "message", &m) && json_object_is_type(m, json_type_string)) {
-        snprintf(out, out_len, "%s", json_object_get_string(m));
-    } else {
-        /* Not the engine's JSON: keep the text, one line, printable only. */
-        size_t n = 0;
-        for (size_t i = 0; i < len && n + 1 < out_len; i++) {
-            unsigned char ch = (unsigned char)body[i];
-            out[n++] = (ch >= ' ' && ch < 0x7f) ? (char)ch : ' ';
-        }
-        while (n && out[n - 1] == ' ')
-            n--;
-        out[n] = '\0';
-    }
-    json_object_put(o);
-    if (tok)
-        json_tokener_free(tok);
 }

@@ -53,12 +53,12 @@ static const char wrapper[] =
 typedef struct run {
     dk_sandbox *sb;
     const sbx_plugin_io *io;   /* the user's I/O, or NULL */
-    dk_buf *capture;           /* dk_exec_simple's stdout */
+    sbx_buf *capture;           /* dk_exec_simple's stdout */
     size_t capture_cap;
     bool wrapped;              /* stderr carries control lines */
     bool whole_container;      /* one-shot: the container is the command's, kill it whole */
     dk_control ctl;
-    dk_buf diag;               /* the first output bytes, for start failures */
+    sbx_buf diag;               /* the first output bytes, for start failures */
     bool aborted;              /* the output callback asked to stop */
     bool timed_out;
     bool kill_sent;
@@ -78,13 +78,13 @@ static int user_output(run *r, int stream, const void *data, size_t len)
     if (!len)
         return 0;
     if (r->diag.len < DK_DIAG_MAX)
-        dk_buf_append(&r->diag, data, len < DK_DIAG_MAX ? len : DK_DIAG_MAX);
+        sbx_buf_append(&r->diag, data, len < DK_DIAG_MAX ? len : DK_DIAG_MAX);
     if (r->aborted || r->timed_out)
         return 0;
     if (r->capture) {
         if (stream == SBX_STDOUT) {
             size_t room = r->capture_cap > r->capture->len ? r->capture_cap - r->capture->len : 0;
-            if (dk_buf_append(r->capture, data, len < room ? len : room))
+            if (sbx_buf_append(r->capture, data, len < room ? len : room))
                 r->failure = SBX_E_NOMEM;
         }
         return 0;
@@ -129,7 +129,7 @@ int dk_exec_create(dk_sandbox *sb, json_object *body, char *id, size_t id_size)
     const char *text = json_object_to_json_string_ext(body, JSON_C_TO_STRING_PLAIN);
     int rc = text ? dk_api_json(&sb->conn, "POST", path, text, "creating an exec", &answer)
                   : sb->host->set_error(SBX_E_NOMEM, "docker: out of memory");
-    const char *eid = rc == SBX_OK ? dk_json_str(answer, "Id") : NULL;
+    const char *eid = rc == SBX_OK ? sbx_json_str(answer, "Id") : NULL;
     if (rc == SBX_OK && (!eid || !eid[0] || strlen(eid) >= id_size ||
                          strspn(eid, "0123456789abcdef") != strlen(eid)))
         rc = sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "docker: the exec create answer has no Id");
@@ -149,8 +149,8 @@ static int exec_exit_code(dk_sandbox *sb, const char *id, int *code)
         int rc = dk_api_json(&sb->conn, "GET", path, NULL, "inspecting an exec", &o);
         if (rc)
             return rc;
-        bool running = dk_json_bool(o, "Running");
-        int64_t ec = dk_json_int(o, "ExitCode", -1);
+        bool running = sbx_json_bool(o, "Running");
+        int64_t ec = sbx_json_int(o, "ExitCode", -1);
         json_object_put(o);
         if (!running && ec >= 0) {
             *code = (int)ec;
@@ -279,14 +279,6 @@ static int run_exec(run *r, json_object *body, uint64_t timeout_ms, int *exit_co
     return rc;
 }
 
-static json_object *str_array(const char *const *v)
-{
-    json_object *a = json_object_new_array();
-    for (size_t i = 0; v && v[i]; i++)
-        json_object_array_add(a, json_object_new_string(v[i]));
-    return a;
-}
-
 static json_object *exec_body(json_object *cmd, bool attach_stdin, const char *workdir)
 {
     json_object *b = json_object_new_object();
@@ -299,16 +291,16 @@ static json_object *exec_body(json_object *cmd, bool attach_stdin, const char *w
     return b;
 }
 
-int dk_exec_simple(dk_sandbox *sb, const char *const *argv, dk_buf *out, size_t cap,
+int dk_exec_simple(dk_sandbox *sb, const char *const *argv, sbx_buf *out, size_t cap,
                    int *exit_code)
 {
-    dk_buf sink = {0};
+    sbx_buf sink = {0};
     run r = {.sb = sb, .capture = out ? out : &sink, .capture_cap = out ? cap : 0};
-    json_object *body = exec_body(str_array(argv), false, sb->opt.workdir);
+    json_object *body = exec_body(sbx_json_str_array(argv), false, sb->opt.workdir);
     int rc = run_exec(&r, body, 0, exit_code);
     json_object_put(body);
-    dk_buf_clear(&sink);
-    dk_buf_clear(&r.diag);
+    sbx_buf_clear(&sink);
+    sbx_buf_clear(&r.diag);
     dk_control_clear(&r.ctl);
     return rc;
 }
@@ -443,7 +435,7 @@ int dk_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
     rc = run_exec(&r, body, cmd->timeout_ms, &code);
     json_object_put(body);
     rc = report_end(&r, cmd, rc, code, exit_out);
-    dk_buf_clear(&r.diag);
+    sbx_buf_clear(&r.diag);
     dk_control_clear(&r.ctl);
     return rc;
 }
@@ -473,7 +465,7 @@ int dk_exec_oneshot(dk_sandbox *sb, const sbx_plugin_cmd *cmd, const sbx_plugin_
     else if (rc == SBX_OK)
         rc = dk_container_wait(sb, &code);
     rc = report_end(&r, cmd, rc, code, exit_out);
-    dk_buf_clear(&r.diag);
+    sbx_buf_clear(&r.diag);
     dk_control_clear(&r.ctl);
     return rc;
 }

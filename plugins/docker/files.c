@@ -25,7 +25,7 @@ static int enomem(dk_sandbox *sb)
 
 static char *archive_path(dk_sandbox *sb, const char *abs)
 {
-    char *esc = dk_escape(&sb->conn, abs), *path = NULL;
+    char *esc = sbx_http_escape(&sb->conn.http, abs), *path = NULL;
     if (esc && asprintf(&path, "/containers/%s/archive?path=%s", sb->id, esc) < 0)
         path = NULL;
     curl_free(esc);
@@ -37,7 +37,7 @@ static char *archive_path(dk_sandbox *sb, const char *abs)
 typedef struct tar_out {
     dk_sandbox *sb;
     struct archive *a;
-    dk_buf pending;            /* tar bytes made, not yet taken by curl */
+    sbx_buf pending;            /* tar bytes made, not yet taken by curl */
     size_t pending_off;
     const char *rest;          /* components to create under the target dir */
     bool is_dir;               /* mkdir: every component is a directory */
@@ -54,7 +54,7 @@ typedef struct tar_out {
 static la_ssize_t tar_write_cb(struct archive *a, void *ud, const void *buf, size_t len)
 {
     tar_out *t = ud;
-    if (dk_buf_append(&t->pending, buf, len)) {
+    if (sbx_buf_append(&t->pending, buf, len)) {
         archive_set_error(a, ENOMEM, "out of memory");
         return -1;
     }
@@ -173,18 +173,18 @@ static int put_tree(dk_sandbox *sb, const char *dir, const char *rest, bool is_d
              archive_write_open2(t->a, t, NULL, tar_write_cb, NULL, NULL) != ARCHIVE_OK)
         rc = tar_fail(t, "starting a tar");
     if (rc == SBX_OK) {
-        dk_request rq = {.method = "PUT", .path = path, .upload = tar_upload, .upload_ud = t};
-        dk_response rs = {0};
+        sbx_http_request rq = {.method = "PUT", .path = path, .upload = tar_upload, .upload_ud = t};
+        sbx_http_response rs = {0};
         rc = dk_http(&sb->conn, &rq, &rs);
         if (rc == SBX_E_EXEC_ABORTED && t->rc)
             rc = t->rc;    /* the detail was set by the producer */
         else if (rc == SBX_OK && (rs.status < 200 || rs.status >= 300))
             rc = dk_api_fail(&sb->conn, &rs, "writing into the container");
-        dk_response_clear(&rs);
+        sbx_http_response_clear(&rs);
     }
     if (t->a)
         archive_write_free(t->a);
-    dk_buf_clear(&t->pending);
+    sbx_buf_clear(&t->pending);
     free(path);
     free(t);
     return rc;
@@ -236,7 +236,7 @@ int dk_file_mkdir(void *sandbox, const char *path)
 /* --- reading: libarchive pulls the GET answer as it needs it -------------- */
 
 typedef struct tar_in {
-    dk_pull *pull;
+    sbx_http_pull *pull;
     int rc;
 } tar_in;
 
@@ -244,7 +244,7 @@ static la_ssize_t tar_read_cb(struct archive *a, void *ud, const void **buf)
 {
     tar_in *t = ud;
     size_t len = 0;
-    t->rc = dk_pull_read(t->pull, buf, &len);
+    t->rc = sbx_http_pull_read(t->pull, buf, &len);
     if (t->rc) {
         archive_set_error(a, EIO, "transfer failed");
         return -1;
@@ -312,16 +312,16 @@ int dk_file_read(void *sandbox, const char *path,
     if (rc == SBX_OK && !apath)
         rc = enomem(sb);
     if (rc == SBX_OK) {
-        dk_request rq = {.method = "GET", .path = apath};
-        dk_response rs = {0};
+        sbx_http_request rq = {.method = "GET", .path = apath};
+        sbx_http_response rs = {0};
         tar_in in = {0};
         rc = dk_pull_begin(&sb->conn, &rq, &rs, &in.pull);
         if (rc == SBX_OK && (rs.status < 200 || rs.status >= 300))
             rc = dk_api_fail(&sb->conn, &rs, "reading from the container");
         else if (rc == SBX_OK)
             rc = read_tar(sb, &in, path, sink, userdata);
-        dk_pull_end(in.pull);
-        dk_response_clear(&rs);
+        sbx_http_pull_end(in.pull);
+        sbx_http_response_clear(&rs);
     }
     free(apath);
     dk_resolved_clear(&r);

@@ -47,7 +47,7 @@ int dk_file_list(void *sandbox, const char *path,
         rc = sb->host->set_error(SBX_E_NOT_FOUND, "docker: \"%s\" does not exist", path);
     else if (r.st.type != 2)
         rc = sb->host->set_error(SBX_E_NOT_DIRECTORY, "docker: \"%s\" is not a directory", path);
-    dk_buf out = {0};
+    sbx_buf out = {0};
     int code = -1;
     if (rc == SBX_OK) {
         const char *const argv[] = {"/bin/sh", "-c", list_script, "sbx-ls", r.real, NULL};
@@ -94,7 +94,7 @@ int dk_file_list(void *sandbox, const char *path,
                                      path);
     }
     free(names);
-    dk_buf_clear(&out);
+    sbx_buf_clear(&out);
     dk_resolved_clear(&r);
     return rc;
 }

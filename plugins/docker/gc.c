@@ -1,22 +1,54 @@
 /*
- * `sandboxio gc` for docker: remove the containers this backend made whose
- * owner is gone or whose TTL has passed.
- *
- * The owner is known by labels: host name, boot id, pid and the pid's start
- * time. Only an owner on this machine in this boot can be checked (its pid
- * must be running with the same start time, which catches pid reuse); a
- * container made from another machine goes only when its TTL passes.
+ * `sandboxio gc` for docker: list the containers this backend made (they
+ * carry SBX_LABEL_MARK) and let plugins/lib's sweep remove those whose owner
+ * is gone or whose TTL has passed.
  */
 #include "docker.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-static const char *label(json_object *labels, const char *key)
+typedef struct gc_ctx {
+    dk_conn *conn;
+    json_object *list;
+    int (*report)(void *userdata, const char *id, const char *reason);
+    void *userdata;
+} gc_ctx;
+
+/* A container's id, or NULL for an entry that is not a well-formed one. */
+static const char *item_id(void *ud, size_t i)
 {
-    return dk_json_str(labels, key);
+    gc_ctx *g = ud;
+    json_object *c = json_object_array_get_idx(g->list, i);
+    const char *id = sbx_json_str(c, "Id");
+    if (!id || !id[0] || strspn(id, "0123456789abcdef") != strlen(id) ||
+        !json_object_object_get_ex(c, "Labels", NULL))
+        return NULL;
+    return id;
+}
+
+static const char *item_label(void *ud, size_t i, const char *key)
+{
+    gc_ctx *g = ud;
+    json_object *labels = NULL;
+    json_object_object_get_ex(json_object_array_get_idx(g->list, i), "Labels", &labels);
+    return sbx_json_str(labels, key);
+}
+
+static int item_remove(void *ud, size_t i)
+{
+    gc_ctx *g = ud;
+    return dk_container_remove(g->conn, item_id(ud, i));
+}
+
+/* Containers are reported by their short id, as the docker CLI shows them. */
+static int report_short(void *ud, const char *id, const char *reason)
+{
+    gc_ctx *g = ud;
+    char short_id[13];
+    snprintf(short_id, sizeof(short_id), "%s", id);
+    return g->report ? g->report(g->userdata, short_id, reason) : 0;
 }
 
 int dk_gc(void *state, const sbx_plugin_dsn *dsn,
@@ -27,7 +59,6 @@ int dk_gc(void *state, const sbx_plugin_dsn *dsn,
     const sbx_host *host = st->host;
     dk_options opt;
     dk_conn conn;
-    size_t count = 0;
     if (removed)
         *removed = 0;
     int rc = dk_options_parse(host, dsn, &opt);
@@ -38,7 +69,7 @@ int dk_gc(void *state, const sbx_plugin_dsn *dsn,
     if (rc)
         return rc;
     json_object *list = NULL;
-    char *filter = dk_escape(&conn, "{\"label\":[\"" DK_LABEL_MARK "\"]}");
+    char *filter = sbx_http_escape(&conn.http, "{\"label\":[\"" SBX_LABEL_MARK "\"]}");
     char path[256];
     if (!filter) {
         dk_conn_clear(&conn);
@@ -49,35 +80,13 @@ int dk_gc(void *state, const sbx_plugin_dsn *dsn,
     rc = dk_api_json(&conn, "GET", path, NULL, "listing sandboxio containers", &list);
     if (rc == SBX_OK && !json_object_is_type(list, json_type_array))
         rc = host->set_error(SBX_E_BACKEND_PROTOCOL, "docker: the container list is not an array");
-    dk_owner self;
-    dk_owner_self(&self);
-    int64_t now = (int64_t)time(NULL);
-    size_t n = rc == SBX_OK ? json_object_array_length(list) : 0;
-    for (size_t i = 0; rc == SBX_OK && i < n; i++) {
-        json_object *c = json_object_array_get_idx(list, i), *labels = NULL;
-        const char *id = dk_json_str(c, "Id");
-        if (!id || strspn(id, "0123456789abcdef") != strlen(id) || !id[0] ||
-            !json_object_object_get_ex(c, "Labels", &labels))
-            continue;
-        const char *why = dk_gc_verdict(&self, label(labels, DK_LABEL_HOST),
-                                        label(labels, DK_LABEL_BOOT), label(labels, DK_LABEL_PID),
-                                        label(labels, DK_LABEL_START),
-                                        label(labels, DK_LABEL_CREATED),
-                                        label(labels, DK_LABEL_TTL), now, dk_proc_start);
-        if (!why)
-            continue;
-        rc = dk_container_remove(&conn, id);
-        if (rc)
-            break;
-        count++;
-        char short_id[13];
-        snprintf(short_id, sizeof(short_id), "%s", id);
-        if (report && report(userdata, short_id, why) != 0)
-            break;
+    if (rc == SBX_OK) {
+        gc_ctx g = {.conn = &conn, .list = list, .report = report, .userdata = userdata};
+        sbx_gc_list items = {.count = json_object_array_length(list), .id = item_id,
+                             .label = item_label, .remove = item_remove, .ud = &g};
+        rc = sbx_gc_sweep(&items, report_short, &g, removed);
     }
     json_object_put(list);
     dk_conn_clear(&conn);
-    if (removed)
-        *removed = count;
     return rc;
 }

@@ -2,7 +2,9 @@
  * The raw stream of an exec. Starting an exec with stdin makes the engine
  * take the HTTP connection over ("Upgrade: tcp"): after the answer's headers
  * the socket carries stdin one way and the multiplexed output the other, so
- * it cannot go through curl's HTTP engine. curl still makes the connection
+ * it cannot go through curl's HTTP engine (libcurl speaks no "Upgrade: tcp"
+ * and would not hand the socket over), nor through plugins/lib's HTTP
+ * session. curl still makes the connection
  * (unix socket, TCP, TLS) in CONNECT_ONLY mode; this file writes the one
  * request and reads the answer's head itself, then passes bytes both ways.
  */
@@ -84,7 +86,7 @@ void dk_hijack_close(dk_hijack *hj)
 {
     if (hj->easy)
         curl_easy_cleanup(hj->easy);
-    dk_buf_clear(&hj->pending);
+    sbx_buf_clear(&hj->pending);
     hj->easy = NULL;
     hj->fd = -1;
 }
@@ -110,7 +112,7 @@ static int send_all(dk_hijack *hj, const char *data, size_t len)
 }
 
 /* Read until the blank line ending the answer's head; extra bytes stay in head. */
-static int read_head(dk_hijack *hj, dk_buf *head, size_t *head_len)
+static int read_head(dk_hijack *hj, sbx_buf *head, size_t *head_len)
 {
     char buf[4096];
     for (;;) {
@@ -135,19 +137,19 @@ static int read_head(dk_hijack *hj, dk_buf *head, size_t *head_len)
                 return rc;
             continue;
         }
-        if (dk_buf_append(head, buf, (size_t)n))
+        if (sbx_buf_append(head, buf, (size_t)n))
             return hj->conn->host->set_error(SBX_E_NOMEM, "docker: out of memory");
     }
 }
 
 /* An error answer: read its body (Content-Length or to EOF) and map it. */
-static int fail_answer(dk_hijack *hj, long status, dk_buf *head, size_t head_len,
+static int fail_answer(dk_hijack *hj, long status, sbx_buf *head, size_t head_len,
                        const char *context)
 {
-    dk_response rs = {.status = status};
+    sbx_http_response rs = {.status = status};
     const char *cl = strcasestr(head->data, "\r\nContent-Length:");
     long want = cl && cl < head->data + head_len ? strtol(cl + 17, NULL, 10) : 64 * 1024;
-    int rc = dk_buf_append(&rs.body, head->data + head_len, head->len - head_len);
+    int rc = sbx_buf_append(&rs.body, head->data + head_len, head->len - head_len);
     char buf[4096];
     while (rc == SBX_OK && (long)rs.body.len < want) {
         long n = dk_hijack_recv(hj, buf, sizeof(buf));
@@ -158,10 +160,10 @@ static int fail_answer(dk_hijack *hj, long status, dk_buf *head, size_t head_len
                 break;
             continue;
         }
-        rc = dk_buf_append(&rs.body, buf, (size_t)n);
+        rc = sbx_buf_append(&rs.body, buf, (size_t)n);
     }
     rc = dk_api_fail(hj->conn, &rs, context);
-    dk_response_clear(&rs);
+    sbx_http_response_clear(&rs);
     return rc;
 }
 
@@ -175,11 +177,8 @@ int dk_hijack_open(dk_conn *c, const char *path, const char *json, const char *c
     if (!hj->easy)
         return c->host->set_error(SBX_E_NOMEM, "docker: cannot set up a curl handle");
     char url[512];
-    snprintf(url, sizeof(url), "%s%s/", c->ep.transport == DK_UNIX ? "http://docker"
-                                        : c->ep.tls                ? "https://"
-                                                                   : "http://",
-             c->ep.transport == DK_UNIX ? "" : c->ep.host_port);
-    int rc = dk_conn_setup_handle(c, hj->easy, hj->errbuf);
+    snprintf(url, sizeof(url), "%s/", c->ep.base_url);
+    int rc = sbx_http_setup_handle(&c->http, hj->easy, hj->errbuf);
     CURLcode cc = CURLE_OK;
     if (rc == SBX_OK && ((cc = curl_easy_setopt(hj->easy, CURLOPT_URL, url)) != CURLE_OK ||
                          (cc = curl_easy_setopt(hj->easy, CURLOPT_CONNECT_ONLY, 1L)) != CURLE_OK))
@@ -187,7 +186,7 @@ int dk_hijack_open(dk_conn *c, const char *path, const char *json, const char *c
     if (rc == SBX_OK && (cc = curl_easy_perform(hj->easy)) != CURLE_OK) {
         long os_errno = 0;
         curl_easy_getinfo(hj->easy, CURLINFO_OS_ERRNO, &os_errno);
-        rc = c->host->set_error(dk_errmap_curl(cc, os_errno), "docker: connecting to %s: %s",
+        rc = c->host->set_error(sbx_http_curl_code(cc, os_errno), "docker: connecting to %s: %s",
                                 c->ep.display, hj->errbuf[0] ? hj->errbuf : curl_easy_strerror(cc));
     }
     curl_socket_t sock = CURL_SOCKET_BAD;
@@ -206,7 +205,8 @@ int dk_hijack_open(dk_conn *c, const char *path, const char *json, const char *c
                        "POST %s%s HTTP/1.1\r\nHost: %s\r\nUser-Agent: sandboxio-docker/" DK_VERSION
                        "\r\nContent-Type: application/json\r\nConnection: Upgrade\r\n"
                        "Upgrade: tcp\r\nContent-Length: %zu\r\n\r\n%s",
-                       c->api, path, c->ep.transport == DK_UNIX ? "docker" : c->ep.host_port, blen,
+                       c->http.prefix, path, c->ep.transport == DK_UNIX ? "docker" : c->ep.host_port,
+                       blen,
                        json ? json : "");
     if (len < 0) {
         dk_hijack_close(hj);
@@ -214,7 +214,7 @@ int dk_hijack_open(dk_conn *c, const char *path, const char *json, const char *c
     }
     rc = send_all(hj, req, (size_t)len);
     free(req);
-    dk_buf head = {0};
+    sbx_buf head = {0};
     size_t head_len = 0;
     if (rc == SBX_OK)
         rc = read_head(hj, &head, &head_len);
@@ -226,9 +226,9 @@ int dk_hijack_open(dk_conn *c, const char *path, const char *json, const char *c
     if (rc == SBX_OK && status != 101 && status != 200)
         rc = fail_answer(hj, status, &head, head_len, context);
     if (rc == SBX_OK && head.len > head_len &&
-        dk_buf_append(&hj->pending, head.data + head_len, head.len - head_len))
+        sbx_buf_append(&hj->pending, head.data + head_len, head.len - head_len))
         rc = c->host->set_error(SBX_E_NOMEM, "docker: out of memory");
-    dk_buf_clear(&head);
+    sbx_buf_clear(&head);
     if (rc)
         dk_hijack_close(hj);
     return rc;

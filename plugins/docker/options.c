@@ -1,19 +1,11 @@
 /*
- * The DSN's query options: image=, workdir=, ttl=, pull=. The core has
- * decoded them; this file only checks each value.
+ * The DSN's query options: image=, workdir=, ttl=, pull=, declared as a
+ * plugins/lib option table; this file only says what a good value is.
  */
 #include "docker.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-
-void dk_options_clear(dk_options *opt)
-{
-    free(opt->image);
-    free(opt->workdir);
-    memset(opt, 0, sizeof(*opt));
-}
 
 /* An image reference: printable, no spaces, not empty, not starting with '-'. */
 static bool image_ok(const char *s)
@@ -41,62 +33,31 @@ static bool workdir_ok(const char *s)
     return true;
 }
 
-static bool seconds_ok(const char *s, uint64_t *out)
+/* In the order of enum dk_pull_policy. */
+static const char *const pull_policies[] = {"missing", "never", NULL};
+
+#define STR(x) #x
+#define XSTR(x) STR(x)
+
+static const sbx_opt options[] = {
+    {"image", SBX_OPT_STRING, DK_DEFAULT_IMAGE, offsetof(dk_options, image), image_ok, NULL,
+     " is not an image reference"},
+    {"workdir", SBX_OPT_STRING, DK_DEFAULT_WORKDIR, offsetof(dk_options, workdir), workdir_ok,
+     NULL, " must be a clean absolute path other than /"},
+    {"ttl", SBX_OPT_SECONDS, XSTR(DK_DEFAULT_TTL_S), offsetof(dk_options, ttl_s), NULL, NULL,
+     NULL},
+    {"pull", SBX_OPT_CHOICE, "missing", offsetof(dk_options, pull), NULL, pull_policies, NULL},
+    {NULL},
+};
+
+void dk_options_clear(dk_options *opt)
 {
-    if (!s[0] || strspn(s, "0123456789") != strlen(s) || strlen(s) > 12)
-        return false;
-    errno = 0;
-    unsigned long long v = strtoull(s, NULL, 10);
-    if (errno)
-        return false;
-    *out = v;
-    return true;
+    sbx_opts_clear(opt, options);
+    memset(opt, 0, sizeof(*opt));
 }
 
 int dk_options_parse(const sbx_host *host, const sbx_plugin_dsn *dsn, dk_options *opt)
 {
-    const char *image = DK_DEFAULT_IMAGE, *workdir = DK_DEFAULT_WORKDIR;
     memset(opt, 0, sizeof(*opt));
-    opt->ttl_s = DK_DEFAULT_TTL_S;
-    opt->pull = DK_PULL_MISSING;
-    for (size_t i = 0; i < dsn->query_count; i++) {
-        const char *k = dsn->query[i].key, *v = dsn->query[i].value ? dsn->query[i].value : "";
-        if (strcmp(k, "image") == 0) {
-            if (!image_ok(v))
-                return host->set_error(SBX_E_DSN_BAD_OPTION_VALUE,
-                                       "docker: image=%s is not an image reference", v);
-            image = v;
-        } else if (strcmp(k, "workdir") == 0) {
-            if (!workdir_ok(v))
-                return host->set_error(SBX_E_DSN_BAD_OPTION_VALUE,
-                                       "docker: workdir=%s must be a clean absolute path other "
-                                       "than /",
-                                       v);
-            workdir = v;
-        } else if (strcmp(k, "ttl") == 0) {
-            if (!seconds_ok(v, &opt->ttl_s))
-                return host->set_error(SBX_E_DSN_BAD_OPTION_VALUE,
-                                       "docker: ttl=%s is not a number of seconds", v);
-        } else if (strcmp(k, "pull") == 0) {
-            if (strcmp(v, "missing") == 0)
-                opt->pull = DK_PULL_MISSING;
-            else if (strcmp(v, "never") == 0)
-                opt->pull = DK_PULL_NEVER;
-            else
-                return host->set_error(SBX_E_DSN_BAD_OPTION_VALUE,
-                                       "docker: pull=%s: use pull=missing or pull=never", v);
-        } else {
-            return host->set_error(SBX_E_DSN_UNKNOWN_OPTION,
-                                   "docker: unknown option \"%s\" (known: image, workdir, ttl, "
-                                   "pull)",
-                                   k);
-        }
-    }
-    opt->image = strdup(image);
-    opt->workdir = strdup(workdir);
-    if (!opt->image || !opt->workdir) {
-        dk_options_clear(opt);
-        return host->set_error(SBX_E_NOMEM, "docker: out of memory");
-    }
-    return SBX_OK;
+    return sbx_opts_parse(opt, host, DK_NAME, options, dsn);
 }

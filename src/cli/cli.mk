@@ -23,7 +23,7 @@ src_sandboxio_SOURCES = \
 	src/cli/util.c \
 	src/cli/util.h
 src_sandboxio_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
-src_sandboxio_LDADD = src/libsandboxio.la $(JSONC_LIBS)
+src_sandboxio_LDADD = src/libsandboxio.la plugins/lib/libsbxutil.la $(JSONC_LIBS)
 
 dist_man_MANS += docs/man/sandboxio.1
 dist_doc_DATA += docs/cli.md
@@ -53,4 +53,5 @@ TESTS += tests/cli/test_cli_parse
 tests_cli_test_cli_parse_SOURCES = tests/cli/test_cli_parse.c \
 	src/cli/util.c src/cli/util.h src/cli/encode.c src/cli/encode.h
 tests_cli_test_cli_parse_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(JSONC_CFLAGS)
-tests_cli_test_cli_parse_LDADD = src/libsandboxio.la $(CHECK_LIBS) $(JSONC_LIBS)
+tests_cli_test_cli_parse_LDADD = src/libsandboxio.la plugins/lib/libsbxutil.la $(CHECK_LIBS) \
+	$(JSONC_LIBS)

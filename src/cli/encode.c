@@ -1,5 +1,6 @@
 /*
- * encode.c - UTF-8 validation and base64, for binary command output in JSON.
+ * encode.c - UTF-8 validation and base64 (plugins/lib's), for binary command
+ * output in JSON.
  */
 #include "config.h"
 
@@ -7,6 +8,7 @@
 #include <stdlib.h>
 
 #include "encode.h"
+#include "../../plugins/lib/sbx-base64.h"
 
 int sbx_cli_utf8_valid(const void *data, size_t len)
 {
@@ -46,28 +48,5 @@ int sbx_cli_utf8_valid(const void *data, size_t len)
 
 char *sbx_cli_base64(const void *data, size_t len)
 {
-    static const char alphabet[] =
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    const unsigned char *s = data;
-    char *out, *p;
-
-    if (len > (SIZE_MAX - 1) / 4 * 3 - 3)
-        return NULL;
-    out = malloc((len + 2) / 3 * 4 + 1);
-    if (!out)
-        return NULL;
-    p = out;
-    for (size_t i = 0; i < len; i += 3) {
-        uint32_t v = (uint32_t)s[i] << 16;
-        if (i + 1 < len)
-            v |= (uint32_t)s[i + 1] << 8;
-        if (i + 2 < len)
-            v |= s[i + 2];
-        *p++ = alphabet[(v >> 18) & 63];
-        *p++ = alphabet[(v >> 12) & 63];
-        *p++ = i + 1 < len ? alphabet[(v >> 6) & 63] : '=';
-        *p++ = i + 2 < len ? alphabet[v & 63] : '=';
-    }
-    *p = '\0';
-    return out;
+    return sbx_base64_encode(data, len);
 }

@@ -90,6 +90,9 @@ static const catalog_row catalog[] = {
     ROW(SBX_E_EXISTS, 4012, "the path already exists"),
     ROW(SBX_E_NOT_EMPTY, 4013, "the directory is not empty"),
     ROW(SBX_E_NOT_REGULAR, 4014, "the path is not a regular file"),
+    ROW(SBX_E_BACKEND_CONFLICT, 4015, "the provider refused the request: it conflicts with the object's state"),
+    ROW(SBX_E_BACKEND_RATE_LIMITED, 4016, "the provider is rate limiting: retry after the wait it gave"),
+    ROW(SBX_E_CREDENTIAL_MISSING, 4017, "the environment variable holding the backend's credential is not set"),
 
     /* 5xxx: execution */
     ROW(SBX_E_EXEC_TIMEOUT, 5001, "the command ran past its timeout"),

@@ -1,7 +1,7 @@
 /*
  * Unit tests of the docker backend's pure parts: the stream demultiplexer,
- * the control-line filter, error mapping, DOCKER_HOST and DSN parsing, the
- * DSN options, gc's verdict and base64. No daemon is needed.
+ * the control-line filter, error mapping, DOCKER_HOST and DSN parsing and the
+ * DSN options. No daemon is needed.
  */
 #include "../docker.h"
 
@@ -12,42 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* --- a host table that records the last error ---------------------------- */
-
-static int last_code;
-static char last_msg[512];
-
-static int t_set_error(int code, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(last_msg, sizeof(last_msg), fmt, ap);
-    va_end(ap);
-    last_code = code;
-    return code;
-}
-
-static void t_log(int level, const char *plugin, const char *fmt, ...)
-{
-    (void)level;
-    (void)plugin;
-    (void)fmt;
-}
-
-static const sbx_host host = {
-    .struct_size = sizeof(sbx_host),
-    .abi_minor = 0,
-    .log = t_log,
-    .set_error = t_set_error,
-    .alloc = malloc,
-    .realloc = realloc,
-    .free = free,
-};
+/* A host table that records the last error (shared with plugins/lib's tests). */
+#include "../../lib/tests/host.h"
 
 /* --- demux ---------------------------------------------------------------- */
 
 typedef struct sink {
-    dk_buf out[3];
+    sbx_buf out[3];
     int stop_after;    /* stop at the n-th call (0 = never) */
     int calls;
 } sink;
@@ -56,14 +27,14 @@ static int sink_out(void *ud, int stream, const void *data, size_t len)
 {
     sink *s = ud;
     s->calls++;
-    dk_buf_append(&s->out[stream], data, len);
+    sbx_buf_append(&s->out[stream], data, len);
     return s->stop_after && s->calls >= s->stop_after ? 7 : 0;
 }
 
 static void sink_clear(sink *s)
 {
     for (int i = 0; i < 3; i++)
-        dk_buf_clear(&s->out[i]);
+        sbx_buf_clear(&s->out[i]);
 }
 
 static size_t frame(unsigned char *p, int stream, const char *payload)
@@ -291,22 +262,6 @@ START_TEST(errmap_http_statuses)
 }
 END_TEST
 
-START_TEST(errmap_transport_failures)
-{
-    ck_assert_int_eq(dk_errmap_curl(CURLE_OK, 0), SBX_OK);
-    ck_assert_int_eq(dk_errmap_curl(CURLE_COULDNT_CONNECT, ENOENT), SBX_E_BACKEND_UNAVAILABLE);
-    ck_assert_int_eq(dk_errmap_curl(CURLE_COULDNT_CONNECT, ECONNREFUSED),
-                     SBX_E_BACKEND_UNAVAILABLE);
-    ck_assert_int_eq(dk_errmap_curl(CURLE_COULDNT_CONNECT, EACCES), SBX_E_BACKEND_PERMISSION);
-    ck_assert_int_eq(dk_errmap_curl(CURLE_COULDNT_RESOLVE_HOST, 0), SBX_E_BACKEND_UNAVAILABLE);
-    ck_assert_int_eq(dk_errmap_curl(CURLE_PEER_FAILED_VERIFICATION, 0), SBX_E_BACKEND_AUTH);
-    ck_assert_int_eq(dk_errmap_curl(CURLE_SSL_CACERT_BADFILE, 0), SBX_E_BACKEND_AUTH);
-    ck_assert_int_eq(dk_errmap_curl(CURLE_RECV_ERROR, 0), SBX_E_BACKEND_TRANSPORT);
-    ck_assert_int_eq(dk_errmap_curl(CURLE_OPERATION_TIMEDOUT, 0), SBX_E_BACKEND_TRANSPORT);
-    ck_assert_int_eq(dk_errmap_curl(CURLE_WEIRD_SERVER_REPLY, 0), SBX_E_BACKEND_PROTOCOL);
-    ck_assert_int_eq(dk_errmap_curl(CURLE_OUT_OF_MEMORY, 0), SBX_E_NOMEM);
-}
-END_TEST
 
 START_TEST(errmap_dropped_limits_refuse_the_policy)
 {
@@ -329,19 +284,6 @@ START_TEST(errmap_dropped_limits_refuse_the_policy)
                                              "network mode"),
                      0);
     ck_assert_int_eq(dk_errmap_limit_warning("IPv4 forwarding is disabled."), 0);
-}
-END_TEST
-
-START_TEST(errmap_keeps_the_daemons_message)
-{
-    char msg[64];
-    const char *json = "{\"message\":\"No such image: nope:latest\"}";
-    dk_errmap_message(json, strlen(json), msg, sizeof(msg));
-    ck_assert_str_eq(msg, "No such image: nope:latest");
-    dk_errmap_message("plain\ttext\n", 11, msg, sizeof(msg));
-    ck_assert_str_eq(msg, "plain text");
-    dk_errmap_message(NULL, 0, msg, sizeof(msg));
-    ck_assert_str_eq(msg, "");
 }
 END_TEST
 
@@ -500,53 +442,23 @@ START_TEST(options_refuse_unknown_keys_and_bad_values)
     sbx_plugin_kv unknown[] = {{"colour", "blue"}};
     sbx_plugin_dsn d = dsn_of("", "", 1, unknown);
     ck_assert_int_eq(dk_options_parse(&host, &d, &o), SBX_E_DSN_UNKNOWN_OPTION);
-    ck_assert_ptr_nonnull(strstr(last_msg, "colour"));
+    ck_assert_str_eq(last_msg, "docker: unknown option \"colour\" (known: image, workdir, ttl, pull)");
+    /* The messages are the ones the backend has always given. */
+    static const struct { sbx_plugin_kv kv[1]; const char *msg; } said[] = {
+        {{{"image", "-rm"}}, "docker: image=-rm is not an image reference"},
+        {{{"workdir", "work"}}, "docker: workdir=work must be a clean absolute path other than /"},
+        {{{"ttl", "soon"}}, "docker: ttl=soon is not a number of seconds"},
+        {{{"pull", "always"}}, "docker: pull=always: use pull=missing or pull=never"},
+    };
+    for (size_t i = 0; i < sizeof(said) / sizeof(said[0]); i++) {
+        d = dsn_of("", "", 1, said[i].kv);
+        ck_assert_int_eq(dk_options_parse(&host, &d, &o), SBX_E_DSN_BAD_OPTION_VALUE);
+        ck_assert_str_eq(last_msg, said[i].msg);
+    }
 }
 END_TEST
 
-/* --- gc verdict ----------------------------------------------------------- */
 
-static unsigned long long fake_start(long pid)
-{
-    return pid == 100 ? 5000 : 0;    /* only pid 100 runs, started at 5000 */
-}
-
-START_TEST(gc_verdicts)
-{
-    dk_owner me = {.host = "box", .boot = "b1", .pid = 1, .start = 1};
-    ck_assert_str_eq(dk_gc_verdict(&me, "far", "b9", "100", "5000", "1000", "60", 1060, fake_start),
-                     "TTL passed");
-    ck_assert_ptr_null(dk_gc_verdict(&me, "far", "b9", "7", "1", "1000", "60", 1059, fake_start));
-    ck_assert_ptr_null(dk_gc_verdict(&me, "box", "b1", "100", "5000", "1000", "0", 999999,
-                                     fake_start));
-    ck_assert_str_eq(dk_gc_verdict(&me, "box", "b1", "7", "1", "1000", "60", 1001, fake_start),
-                     "owner process gone");
-    ck_assert_str_eq(dk_gc_verdict(&me, "box", "b1", "100", "4999", "1000", "60", 1001,
-                                   fake_start),
-                     "owner process gone (pid reused)");
-    ck_assert_str_eq(dk_gc_verdict(&me, "box", "b0", "100", "5000", "1000", "60", 1001,
-                                   fake_start),
-                     "owner gone (machine rebooted)");
-    ck_assert_ptr_null(dk_gc_verdict(&me, "box", "b1", "100", "5000", "1000", "60", 1001,
-                                     fake_start));
-    ck_assert_ptr_null(dk_gc_verdict(&me, "box", "b1", "junk", "x", "y", "z", 1001, fake_start));
-    ck_assert_ptr_null(dk_gc_verdict(&me, NULL, NULL, NULL, NULL, NULL, NULL, 1001, fake_start));
-}
-END_TEST
-
-START_TEST(base64_decodes_the_path_stat_header)
-{
-    size_t n = 0;
-    char *s = dk_base64_decode("eyJuYW1lIjoiYSJ9", &n);
-    ck_assert_str_eq(s, "{\"name\":\"a\"}");
-    ck_assert_uint_eq(n, 12);
-    free(s);
-    s = dk_base64_decode("YQ==", &n);
-    ck_assert_str_eq(s, "a");
-    free(s);
-    ck_assert_ptr_null(dk_base64_decode("a*b", &n));
-}
-END_TEST
 
 static Suite *suite(void)
 {
@@ -563,9 +475,7 @@ static Suite *suite(void)
     tcase_add_test(t, control_wrapper_failures_and_fatal_are_recorded);
     tcase_add_test(t, control_unfinished_prefix_is_flushed_at_the_end);
     tcase_add_test(t, errmap_http_statuses);
-    tcase_add_test(t, errmap_transport_failures);
     tcase_add_test(t, errmap_dropped_limits_refuse_the_policy);
-    tcase_add_test(t, errmap_keeps_the_daemons_message);
     tcase_add_test(t, docker_host_unix_and_tcp_parse);
     tcase_add_test(t, docker_host_tls_follows_the_environment);
     tcase_add_test(t, docker_host_bad_urls_are_refused);
@@ -573,17 +483,11 @@ static Suite *suite(void)
     tcase_add_test(t, dsn_and_docker_host_errors_have_their_codes);
     tcase_add_test(t, options_have_documented_defaults);
     tcase_add_test(t, options_refuse_unknown_keys_and_bad_values);
-    tcase_add_test(t, gc_verdicts);
-    tcase_add_test(t, base64_decodes_the_path_stat_header);
     suite_add_tcase(s, t);
     return s;
 }
 
 int main(void)
 {
-    SRunner *r = srunner_create(suite());
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? 1 : 0;
+    return run_suite(suite());
 }

@@ -1,20 +1,21 @@
 /*
- * Who owns a sandbox, and whether that owner is gone. A container carries
- * its creator's host name, boot id, pid and the pid's start time as labels
- * (container.c); gc compares them with this machine (gc.c).
- *
- * Only an owner on this machine in this boot can be checked: its pid must be
- * running with the same start time, which catches pid reuse. A container
- * made from another machine goes only when its TTL passes.
+ * Who owns a sandbox, and whether that owner is gone. Only an owner on this
+ * machine in this boot can be checked: its pid must be running with the
+ * same start time, which catches pid reuse.
  */
-#include "docker.h"
+#include "config.h"
 
+#include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
-unsigned long long dk_proc_start(long pid)
+#include "sbx-owner.h"
+
+unsigned long long sbx_owner_proc_start(long pid)
 {
     char path[64], buf[1024];
     snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
@@ -38,7 +39,7 @@ unsigned long long dk_proc_start(long pid)
     return start;
 }
 
-void dk_owner_self(dk_owner *o)
+void sbx_owner_self(sbx_owner *o)
 {
     memset(o, 0, sizeof(*o));
     if (gethostname(o->host, sizeof(o->host) - 1) != 0)
@@ -51,7 +52,24 @@ void dk_owner_self(dk_owner *o)
         fclose(f);
     }
     o->pid = (long)getpid();
-    o->start = dk_proc_start(o->pid);
+    o->start = sbx_owner_proc_start(o->pid);
+}
+
+void sbx_owner_labels_make(sbx_owner_labels *l, uint64_t ttl_s)
+{
+    memset(l, 0, sizeof(*l));
+    sbx_owner_self(&l->owner);
+    snprintf(l->pid, sizeof(l->pid), "%ld", l->owner.pid);
+    snprintf(l->start, sizeof(l->start), "%llu", l->owner.start);
+    snprintf(l->created, sizeof(l->created), "%lld", (long long)time(NULL));
+    snprintf(l->ttl, sizeof(l->ttl), "%" PRIu64, ttl_s);
+    l->kv[0] = (sbx_plugin_kv){SBX_LABEL_MARK, "1"};
+    l->kv[1] = (sbx_plugin_kv){SBX_LABEL_HOST, l->owner.host};
+    l->kv[2] = (sbx_plugin_kv){SBX_LABEL_BOOT, l->owner.boot};
+    l->kv[3] = (sbx_plugin_kv){SBX_LABEL_PID, l->pid};
+    l->kv[4] = (sbx_plugin_kv){SBX_LABEL_START, l->start};
+    l->kv[5] = (sbx_plugin_kv){SBX_LABEL_CREATED, l->created};
+    l->kv[6] = (sbx_plugin_kv){SBX_LABEL_TTL, l->ttl};
 }
 
 static bool number(const char *s, long long *out)
@@ -63,10 +81,10 @@ static bool number(const char *s, long long *out)
     return *end == '\0';
 }
 
-const char *dk_gc_verdict(const dk_owner *self, const char *host, const char *boot,
-                          const char *pid, const char *start, const char *created,
-                          const char *ttl, int64_t now,
-                          unsigned long long (*proc_start)(long pid))
+const char *sbx_gc_verdict(const sbx_owner *self, const char *host, const char *boot,
+                           const char *pid, const char *start, const char *created,
+                           const char *ttl, int64_t now,
+                           unsigned long long (*proc_start)(long pid))
 {
     long long c, t, p, s;
     if (number(created, &c) && number(ttl, &t) && t > 0 && c + t <= now)

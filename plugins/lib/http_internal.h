@@ -1,0 +1,26 @@
+/*
+ * Internals of libsbxhttp shared by its files; not for plugins.
+ */
+#ifndef SBX_LIB_HTTP_INTERNAL_H
+#define SBX_LIB_HTTP_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "sbx-http.h"
+
+/* May rq be sent again? (method or the caller's word; never a streamed upload) */
+bool http_idempotent(const sbx_http_request *rq);
+/* Why a try with this outcome may be retried (static text), NULL when it may not. */
+const char *http_retryable(int curl_code, long status);
+/* The jittered backoff before try attempt + 1. */
+long http_backoff_ms(const sbx_http_retry *r, int attempt, unsigned *seed);
+/* A Retry-After value (seconds or an HTTP date) in ms, -1 when absent or unreadable. */
+long http_retry_after_ms(const char *value, time_t now);
+int64_t http_now_ms(void);
+void http_sleep_ms(long ms);
+/* Is this header name one whose value is secret? */
+bool http_secret_name(const char *name, size_t len, const char *const *extra);
+
+#endif

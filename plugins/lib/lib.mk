@@ -1,0 +1,56 @@
+## plugins/lib: what backends share, as libtool convenience libraries split
+## by dependency; each plugin links only the ones it uses, and since
+## plugins export only their entry point nothing of these leaks.
+##   libsbxutil  no external dependency: buffers, base64, credentials,
+##               DSN options, owner labels and the gc sweep (the CLI uses
+##               its base64 too)
+##   libsbxjson  json-c helpers
+##   libsbxhttp  libcurl sessions with retry, redaction and the status map
+noinst_LTLIBRARIES += plugins/lib/libsbxutil.la
+plugins_lib_libsbxutil_la_SOURCES = \
+	plugins/lib/sbx-buf.h \
+	plugins/lib/buf.c \
+	plugins/lib/sbx-base64.h \
+	plugins/lib/base64.c \
+	plugins/lib/sbx-cred.h \
+	plugins/lib/cred.c \
+	plugins/lib/sbx-opts.h \
+	plugins/lib/opts.c \
+	plugins/lib/sbx-owner.h \
+	plugins/lib/owner.c \
+	plugins/lib/gc.c
+
+noinst_LTLIBRARIES += plugins/lib/libsbxjson.la
+plugins_lib_libsbxjson_la_SOURCES = \
+	plugins/lib/sbx-json.h \
+	plugins/lib/json.c
+plugins_lib_libsbxjson_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
+plugins_lib_libsbxjson_la_LIBADD = $(JSONC_LIBS)
+
+noinst_LTLIBRARIES += plugins/lib/libsbxhttp.la
+plugins_lib_libsbxhttp_la_SOURCES = \
+	plugins/lib/sbx-http.h \
+	plugins/lib/http_internal.h \
+	plugins/lib/http_session.c \
+	plugins/lib/http_transfer.c \
+	plugins/lib/http_retry.c \
+	plugins/lib/http_status.c \
+	plugins/lib/http_redact.c
+plugins_lib_libsbxhttp_la_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS)
+## It calls libsbxutil (buffers): a plugin links both.
+plugins_lib_libsbxhttp_la_LIBADD = $(CURL_LIBS) -lpthread
+
+## Tests: the HTTP session against a scripted server on 127.0.0.1, and the
+## pure helpers.
+check_PROGRAMS += plugins/lib/tests/test_http_retry plugins/lib/tests/test_lib_units
+TESTS += plugins/lib/tests/test_http_retry plugins/lib/tests/test_lib_units
+plugins_lib_tests_test_http_retry_SOURCES = plugins/lib/tests/test_http_retry.c \
+	plugins/lib/tests/host.h
+plugins_lib_tests_test_http_retry_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CURL_CFLAGS)
+plugins_lib_tests_test_http_retry_LDADD = plugins/lib/libsbxhttp.la plugins/lib/libsbxutil.la \
+	$(CHECK_LIBS) $(CURL_LIBS) -lpthread
+plugins_lib_tests_test_lib_units_SOURCES = plugins/lib/tests/test_lib_units.c \
+	plugins/lib/tests/host.h
+plugins_lib_tests_test_lib_units_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(JSONC_CFLAGS)
+plugins_lib_tests_test_lib_units_LDADD = plugins/lib/libsbxjson.la plugins/lib/libsbxutil.la \
+	$(CHECK_LIBS) $(JSONC_LIBS)
