@@ -94,6 +94,7 @@ typedef enum sbx_code {
     SBX_E_BACKEND_CONFLICT = 4015,      /* SBX_E4015 the provider refused: conflicting state (409) */
     SBX_E_BACKEND_RATE_LIMITED = 4016,  /* SBX_E4016 the provider asks to slow down (429) */
     SBX_E_CREDENTIAL_MISSING = 4017,    /* SBX_E4017 the credential's environment variable is unset */
+    SBX_E_INSECURE_ENDPOINT = 4040,     /* SBX_E4040 plain http:// to an address not loopback */
 
     /* 5xxx: execution */
     SBX_E_EXEC_TIMEOUT = 5001,          /* SBX_E5001 */

@@ -8,6 +8,7 @@
  *   envelope.c  Connect's server-streaming body: 5-byte envelopes, the
  *               end-of-stream frame and its error
  *   process_end.c  envd's end event of a command as an exit report
+ *   endpoint.c  where E2B is: the DSN, E2B_DOMAIN, E2B_API_URL, E2B_SANDBOX_URL
  */
 #ifndef SBX_E2B_H
 #define SBX_E2B_H
@@ -76,5 +77,31 @@ int e2b_end_error(const char *json, size_t len, bool *has_error, char *code, siz
  * 0..255 nor a signal Go would name. timed_out and oom_killed are left.
  */
 int e2b_process_end(json_object *end, sbx_plugin_exit *x);
+
+/* --- endpoint.c ---------------------------------------------------------------- */
+
+#define E2B_URL_MAX 512
+#define E2B_ENVD_PORT 49983
+
+/* A DSN resolved: its options, and where the control plane and envd are. */
+typedef struct e2b_endpoint {
+    char *template_id;             /* template=ID or alias (default "base") */
+    uint64_t timeout_s;            /* timeout=SECONDS: the sandbox's life (default 300) */
+    char domain[E2B_URL_MAX / 2];  /* the authority, E2B_DOMAIN, or "e2b.app" */
+    char api_url[E2B_URL_MAX];     /* no final '/' */
+    char sandbox_url[E2B_URL_MAX]; /* E2B_SANDBOX_URL, or "" for 49983-<id>.<domain> */
+} e2b_endpoint;
+
+/*
+ * e2b_endpoint_parse - ep from the DSN and the environment. SBX_OK, or:
+ * SBX_E_DSN_BAD_AUTHORITY (a bad domain, a path, a URL that is not
+ * http(s)), SBX_E_DSN_UNKNOWN_OPTION / SBX_E_DSN_BAD_OPTION_VALUE,
+ * SBX_E_INSECURE_ENDPOINT (http:// to an address not loopback); the detail
+ * through host->set_error. Free with e2b_endpoint_clear().
+ */
+int e2b_endpoint_parse(e2b_endpoint *ep, const sbx_host *host, const sbx_plugin_dsn *dsn);
+/* e2b_endpoint_envd_url - envd's base URL for a sandbox into out. */
+int e2b_endpoint_envd_url(char *out, size_t size, const e2b_endpoint *ep, const char *sandbox_id);
+void e2b_endpoint_clear(e2b_endpoint *ep);
 
 #endif

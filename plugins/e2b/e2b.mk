@@ -36,9 +36,10 @@ plugins_e2b_tests_test_e2b_units_SOURCES = \
 	plugins/e2b/tests/test_e2b_units.c \
 	plugins/e2b/e2b.h \
 	plugins/e2b/envelope.c \
-	plugins/e2b/process_end.c
+	plugins/e2b/process_end.c \
+	plugins/e2b/endpoint.c
 plugins_e2b_tests_test_e2b_units_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(JSONC_CFLAGS)
-plugins_e2b_tests_test_e2b_units_LDADD = $(CHECK_LIBS) $(JSONC_LIBS)
+plugins_e2b_tests_test_e2b_units_LDADD = plugins/lib/libsbxutil.la $(CHECK_LIBS) $(JSONC_LIBS)
 
 SBX_E2B_TESTS = plugins/e2b/tests/e2b-sdk-session-passes.sh
 TESTS += $(SBX_E2B_TESTS)

@@ -93,6 +93,7 @@ static const catalog_row catalog[] = {
     ROW(SBX_E_BACKEND_CONFLICT, 4015, "the provider refused the request: it conflicts with the object's state"),
     ROW(SBX_E_BACKEND_RATE_LIMITED, 4016, "the provider is rate limiting: retry after the wait it gave"),
     ROW(SBX_E_CREDENTIAL_MISSING, 4017, "the environment variable holding the backend's credential is not set"),
+    ROW(SBX_E_INSECURE_ENDPOINT, 4040, "a backend endpoint is plain http:// to an address that is not loopback"),
 
     /* 5xxx: execution */
     ROW(SBX_E_EXEC_TIMEOUT, 5001, "the command ran past its timeout"),

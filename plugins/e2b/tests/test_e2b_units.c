@@ -1,16 +1,49 @@
 /*
  * Unit tests of the e2b backend's pure parts: the Connect server-stream
  * decoder (envelopes split at every byte, the end-of-stream frame and its
- * error, every malformed body) and envd's end event of a command as an exit
- * report. No server is needed.
+ * error, every malformed body), envd's end event of a command as an exit
+ * report, and where E2B is for a DSN and an environment. No server is needed.
  */
 #include "../e2b.h"
 
 #include <check.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sandboxio/errors.h>
+
+/* --- a host table that records the last error ------------------------------ */
+
+static int last_code;
+static char last_msg[512];
+
+static int t_set_error(int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(last_msg, sizeof(last_msg), fmt, ap);
+    va_end(ap);
+    last_code = code;
+    return code;
+}
+
+static void t_log(int level, const char *plugin, const char *fmt, ...)
+{
+    (void)level;
+    (void)plugin;
+    (void)fmt;
+}
+
+static const sbx_host host = {
+    .struct_size = sizeof(sbx_host),
+    .abi_minor = 0,
+    .log = t_log,
+    .set_error = t_set_error,
+    .alloc = malloc,
+    .realloc = realloc,
+    .free = free,
+};
 
 /* --- envelope --------------------------------------------------------------- */
 
@@ -289,6 +322,119 @@ START_TEST(process_end_malformed_is_protocol_error)
 }
 END_TEST
 
+/* --- endpoint ------------------------------------------------------------------ */
+
+static void clear_env(void)
+{
+    unsetenv("E2B_DOMAIN");
+    unsetenv("E2B_API_URL");
+    unsetenv("E2B_SANDBOX_URL");
+}
+
+/* Parses e2b://AUTHORITY?k=v (one option at most). */
+static int endpoint(e2b_endpoint *ep, const char *authority, const char *key, const char *value)
+{
+    sbx_plugin_kv kv = {.key = key, .value = value};
+    sbx_plugin_dsn dsn = {.struct_size = sizeof(dsn), .scheme = "e2b", .authority = authority,
+                          .path = "", .query_count = key ? 1 : 0, .query = &kv};
+    last_code = 0;
+    last_msg[0] = '\0';
+    return e2b_endpoint_parse(ep, &host, &dsn);
+}
+
+START_TEST(endpoint_defaults_are_e2b_cloud)
+{
+    clear_env();
+    e2b_endpoint ep;
+    ck_assert_int_eq(endpoint(&ep, "", NULL, NULL), SBX_OK);
+    ck_assert_str_eq(ep.domain, "e2b.app");
+    ck_assert_str_eq(ep.api_url, "https://api.e2b.app");
+    ck_assert_str_eq(ep.template_id, "base");
+    ck_assert_uint_eq(ep.timeout_s, 300);
+    char url[E2B_URL_MAX];
+    ck_assert_int_eq(e2b_endpoint_envd_url(url, sizeof(url), &ep, "abc123"), SBX_OK);
+    ck_assert_str_eq(url, "https://49983-abc123.e2b.app");
+    e2b_endpoint_clear(&ep);
+    ck_assert_ptr_null(ep.template_id);
+}
+END_TEST
+
+START_TEST(endpoint_domain_from_dsn_then_environment)
+{
+    clear_env();
+    setenv("E2B_DOMAIN", "e2b.example.org", 1);
+    e2b_endpoint ep;
+    ck_assert_int_eq(endpoint(&ep, "", "template", "python-3"), SBX_OK);
+    ck_assert_str_eq(ep.api_url, "https://api.e2b.example.org");
+    ck_assert_str_eq(ep.template_id, "python-3");
+    e2b_endpoint_clear(&ep);
+    /* The DSN's authority wins over E2B_DOMAIN. */
+    ck_assert_int_eq(endpoint(&ep, "sandbox.test:8443", "timeout", "60"), SBX_OK);
+    ck_assert_str_eq(ep.api_url, "https://api.sandbox.test:8443");
+    ck_assert_uint_eq(ep.timeout_s, 60);
+    e2b_endpoint_clear(&ep);
+    clear_env();
+}
+END_TEST
+
+START_TEST(endpoint_urls_from_environment)
+{
+    clear_env();
+    setenv("E2B_API_URL", "http://127.0.0.1:4010/", 1);
+    setenv("E2B_SANDBOX_URL", "http://localhost:5000", 1);
+    e2b_endpoint ep;
+    ck_assert_int_eq(endpoint(&ep, "", NULL, NULL), SBX_OK);
+    ck_assert_str_eq(ep.api_url, "http://127.0.0.1:4010");
+    char url[E2B_URL_MAX];
+    ck_assert_int_eq(e2b_endpoint_envd_url(url, sizeof(url), &ep, "abc123"), SBX_OK);
+    ck_assert_str_eq(url, "http://localhost:5000");
+    e2b_endpoint_clear(&ep);
+    setenv("E2B_API_URL", "https://e2b.internal", 1);
+    setenv("E2B_SANDBOX_URL", "http://[::1]:5000", 1);
+    ck_assert_int_eq(endpoint(&ep, "", NULL, NULL), SBX_OK);
+    ck_assert_str_eq(ep.api_url, "https://e2b.internal");
+    e2b_endpoint_clear(&ep);
+    clear_env();
+}
+END_TEST
+
+/* A key or a token must never go to a remote host in clear text. */
+START_TEST(endpoint_plain_http_only_to_loopback)
+{
+    const char *remote[] = {"http://10.0.0.5:3000", "http://api.e2b.app", "http://127example.com",
+                            "http://localhost.evil.com", "http://[::2]:80"};
+    for (size_t i = 0; i < sizeof(remote) / sizeof(remote[0]); i++) {
+        clear_env();
+        setenv(i % 2 ? "E2B_SANDBOX_URL" : "E2B_API_URL", remote[i], 1);
+        e2b_endpoint ep;
+        ck_assert_int_eq(endpoint(&ep, "", NULL, NULL), SBX_E_INSECURE_ENDPOINT);
+        ck_assert_int_eq(last_code, SBX_E_INSECURE_ENDPOINT);
+        ck_assert_msg(strstr(last_msg, i % 2 ? "E2B_SANDBOX_URL" : "E2B_API_URL"), "%s", last_msg);
+        ck_assert_ptr_null(ep.template_id);
+    }
+    clear_env();
+}
+END_TEST
+
+START_TEST(endpoint_bad_input_refused)
+{
+    clear_env();
+    e2b_endpoint ep;
+    ck_assert_int_eq(endpoint(&ep, "bad domain", NULL, NULL), SBX_E_DSN_BAD_AUTHORITY);
+    ck_assert_int_eq(endpoint(&ep, "-x.org", NULL, NULL), SBX_E_DSN_BAD_AUTHORITY);
+    ck_assert_int_eq(endpoint(&ep, "a.org:1:2", NULL, NULL), SBX_E_DSN_BAD_AUTHORITY);
+    ck_assert_int_eq(endpoint(&ep, "", "image", "x"), SBX_E_DSN_UNKNOWN_OPTION);
+    ck_assert_int_eq(endpoint(&ep, "", "template", "a b"), SBX_E_DSN_BAD_OPTION_VALUE);
+    ck_assert_int_eq(endpoint(&ep, "", "timeout", "soon"), SBX_E_DSN_BAD_OPTION_VALUE);
+    ck_assert_int_eq(endpoint(&ep, "", "timeout", "0"), SBX_E_DSN_BAD_OPTION_VALUE);
+    ck_assert_int_eq(endpoint(&ep, "", "timeout", "86401"), SBX_E_DSN_BAD_OPTION_VALUE);
+    ck_assert_ptr_null(ep.template_id);
+    setenv("E2B_API_URL", "ftp://x", 1);
+    ck_assert_int_eq(endpoint(&ep, "", NULL, NULL), SBX_E_DSN_BAD_AUTHORITY);
+    clear_env();
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("e2b");
@@ -305,6 +451,13 @@ int main(void)
     tcase_add_test(tc, process_end_exit_codes);
     tcase_add_test(tc, process_end_signals);
     tcase_add_test(tc, process_end_malformed_is_protocol_error);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("endpoint");
+    tcase_add_test(tc, endpoint_defaults_are_e2b_cloud);
+    tcase_add_test(tc, endpoint_domain_from_dsn_then_environment);
+    tcase_add_test(tc, endpoint_urls_from_environment);
+    tcase_add_test(tc, endpoint_plain_http_only_to_loopback);
+    tcase_add_test(tc, endpoint_bad_input_refused);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
