@@ -6,44 +6,9 @@
  */
 #include "../e2b.h"
 
-#include <check.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sandboxio/errors.h>
 
-/* --- a host table that records the last error ------------------------------ */
-
-static int last_code;
-static char last_msg[512];
-
-static int t_set_error(int code, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(last_msg, sizeof(last_msg), fmt, ap);
-    va_end(ap);
-    last_code = code;
-    return code;
-}
-
-static void t_log(int level, const char *plugin, const char *fmt, ...)
-{
-    (void)level;
-    (void)plugin;
-    (void)fmt;
-}
-
-static const sbx_host host = {
-    .struct_size = sizeof(sbx_host),
-    .abi_minor = 0,
-    .log = t_log,
-    .set_error = t_set_error,
-    .alloc = malloc,
-    .realloc = realloc,
-    .free = free,
-};
+#include "../../lib/tests/host.h"
 
 /* --- envelope --------------------------------------------------------------- */
 
@@ -337,8 +302,7 @@ static int endpoint(e2b_endpoint *ep, const char *authority, const char *key, co
     sbx_plugin_kv kv = {.key = key, .value = value};
     sbx_plugin_dsn dsn = {.struct_size = sizeof(dsn), .scheme = "e2b", .authority = authority,
                           .path = "", .query_count = key ? 1 : 0, .query = &kv};
-    last_code = 0;
-    last_msg[0] = '\0';
+    host_reset();
     return e2b_endpoint_parse(ep, &host, &dsn);
 }
 
@@ -459,9 +423,5 @@ int main(void)
     tcase_add_test(tc, endpoint_plain_http_only_to_loopback);
     tcase_add_test(tc, endpoint_bad_input_refused);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s);
 }
