@@ -72,6 +72,7 @@ EXTRA_DIST += \
 	docs/errors/SBX_E4016.md \
 	docs/errors/SBX_E4017.md \
 	docs/errors/SBX_E4030.md \
+	docs/errors/SBX_E4040.md \
 	docs/errors/SBX_E5001.md \
 	docs/errors/SBX_E5002.md \
 	docs/errors/SBX_E5003.md \

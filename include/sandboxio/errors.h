@@ -106,6 +106,7 @@ typedef enum sbx_code {
     SBX_E_BACKEND_RATE_LIMITED = 4016,  /* SBX_E4016 the provider asks to slow down (429) */
     SBX_E_CREDENTIAL_MISSING = 4017,    /* SBX_E4017 the credential's environment variable is unset */
     SBX_E_MCP_NO_SANDBOX = 4030,        /* SBX_E4030 no such sandbox in this MCP session */
+    SBX_E_INSECURE_ENDPOINT = 4040,     /* SBX_E4040 plain http:// to an address not loopback */
 
     /* 5xxx: execution */
     SBX_E_EXEC_TIMEOUT = 5001,          /* SBX_E5001 (CLI only: see sbx_result_timed_out()) */

@@ -1,0 +1,55 @@
+## The e2b backend. For now its test rig, spec-checked doubles of E2B's
+## control plane (behind Prism) and envd (a Connect server), proved by the
+## official e2b SDK. Node and npm are test-time dependencies only: the
+## doubles' packages are installed by the tests themselves (npm ci).
+SBX_E2B_DOUBLES = \
+	plugins/e2b/tests/doubles/package.json \
+	plugins/e2b/tests/doubles/package-lock.json \
+	plugins/e2b/tests/doubles/buf.gen.yaml \
+	plugins/e2b/tests/doubles/README.md \
+	plugins/e2b/tests/doubles/gen/process_pb.js \
+	plugins/e2b/tests/doubles/gen/filesystem_pb.js \
+	plugins/e2b/tests/doubles/rig.js \
+	plugins/e2b/tests/doubles/front.js \
+	plugins/e2b/tests/doubles/control-plane.js \
+	plugins/e2b/tests/doubles/envd-server.js \
+	plugins/e2b/tests/doubles/process-service.js \
+	plugins/e2b/tests/doubles/filesystem-service.js \
+	plugins/e2b/tests/doubles/sandbox.js \
+	plugins/e2b/tests/doubles/paths.js \
+	plugins/e2b/tests/doubles/faults.js \
+	plugins/e2b/tests/doubles/request-state.js \
+	plugins/e2b/tests/doubles/rig-selfcheck.js \
+	plugins/e2b/tests/doubles/sdk-session.js
+SBX_E2B_SPEC = \
+	plugins/e2b/spec/SOURCES \
+	plugins/e2b/spec/openapi.yml \
+	plugins/e2b/spec/envd.yaml \
+	plugins/e2b/spec/process.proto \
+	plugins/e2b/spec/filesystem.proto
+
+## Unit tests of the backend's pure parts (no server needed). The plugin
+## itself is not built yet: its parts are tested as they are written.
+check_PROGRAMS += plugins/e2b/tests/test_e2b_units
+TESTS += plugins/e2b/tests/test_e2b_units
+plugins_e2b_tests_test_e2b_units_SOURCES = \
+	plugins/e2b/tests/test_e2b_units.c \
+	plugins/e2b/e2b.h \
+	plugins/e2b/envelope.c \
+	plugins/e2b/process_end.c \
+	plugins/e2b/endpoint.c
+plugins_e2b_tests_test_e2b_units_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(JSONC_CFLAGS)
+plugins_e2b_tests_test_e2b_units_LDADD = plugins/lib/libsbxutil.la $(CHECK_LIBS) $(JSONC_LIBS)
+
+SBX_E2B_TESTS = plugins/e2b/tests/e2b-sdk-session-passes.sh
+TESTS += $(SBX_E2B_TESTS)
+EXTRA_DIST += $(SBX_E2B_TESTS) plugins/e2b/tests/e2b-rig.sh \
+	$(SBX_E2B_DOUBLES) $(SBX_E2B_SPEC) docs/backends/e2b.md
+
+## What the tests install or leave in the build tree.
+clean-local: clean-local-e2b
+clean-local-e2b:
+	-rm -rf plugins/e2b/tests/doubles/node_modules plugins/e2b/tests/npm-ci.lock \
+	  plugins/e2b/tests/doubles/npm-ci.log
+	-test "$(abs_srcdir)" = "$(abs_builddir)" || rm -rf plugins/e2b/tests/doubles plugins/e2b/spec
+.PHONY: clean-local-e2b

@@ -1,0 +1,53 @@
+// The rig's front door for the control plane: the client's requests come
+// here first, are recorded as they arrived (for wire tests), and go on to
+// Prism, which validates them and the double's answers against the stored
+// spec. Every violation Prism reports (its `sl-violations` header, or its
+// problem+json refusal) is kept: the rig's /_control/violations lists them
+// and a test fails on any.
+//
+// Status faults (faults.js) are answered here, before Prism: a 429 or a
+// 503 is what E2B's edge sends, and the spec declares 429 for almost no
+// operation, so an injected fault is deliberately not spec-checked.
+import http from "node:http";
+
+const BODY_RECORD_LIMIT = 64 * 1024;
+
+export function createFront({ prismPort, faults, requests, violations }) {
+  return http.createServer((req, res) => {
+    const record = { method: req.method, path: req.url, headers: req.headers, body: "" };
+    requests.push(record);
+    if (faults.applyApi(req, res)) {
+      record.injected = res.statusCode;
+      req.resume();
+      return;
+    }
+    const up = http.request({
+      host: "127.0.0.1", port: prismPort, method: req.method, path: req.url,
+      headers: { ...req.headers, host: `127.0.0.1:${prismPort}` },
+    }, (ures) => {
+      const v = ures.headers["sl-violations"];
+      if (v) violations.push({ method: req.method, path: req.url, status: ures.statusCode, violations: v });
+      res.writeHead(ures.statusCode, ures.headers);
+      // Prism's own refusals (an invalid request, or --errors turning an
+      // invalid response into one) are problem+json without that header.
+      if (!v && /problem\+json/.test(ures.headers["content-type"] || "")) {
+        let text = "";
+        ures.on("data", (d) => { text += d; });
+        ures.on("end", () => {
+          violations.push({ method: req.method, path: req.url, status: ures.statusCode, violations: text });
+        });
+      }
+      ures.pipe(res);
+    });
+    up.on("error", (e) => {
+      if (!res.headersSent) {
+        res.writeHead(502, { "Content-Type": "application/json" });
+        res.end(JSON.stringify({ code: 502, message: `prism: ${e.message}` }));
+      } else res.destroy();
+    });
+    req.on("data", (d) => {
+      if (record.body.length < BODY_RECORD_LIMIT) record.body += d;
+    });
+    req.pipe(up);
+  });
+}

@@ -1,0 +1,113 @@
+// Starts the E2B test rig on 127.0.0.1 ports it picks:
+//   the envd double, the control-plane double, Prism in proxy mode in
+//   front of the control plane, loaded with the stored openapi.yml and
+//   --errors, so every request and response is checked against E2B's spec,
+//   and a front door before Prism (front.js) that records the requests,
+//   keeps Prism's violations and answers the injected status faults.
+// Usage: node rig.js STATE_DIR
+// Writes STATE_DIR/rig.json once everything answers:
+//   { apiUrl (the front door), prismUrl, sandboxUrl (envd), controlUrl
+//     (the double itself, for /_control/), apiKey, prismLog }
+// and runs until SIGTERM or SIGINT, then kills every sandbox and Prism.
+// The API key the control plane accepts: E2B_DOUBLE_API_KEY, or a fixed
+// test key. Faults: E2B_DOUBLE_FAULTS (see faults.js).
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { ControlPlane } from "./control-plane.js";
+import { createEnvdServer } from "./envd-server.js";
+import { Faults } from "./faults.js";
+import { createFront } from "./front.js";
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const SPEC = path.join(HERE, "..", "..", "spec", "openapi.yml");
+const PRISM = path.join(HERE, "node_modules", "@stoplight", "prism-cli", "dist", "index.js");
+const API_KEY = process.env.E2B_DOUBLE_API_KEY || "e2b_" + "0123456789abcdef".repeat(3).slice(0, 40);
+
+const stateDir = process.argv[2];
+if (!stateDir || !fs.existsSync(stateDir)) {
+  console.error("usage: node rig.js STATE_DIR (an existing directory)");
+  process.exit(2);
+}
+
+function listen(server) {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve(server.address().port));
+  });
+}
+
+async function freePort() {
+  const s = net.createServer();
+  const port = await listen(s);
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+// Prism is up once it answers (its own 4xx for a bad request will do).
+async function waitHttp(port, child, ms) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) return false;
+    try {
+      await fetch(`http://127.0.0.1:${port}/health`);
+      return true;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return false;
+}
+
+let prism = null;
+let cp = null;
+
+function shutdown(code) {
+  if (cp) cp.closeAll();
+  if (prism && prism.exitCode === null) prism.kill("SIGKILL");
+  process.exit(code);
+}
+process.on("SIGTERM", () => shutdown(0));
+process.on("SIGINT", () => shutdown(0));
+
+const faults = new Faults((id) => cp.expire(id));
+cp = new ControlPlane({ apiKey: API_KEY, stateDir, faults });
+const envdPort = await listen(createEnvdServer(cp.sandboxes, faults, cp.envdRequests));
+const cpPort = await listen(cp.server());
+
+const prismLog = path.join(stateDir, "prism.log");
+let prismPort = 0;
+for (let attempt = 0; attempt < 3 && !prismPort; attempt++) {
+  const port = await freePort();
+  const log = fs.openSync(prismLog, "a");
+  prism = spawn(process.execPath, [PRISM, "proxy", SPEC, `http://127.0.0.1:${cpPort}`,
+    "--errors", "-h", "127.0.0.1", "-p", String(port)], { stdio: ["ignore", log, log] });
+  fs.closeSync(log);
+  if (await waitHttp(port, prism, 180000)) prismPort = port;
+  else if (prism.exitCode === null) prism.kill("SIGKILL");
+}
+if (!prismPort) {
+  console.error(`prism did not start; its log:\n${fs.readFileSync(prismLog, "utf8")}`);
+  shutdown(1);
+}
+prism.on("exit", (code, sig) => {
+  console.error(`prism exited (${code ?? sig})`);
+  shutdown(1);
+});
+
+const frontPort = await listen(createFront({
+  prismPort, faults, requests: cp.requests, violations: cp.violations,
+}));
+
+const info = {
+  apiUrl: `http://127.0.0.1:${frontPort}`,
+  prismUrl: `http://127.0.0.1:${prismPort}`,
+  sandboxUrl: `http://127.0.0.1:${envdPort}`,
+  controlUrl: `http://127.0.0.1:${cpPort}`,
+  apiKey: API_KEY,
+  prismLog,
+};
+fs.writeFileSync(path.join(stateDir, "rig.json.tmp"), JSON.stringify(info, null, 2));
+fs.renameSync(path.join(stateDir, "rig.json.tmp"), path.join(stateDir, "rig.json"));
