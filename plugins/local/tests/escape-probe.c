@@ -45,10 +45,16 @@ static long tcp_connect(const char *ip, int port)
     return connect(s, (struct sockaddr *)&a, sizeof a);
 }
 
-/* Fork until the kernel refuses; children wait to be killed. Prints count, errno. */
-static int fork_bomb(void)
+/*
+ * Fork until the kernel refuses; children wait to be killed. Prints count,
+ * errno. With a gate, waits for that file to exist first, so that several
+ * storms can be started before any of them takes the last slot.
+ */
+static int fork_bomb(const char *gate)
 {
     long count = 0;
+    while (gate[0] && access(gate, F_OK) < 0)
+        usleep(1000);
     for (;;) {
         pid_t p = fork();
         if (p == 0) {
@@ -192,7 +198,7 @@ int main(int argc, char **argv)
         return report(s < 0 ? -1 : bind(s, (struct sockaddr *)&a, sizeof a));
     }
     if (!strcmp(op, "forkbomb"))
-        return fork_bomb();
+        return fork_bomb(arg);
     if (!strcmp(op, "threadbomb"))
         return thread_bomb();
     if (!strcmp(op, "alloc"))

@@ -331,14 +331,16 @@ START_TEST(fork_and_thread_storms_share_one_pids_limit)
     open_with(NULL, &lim);
     unsigned long ns = th_pidns_of(th_init_pid(sb));
     th_result r;
-    th_sh(sb, "cd /tmp; for i in 1 2 3; do /work/probe forkbomb > f$i & done; wait; "
+    th_sh(sb, "cd /tmp; for i in 1 2 3; do /work/probe forkbomb /tmp/go > f$i & done; "
+              ": > /tmp/go; wait; "
               "set -- /proc/[0-9]*/task/[0-9]*; echo tasks $#; "
               "for i in 1 2 3; do read -r n e < f$i; echo fork $n $e; done", 60000, &r);
     ck_assert_int_eq(r.rc, SBX_OK);
     int tasks = -1;
     long sum = 0;
     char *line = strstr(r.out, "tasks ");
-    ck_assert_msg(line && sscanf(line, "tasks %d", &tasks) == 1, "output '%s'", r.out);
+    ck_assert_msg(line && sscanf(line, "tasks %d", &tasks) == 1, "output '%s' / '%s'", r.out,
+                  r.err);
     for (char *p = r.out; (p = strstr(p, "fork ")) != NULL; p++) {
         long n;
         int e;
