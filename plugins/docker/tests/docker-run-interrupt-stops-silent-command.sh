@@ -18,7 +18,7 @@ while [ -z "$(docker ps -q --filter label=io.sandboxio.sandbox --filter status=r
 done
 sleep 0.5
 kill -TERM "$pid"
-start=$(date +%s)
+start=$(date +%s%N)
 i=0
 while kill -0 "$pid" 2>/dev/null; do
     i=$((i + 1))
@@ -29,7 +29,7 @@ set +e
 wait "$pid"
 status=$?
 set -e
-echo "interrupted run: exit $status after $(($(date +%s) - start)) s"
+echo "interrupted run: exit $status $((($(date +%s%N) - start) / 1000000)) ms after SIGTERM"
 [ "$status" -eq 143 ] || fail "exit $status, expected 143: $(cat "$err")"
 grep -q "sandboxio: interrupted" "$err" || fail "no interrupt note: $(cat "$err")"
 expect_no_leftovers
