@@ -88,6 +88,7 @@ TESTS += \
 	plugins/local/tests/contract.sh \
 	plugins/local/tests/run-interrupt-stops-silent-command.sh
 EXTRA_DIST += \
+	plugins/local/tests/lib.sh \
 	plugins/local/tests/unprivileged.sh \
 	plugins/local/tests/contract.sh \
 	plugins/local/tests/run-interrupt-stops-silent-command.sh \
