@@ -19,6 +19,9 @@ tests_test_cancel_SOURCES = tests/test_cancel.c tests/testutil.h
 tests_test_cancel_CFLAGS = $(SBX_CHECK_CFLAGS) -pthread
 tests_test_cancel_LDADD = $(SBX_CHECK_LDADD) -lpthread
 
+## Shared by the tests that interrupt a run (CLI, local, docker).
+EXTRA_DIST += tests/interrupt-lib.sh
+
 ## The shape of the shared library itself.
 TESTS += tests/library-exports-only-sbx-symbols.sh
 EXTRA_DIST += tests/library-exports-only-sbx-symbols.sh

@@ -90,6 +90,7 @@ TESTS += \
 	plugins/local/tests/local-passes-contract.sh \
 	plugins/local/tests/run-interrupt-stops-silent-command.sh
 EXTRA_DIST += \
+	plugins/local/tests/lib.sh \
 	plugins/local/tests/local-tests-pass-unprivileged.sh \
 	plugins/local/tests/local-passes-contract.sh \
 	plugins/local/tests/run-interrupt-stops-silent-command.sh \

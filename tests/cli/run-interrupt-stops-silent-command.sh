@@ -5,6 +5,7 @@
 # which prints the cancel as {"error": ...}.
 set -eu
 . "$SBX_TEST_SRCDIR/tests/cli/lib.sh"
+. "$SBX_TEST_SRCDIR/tests/interrupt-lib.sh"
 
 pidfile="$TMP/command.pid"
 roots="$TMP/roots"   # the fake backend makes its sandbox roots in $TMPDIR
@@ -24,23 +25,7 @@ interrupted_run() {
         sleep 0.1
     done
     cmd_pid=$(cat "$pidfile")
-    kill -TERM "$pid"
-
-    # Wait at most 15 s for sandboxio to exit.
-    i=0
-    while kill -0 "$pid" 2>/dev/null; do
-        i=$((i + 1))
-        if [ "$i" -ge 150 ]; then
-            kill -KILL "$pid" "$cmd_pid" 2>/dev/null || true
-            fail "sandboxio still runs 15 s after SIGTERM"
-        fi
-        sleep 0.1
-    done
-    set +e
-    wait "$pid"
-    status=$?
-    set -e
-
+    sigterm_and_wait "$pid" "$cmd_pid"
     expect_status 143
     expect_stderr_has "sandboxio: interrupted"
     if kill -0 "$cmd_pid" 2>/dev/null; then

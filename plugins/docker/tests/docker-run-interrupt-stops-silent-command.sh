@@ -4,6 +4,7 @@
 # bound only tells "stopped" from "ran on").
 set -eu
 . "$SBX_TEST_SRCDIR/plugins/docker/tests/dockerd-start.sh"
+. "$SBX_TEST_SRCDIR/tests/interrupt-lib.sh"
 
 err="$SBX_DOCKERD_DIR/err"
 "$SBX" run --dsn "$DSN" -- sleep 600 >/dev/null 2>"$err" </dev/null &
@@ -17,19 +18,8 @@ while [ -z "$(docker ps -q --filter label=io.sandboxio.sandbox --filter status=r
     sleep 0.1
 done
 sleep 0.5
-kill -TERM "$pid"
-start=$(date +%s)
-i=0
-while kill -0 "$pid" 2>/dev/null; do
-    i=$((i + 1))
-    [ "$i" -lt 150 ] || { kill -KILL "$pid"; fail "sandboxio still runs 15 s after SIGTERM"; }
-    sleep 0.1
-done
-set +e
-wait "$pid"
-status=$?
-set -e
-echo "interrupted run: exit $status after $(($(date +%s) - start)) s"
+sigterm_and_wait "$pid"
+echo "interrupted run: exit $status $stop_ms ms after SIGTERM"
 [ "$status" -eq 143 ] || fail "exit $status, expected 143: $(cat "$err")"
 grep -q "sandboxio: interrupted" "$err" || fail "no interrupt note: $(cat "$err")"
 expect_no_leftovers

@@ -5,14 +5,8 @@
 # host: neither the command (found by a token in its argv) nor the init
 # and supervisor between it and sandboxio.
 set -eu
-b=${SBX_TEST_BUILDDIR:?}
-SANDBOXIO_LOCAL_INIT=${SANDBOXIO_LOCAL_INIT:-$b/plugins/local/sandboxio-local-init}
-export SANDBOXIO_LOCAL_INIT
-if ! unshare -U true 2>/dev/null; then
-    echo "this machine cannot create user namespaces: local:// cannot run here" >&2
-    [ "${SANDBOXIO_MUST_WORK:-0}" = 1 ] && exit 1
-    exit 77
-fi
+. "$SBX_TEST_SRCDIR/plugins/local/tests/lib.sh"
+. "$SBX_TEST_SRCDIR/tests/interrupt-lib.sh"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 token="sbx-local-interrupt-$$-$(date +%s%N)"
@@ -53,17 +47,8 @@ while [ -n "$p" ] && [ "$p" != "$pid" ] && [ "$p" != "$$" ] && [ "$p" -gt 1 ]; d
 done
 echo "sandbox processes: $tree"
 
-kill -TERM "$pid"
-i=0
-while kill -0 "$pid" 2>/dev/null; do
-    i=$((i + 1))
-    [ "$i" -lt 150 ] || { kill -KILL "$pid"; fail "sandboxio still runs 15 s after SIGTERM"; }
-    sleep 0.1
-done
-set +e
-wait "$pid"
-status=$?
-set -e
+sigterm_and_wait "$pid"
+echo "interrupted run: exit $status $stop_ms ms after SIGTERM"
 [ "$status" -eq 143 ] || fail "exit $status, expected 143: $(cat "$err")"
 grep -q "sandboxio: interrupted" "$err" || fail "no interrupt note: $(cat "$err")"
 for p in $tree; do
