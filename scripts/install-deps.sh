@@ -9,7 +9,7 @@ PACKAGES="
   check libcurl4-openssl-dev libjson-c-dev libyaml-dev libseccomp-dev libarchive-dev
   python3 util-linux procps iproute2 strace groff-base valgrind
   docker.io busybox-static bubblewrap uidmap
-  clang clang-tools cppcheck abigail-tools
+  clang clang-tools libclang-rt-dev cppcheck abigail-tools
 "
 missing=
 for p in $PACKAGES; do
