@@ -10,7 +10,7 @@ PACKAGES="
   libmicrohttpd-dev clang
   python3 util-linux procps iproute2 strace groff-base valgrind
   docker.io busybox-static bubblewrap uidmap
-  clang clang-tools cppcheck abigail-tools
+  clang clang-tools libclang-rt-dev cppcheck abigail-tools
 "
 missing=
 for p in $PACKAGES; do

@@ -41,17 +41,30 @@ minor=$(sed -n 's/^SBX_PLUGIN_ABI_MINOR=//p' "$src/abi/versions")
 sed -i "s/^#define SBX_PLUGIN_ABI_MINOR .*/#define SBX_PLUGIN_ABI_MINOR $((minor + 1))/" "$plugin_h"
 expect pass "a member appended with the minor bump" '' SBX_ABI_INCLUDE=$tmp/inc
 
-# The library: a baseline of a stand-in with two functions, then one fewer
-# and one more.
+# The library: a baseline of a stand-in with two functions and an opaque
+# handle, then one function fewer, one more, and the handle's (private)
+# layout changed.
 mkdir -p "$tmp/abi"
-lib() { printf '%s\n' "$@" | sed 's/.*/__attribute__((visibility("default"))) int &(int x) { return x; }/' \
-          >"$tmp/lib.c"; ${CC:-cc} -g -shared -fPIC -o "$tmp/lib.so" "$tmp/lib.c"; }
-lib sbx_one sbx_two
-SBX_ABI_DIR=$tmp/abi SBX_ABI_LIB=$tmp/lib.so "$gate" "$build" --baseline >/dev/null ||
-    fail "cannot record a baseline"
-lib sbx_one
-expect fail "a function removed" 'incompatible' SBX_ABI_DIR=$tmp/abi SBX_ABI_LIB=$tmp/lib.so
-lib sbx_one sbx_two sbx_three
-expect fail "a function added, same version" 'raise it' SBX_ABI_DIR=$tmp/abi SBX_ABI_LIB=$tmp/lib.so
-expect pass "a function added with the libtool current raised" '' SBX_ABI_DIR=$tmp/abi SBX_ABI_LIB=$tmp/lib.so SBX_ABI_LT_VERSION=99:0:99
+headers
+printf 'typedef struct sbx_handle sbx_handle;\nint sbx_handle_get(sbx_handle *h);\n' \
+    >"$tmp/inc/sandboxio/standin.h"
+lib() { # lib PRIVATE-MEMBERS FUNCTION...
+    members=$1; shift
+    { echo '#include <sandboxio/standin.h>'
+      echo "struct sbx_handle { $members };"
+      echo '__attribute__((visibility("default"))) int sbx_handle_get(sbx_handle *h) { return h->a; }'
+      printf '%s\n' "$@" | sed 's/.*/__attribute__((visibility("default"))) int &(int x) { return x; }/'
+    } >"$tmp/lib.c"
+    ${CC:-cc} -g -shared -fPIC -I "$tmp/inc" -o "$tmp/lib.so" "$tmp/lib.c"
+}
+lib 'int a;' sbx_one sbx_two
+SBX_ABI_DIR=$tmp/abi SBX_ABI_LIB=$tmp/lib.so SBX_ABI_INCLUDE=$tmp/inc "$gate" "$build" --baseline \
+    >/dev/null || fail "cannot record a baseline"
+lib 'long before; int a; char after[9];' sbx_one sbx_two
+expect pass "the private layout of an opaque handle changed" '' SBX_ABI_DIR=$tmp/abi SBX_ABI_LIB=$tmp/lib.so SBX_ABI_INCLUDE=$tmp/inc
+lib 'int a;' sbx_one
+expect fail "a function removed" 'incompatible' SBX_ABI_DIR=$tmp/abi SBX_ABI_LIB=$tmp/lib.so SBX_ABI_INCLUDE=$tmp/inc
+lib 'int a;' sbx_one sbx_two sbx_three
+expect fail "a function added, same version" 'raise it' SBX_ABI_DIR=$tmp/abi SBX_ABI_LIB=$tmp/lib.so SBX_ABI_INCLUDE=$tmp/inc
+expect pass "a function added with the libtool current raised" '' SBX_ABI_DIR=$tmp/abi SBX_ABI_LIB=$tmp/lib.so SBX_ABI_INCLUDE=$tmp/inc SBX_ABI_LT_VERSION=99:0:99
 echo "PASS: inserted, unversioned and removed ABI changes turn the gate red"
