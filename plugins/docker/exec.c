@@ -257,7 +257,8 @@ static int stream_loop(run *r, dk_hijack *hj, uint64_t deadline)
         else if (ended_at && (wait < 0 || (uint64_t)wait > ended_at + DK_ENDED_GRACE_MS - now))
             wait = (int)(ended_at + DK_ENDED_GRACE_MS - now);
         struct pollfd p = {.fd = hj->fd, .events = POLLIN};
-        if (in_off < in_len)
+        /* More stdin to send, made or still to take: wake when it can go. */
+        if (in_off < in_len || (!in_eof && !r->aborted && !r->timed_out))
             p.events |= POLLOUT;
         if (poll(&p, 1, wait) < 0 && errno != EINTR)
             return r->sb->host->set_error(SBX_E_SYSTEM, "docker: poll: %s", strerror(errno));
