@@ -283,7 +283,8 @@ static int stream_loop(run *r, dk_hijack *hj, uint64_t deadline)
             /* It stays readable once cancelled: watched until then only. */
             {.fd = r->cancelled ? -1 : cancel_fd, .events = POLLIN},
         };
-        if (in_off < in_len)
+        /* More stdin to send, made or still to take: wake when it can go. */
+        if (in_off < in_len || (!in_eof && !must_stop(r)))
             p[0].events |= POLLOUT;
         if (poll(p, 2, wait) < 0 && errno != EINTR)
             return r->sb->host->set_error(SBX_E_SYSTEM, "docker: poll: %s", strerror(errno));
