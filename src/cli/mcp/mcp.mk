@@ -54,3 +54,10 @@ TESTS += tests/test_pool
 tests_test_pool_SOURCES = tests/test_pool.c tests/testutil.h
 tests_test_pool_CFLAGS = $(SBX_CHECK_CFLAGS)
 tests_test_pool_LDADD = $(SBX_CHECK_LDADD)
+
+## The npm packages the tests installed into the build tree. (Other
+## fragments may add their own prerequisites to clean-local the same way.)
+clean-local: clean-local-mcp
+clean-local-mcp:
+	rm -rf tests/mcp-node
+.PHONY: clean-local-mcp
