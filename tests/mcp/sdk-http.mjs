@@ -63,8 +63,14 @@ assert.deepEqual(await waitGone(initsB), [], 'DELETE left the session\'s sandbox
 assert.deepEqual(await waitGone(initsA, 300), initsA, 'the other session lost its sandbox');
 assert.equal((await ok(a, 'sandbox_exec', { sandbox_id: boxA, argv: ['cat', 'f'] })).stdout, 'A');
 
-await a.close();
+// SIGTERM with a call in flight: it is cancelled, the server exits at once.
+const long = a.callTool({ name: 'sandbox_exec', arguments: { sandbox_id: boxA, argv: ['sleep', '60'] } }).catch(() => 'gone');
+await new Promise((r) => setTimeout(r, 500));
 const inits = localInits(server.p.pid);
+const stopping = Date.now();
 assert.equal(await server.stop(), 128 + 15);
+assert.ok(Date.now() - stopping < 10000, `stopping took ${Date.now() - stopping} ms`);
 assert.deepEqual(await waitGone(inits), [], 'SIGTERM left sandboxes behind');
+await long;
+await a.close().catch(() => {});
 console.log('ok: the SDK client over HTTP, sessions isolated');

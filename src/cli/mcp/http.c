@@ -477,6 +477,9 @@ int mcp_serve_http(struct mcp_server *server)
         if (poll(&fd, 1, -1) > 0 || (errno != EINTR))
             break;
     }
+    /* Calls in flight hold their connection's thread: stop them first, or
+     * stopping the daemon would wait for their commands to end. */
+    mcp_server_cancel_all(server);
     MHD_stop_daemon(daemon);
     close_all(server);
     free(hs.token);

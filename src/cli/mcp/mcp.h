@@ -131,6 +131,8 @@ void mcp_session_unreserve(struct mcp_session *session);
  */
 int mcp_session_handle(struct mcp_session *session, const char *data, size_t len,
                        mcp_send_fn send, void *userdata, int threaded);
+/* Cancel every call of every session (the server is stopping). */
+void mcp_server_cancel_all(struct mcp_server *server);
 /* Cancel the calls whose sink has this userdata (an HTTP client that went away). */
 void mcp_session_cancel_sink(struct mcp_session *session, void *userdata);
 /* Send a JSON-RPC error response (id may be NULL for null). */

@@ -32,7 +32,8 @@ SBX_MCP_TESTS = \
 	tests/mcp/conformance-http.sh \
 	tests/mcp/sdk-progress.sh \
 	tests/mcp/sdk-stdio-pool.sh \
-	tests/mcp/docs-snippets.sh
+	tests/mcp/docs-snippets.sh \
+	tests/mcp/stdio-limits.sh
 TESTS += $(SBX_MCP_TESTS)
 EXTRA_DIST += $(SBX_MCP_TESTS) tests/mcp/lib.sh tests/mcp/client.mjs scripts/check-mcp-fuzz.sh \
 	tests/fuzz/fuzz_mcp_jsonrpc.c tests/fuzz/corpus/fuzz_mcp_jsonrpc \
@@ -40,9 +41,12 @@ EXTRA_DIST += $(SBX_MCP_TESTS) tests/mcp/lib.sh tests/mcp/client.mjs scripts/che
 	tests/mcp/procs.mjs tests/mcp/sdk-stdio-tools.mjs tests/mcp/sdk-stdio-cancel.mjs \
 	tests/mcp/stdio-end-destroys-sandboxes.mjs tests/mcp/inspector-stdio.mjs \
 	tests/mcp/http-server.mjs tests/mcp/sdk-http.mjs tests/mcp/http-abuse.mjs tests/mcp/sdk-progress.mjs \
-	tests/mcp/sdk-stdio-pool.mjs tests/mcp/docs-snippets.mjs \
+	tests/mcp/sdk-stdio-pool.mjs tests/mcp/docs-snippets.mjs tests/mcp/stdio-limits.mjs \
 	tests/mcp/conformance-expected-failures.yml
 CLEANFILES += tests/mcp-npm.lock
+
+## The benchmark (bench/mcp/run.sh BUILDDIR; docs/performance.md).
+EXTRA_DIST += bench/mcp/run.sh bench/mcp/bench-mcp.mjs
 
 ## The warm pool of the core (src/core/pool.c), which `mcp --pool` uses.
 check_PROGRAMS += tests/test_pool
@@ -50,3 +54,10 @@ TESTS += tests/test_pool
 tests_test_pool_SOURCES = tests/test_pool.c tests/testutil.h
 tests_test_pool_CFLAGS = $(SBX_CHECK_CFLAGS)
 tests_test_pool_LDADD = $(SBX_CHECK_LDADD)
+
+## The npm packages the tests installed into the build tree. (Other
+## fragments may add their own prerequisites to clean-local the same way.)
+clean-local: clean-local-mcp
+clean-local-mcp:
+	rm -rf tests/mcp-node
+.PHONY: clean-local-mcp

@@ -134,6 +134,22 @@ static void call_run(struct mcp_call *call)
     call_free(call);
 }
 
+void mcp_server_cancel_all(struct mcp_server *server)
+{
+    pthread_mutex_lock(&server->lock);
+    server->stopping = 1;       /* no new call starts (and the reaper stops) */
+    pthread_cond_broadcast(&server->wake);
+    for (struct mcp_session *s = server->sessions; s; s = s->next) {
+        pthread_mutex_lock(&s->lock);
+        for (struct mcp_call *c = s->calls; c; c = c->next) {
+            c->cancelled = 1;
+            sbx_cancel_trigger(c->cancel);
+        }
+        pthread_mutex_unlock(&s->lock);
+    }
+    pthread_mutex_unlock(&server->lock);
+}
+
 void mcp_session_cancel_sink(struct mcp_session *s, void *userdata)
 {
     pthread_mutex_lock(&s->lock);
@@ -205,10 +221,13 @@ static int tools_call(struct mcp_session *s, struct mcp_msg *m, mcp_send_fn send
     call->send_userdata = ud;
     call->session = s;
 
+    pthread_mutex_lock(&s->server->lock);
+    refused = s->server->stopping;
+    pthread_mutex_unlock(&s->server->lock);
     pthread_mutex_lock(&s->lock);
     for (struct mcp_call *c = s->calls; c; c = c->next)
         n++;
-    refused = s->closing || n >= MCP_MAX_CALLS;
+    refused = refused || s->closing || n >= MCP_MAX_CALLS;
     if (!refused) {
         call->next = s->calls;
         s->calls = call;

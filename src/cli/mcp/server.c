@@ -92,6 +92,7 @@ int mcp_server_start_reaper(struct mcp_server *server)
 void mcp_server_release(struct mcp_server *server)
 {
     if (server->reaper_running) {
+        /* (mcp_server_cancel_all() may have set stopping already.) */
         pthread_mutex_lock(&server->lock);
         server->stopping = 1;
         pthread_cond_broadcast(&server->wake);

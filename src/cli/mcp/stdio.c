@@ -58,6 +58,12 @@ struct line_reader {
     int overlong;               /* dropping the rest of a line past max */
 };
 
+static void too_large(struct stdout_sink *sink)
+{
+    mcp_send_error(send_line, sink, NULL, JSONRPC_INVALID_REQUEST,
+                   "SBX_E1031: the message is larger than the server's --max-request");
+}
+
 /* Hand every complete line in the buffer to the session. */
 static void take_lines(struct line_reader *r, struct mcp_session *s, struct stdout_sink *sink,
                        size_t max)
@@ -71,6 +77,9 @@ static void take_lines(struct line_reader *r, struct mcp_session *s, struct stdo
         size_t n = (size_t)(nl - (r->buf + start));
         if (r->overlong) {
             r->overlong = 0;
+        } else if (n > max) {
+            /* A whole line can arrive in one read: its size is checked too. */
+            too_large(sink);
         } else if (n > 0 && !(n == 1 && r->buf[start] == '\r')) {
             mcp_session_handle(s, r->buf + start, n, send_line, sink, 1);
         }
@@ -81,8 +90,7 @@ static void take_lines(struct line_reader *r, struct mcp_session *s, struct stdo
     if (r->len > max) {
         /* Too long to be a message we accept: answer once, drop to the newline. */
         if (!r->overlong)
-            mcp_send_error(send_line, sink, NULL, JSONRPC_INVALID_REQUEST,
-                           "SBX_E1031: the message is larger than the server's --max-request");
+            too_large(sink);
         r->overlong = 1;
         r->len = 0;
     }
@@ -135,7 +143,9 @@ int mcp_serve_stdio(struct mcp_server *server)
         }
         if (n == 0) {
             /* EOF: a last line without its newline is still a message. */
-            if (r.len > 0 && !r.overlong)
+            if (r.len > max && !r.overlong)
+                too_large(&sink);
+            else if (r.len > 0 && !r.overlong)
                 mcp_session_handle(s, r.buf, r.len, send_line, &sink, 1);
             break;
         }
