@@ -209,7 +209,7 @@ static json_object *create_body(const dk_options *opt, const sbx_plugin_limits *
     sbx_json_add_str(b, "WorkingDir", opt->workdir);
     json_object_object_add(b, "Labels", labels(opt));
     json_object *h = json_object_new_object();
-    uint64_t disk = limits && DK_COVERS(limits, sbx_plugin_limits, disk_bytes)
+    uint64_t disk = limits && SBX_STRUCT_HAS(limits, disk_bytes)
                         ? limits->disk_bytes : 0;
     if (disk) {
         json_object_object_add(h, "Mounts", work_tmpfs_mount(opt->workdir, disk));
@@ -220,7 +220,7 @@ static json_object *create_body(const dk_options *opt, const sbx_plugin_limits *
     }
 
     json_object_object_add(h, "Init", json_object_new_boolean(1));
-    int network = limits && DK_COVERS(limits, sbx_plugin_limits, network) ? limits->network
+    int network = limits && SBX_STRUCT_HAS(limits, network) ? limits->network
                                                                            : SBX_NET_NONE;
     /*
      * SBX_NET_OPEN takes the daemon's default network; anything else gets
@@ -240,7 +240,7 @@ static json_object *create_body(const dk_options *opt, const sbx_plugin_limits *
     json_object_object_add(h, "CapDrop", sbx_json_str_array(drop));
     const char *const secopt[] = {"no-new-privileges:true", dk_seccomp_secopt, NULL};
     json_object_object_add(h, "SecurityOpt", sbx_json_str_array(secopt));
-    if (limits && DK_COVERS(limits, sbx_plugin_limits, pids)) {
+    if (limits && SBX_STRUCT_HAS(limits, pids)) {
         if (limits->memory_bytes) {
             json_object_object_add(h, "Memory", json_object_new_int64((int64_t)limits->memory_bytes));
             /* Equal to Memory: no swap to spill into. */
@@ -296,7 +296,7 @@ static int create_container(dk_sandbox *sb, const sbx_plugin_limits *limits,
  */
 static int check_warnings(dk_sandbox *sb, const sbx_plugin_limits *limits, json_object *created)
 {
-    uint64_t defaulted = limits && DK_COVERS(limits, sbx_plugin_limits, defaulted)
+    uint64_t defaulted = limits && SBX_STRUCT_HAS(limits, defaulted)
                              ? limits->defaulted : 0;
     json_object *w = NULL;
     if (!json_object_object_get_ex(created, "Warnings", &w) ||
@@ -376,7 +376,7 @@ int dk_sandbox_create(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_l
         dk_sandbox_free(sb);
         return rc;
     }
-    sb->memory_limited = limits && DK_COVERS(limits, sbx_plugin_limits, memory_bytes) &&
+    sb->memory_limited = limits && SBX_STRUCT_HAS(limits, memory_bytes) &&
                          limits->memory_bytes;
     *out = sb;
     return SBX_OK;

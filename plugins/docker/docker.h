@@ -56,10 +56,6 @@
 #define DK_API_MAX_MAJOR 1
 #define DK_API_MAX_MINOR 43
 
-/* Does the struct at p (with a struct_size first member) cover member m? */
-#define DK_COVERS(p, type, m) \
-    ((p)->struct_size >= offsetof(type, m) + sizeof(((type *)0)->m))
-
 /* --- endpoint.c ----------------------------------------------------------- */
 
 enum dk_transport { DK_UNIX = 1, DK_TCP = 2 };

@@ -175,7 +175,7 @@ static int exec_exit_code(dk_sandbox *sb, const char *id, int *code)
 /* The caller's cancel descriptor, -1 if none. */
 static int cancel_fd_of(const sbx_plugin_io *io)
 {
-    return io && DK_COVERS(io, sbx_plugin_io, cancel_fd) ? io->cancel_fd : -1;
+    return io && SBX_STRUCT_HAS(io, cancel_fd) ? io->cancel_fd : -1;
 }
 
 /* Is the caller's cancel descriptor readable now? */
@@ -195,7 +195,7 @@ static bool must_stop(const run *r)
 static int stream_loop(run *r, dk_hijack *hj, uint64_t deadline)
 {
     const sbx_plugin_io *io = r->io;
-    bool want_input = io && DK_COVERS(io, sbx_plugin_io, input) && io->input;
+    bool want_input = io && SBX_STRUCT_HAS(io, input) && io->input;
     int cancel_fd = cancel_fd_of(io);
     char inbuf[65536], outbuf[65536];
     size_t in_len = 0, in_off = 0;
@@ -479,7 +479,7 @@ int dk_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
     json_object *argv = wrapped_cmd(sb, cmd);
     if (!argv)
         return sb->host->set_error(SBX_E_NOMEM, "docker: out of memory");
-    bool want_input = io && DK_COVERS(io, sbx_plugin_io, input) && io->input;
+    bool want_input = io && SBX_STRUCT_HAS(io, input) && io->input;
     json_object *body = exec_body(argv, want_input, sb->opt.workdir);
     run r = {.sb = sb, .io = io, .wrapped = true};
     int code = -1;
@@ -494,7 +494,7 @@ int dk_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
 int dk_exec_oneshot(dk_sandbox *sb, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
                     sbx_plugin_exit *exit_out)
 {
-    bool want_input = io && DK_COVERS(io, sbx_plugin_io, input) && io->input;
+    bool want_input = io && SBX_STRUCT_HAS(io, input) && io->input;
     run r = {.sb = sb, .io = io, .wrapped = true, .whole_container = true};
     dk_demux_init(&r.dm, on_frame, &r);
     dk_control_init(&r.ctl, filtered_output, &r);

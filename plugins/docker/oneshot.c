@@ -17,7 +17,7 @@ int dk_run(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limi
         return rc;
     dk_process proc = {
         .cmd = cmd,
-        .stdin_attached = io && DK_COVERS(io, sbx_plugin_io, input) && io->input,
+        .stdin_attached = io && SBX_STRUCT_HAS(io, input) && io->input,
     };
     dk_sandbox *sb;
     rc = dk_sandbox_create(state, dsn, limits, &proc, &sb);

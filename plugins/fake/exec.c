@@ -209,21 +209,21 @@ static void fill_exit(sbx_plugin_exit *out, int status, bool timed_out)
 {
     if (out == NULL)
         return;
-    if (FAKE_COVERS(out, sbx_plugin_exit, exited))
+    if (SBX_STRUCT_HAS(out, exited))
         out->exited = WIFEXITED(status) ? 1 : 0;
-    if (FAKE_COVERS(out, sbx_plugin_exit, exit_code))
+    if (SBX_STRUCT_HAS(out, exit_code))
         out->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    if (FAKE_COVERS(out, sbx_plugin_exit, signal))
+    if (SBX_STRUCT_HAS(out, signal))
         out->signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-    if (FAKE_COVERS(out, sbx_plugin_exit, timed_out))
+    if (SBX_STRUCT_HAS(out, timed_out))
         out->timed_out = timed_out ? 1 : 0;
-    if (FAKE_COVERS(out, sbx_plugin_exit, oom_killed))
+    if (SBX_STRUCT_HAS(out, oom_killed))
         out->oom_killed = 0;
 }
 
 static int run(exec_run *r, const sbx_plugin_cmd *cmd, sbx_plugin_exit *exit_out)
 {
-    bool want_stdin = r->io != NULL && FAKE_COVERS(r->io, sbx_plugin_io, input) &&
+    bool want_stdin = r->io != NULL && SBX_STRUCT_HAS(r->io, input) &&
                       r->io->input != NULL;
     int status = 0, rc;
 

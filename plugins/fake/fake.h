@@ -22,10 +22,6 @@
  */
 #define FAKE_ROOT_PREFIX "sandboxio-fake-"
 
-/* Does the struct at p (with a struct_size first member) cover member m? */
-#define FAKE_COVERS(p, type, m) \
-    ((p)->struct_size >= offsetof(type, m) + sizeof(((type *)0)->m))
-
 /* Plugin-wide state: only the host table, valid from init() to fini(). */
 typedef struct fake_state {
     const sbx_host *host;
