@@ -21,7 +21,8 @@ AUTOLINK = re.compile(r'<((?:https?|mailto):[^>\s]+)>')
 HTML_ID = re.compile(r'<a\s+(?:id|name)="([^"]+)"')
 CODE_SPAN = re.compile(r'`[^`]*`')
 MAN_REF = re.compile(r'^\.(?:BR|B|IR|I)\s+"?([A-Za-z0-9_.-]+)"?\s+\((\d[a-z]*)\)')
-URL = re.compile(r'(?:https?|mailto):[^\s"\'<>)\\]+')
+# A scheme with nothing after it ("plain http:// only") names no place.
+URL = re.compile(r'(?:https?://|mailto:)[^\s"\'<>)\\]+')
 
 
 def slug(text):
