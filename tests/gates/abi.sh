@@ -34,7 +34,8 @@ grep -q 'const char \*license;' "$plugin_h" || fail "could not insert a member i
 expect fail "a member inserted in the middle of sbx_plugin" 'incompatible' SBX_ABI_INCLUDE=$tmp/inc
 
 headers
-sed -i 's|^    long (\*input)(void \*userdata, void \*buf, size_t len);|&\n    int (*cancelled)(void *userdata);|' "$plugin_h"
+# Appended: just before the struct's closing line, whatever its last member is.
+sed -i 's|^} sbx_plugin_io;|    int (*cancelled)(void *userdata);\n&|' "$plugin_h"
 grep -q 'cancelled' "$plugin_h" || fail "could not append a member to sbx_plugin_io"
 expect fail "a member appended without the minor bump" 'raise it' SBX_ABI_INCLUDE=$tmp/inc
 minor=$(sed -n 's/^SBX_PLUGIN_ABI_MINOR=//p' "$src/abi/versions")
