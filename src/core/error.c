@@ -20,6 +20,7 @@ static _Thread_local struct {
     char message[SBX_MSG_MAX];
 } last;
 
+__attribute__((format(printf, 4, 0)))
 static int error_store(int code, long position, int sys_errno, const char *fmt, va_list ap)
 {
     vsnprintf(last.message, sizeof(last.message), fmt, ap);

@@ -18,7 +18,8 @@
 
 /* Record code with a printf message on this thread; returns code. */
 SBX_HIDDEN int sbx__error_set(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-SBX_HIDDEN int sbx__error_setv(int code, const char *fmt, va_list ap);
+SBX_HIDDEN int sbx__error_setv(int code, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
 /* Same, with a DSN byte offset. */
 SBX_HIDDEN int sbx__error_set_pos(int code, long position, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -36,7 +37,8 @@ SBX_HIDDEN int sbx__error_ensure(int code, const char *context);
 #endif
 
 /* Send a message to the log handler (sbx_log_set_handler). */
-SBX_HIDDEN void sbx__logv(int level, const char *origin, const char *fmt, va_list ap);
+SBX_HIDDEN void sbx__logv(int level, const char *origin, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
 
 /* The catalog entry of a code (error_catalog.c); NULL for non-codes. */
 typedef struct sbx_catalog_entry {

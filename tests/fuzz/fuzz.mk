@@ -2,7 +2,8 @@
 ## them, scripts/run-fuzz.sh runs each for a bounded time). Each compiles the
 ## sources it tests itself, with ASan+UBSan and libFuzzer's coverage.
 ## Seed corpora: tests/fuzz/corpus/<target>/.
-FUZZ_TARGETS = tests/fuzz/fuzz_dsn tests/fuzz/fuzz_docker_demux tests/fuzz/fuzz_docker_control
+FUZZ_TARGETS = tests/fuzz/fuzz_dsn tests/fuzz/fuzz_docker_demux tests/fuzz/fuzz_docker_control \
+	tests/fuzz/fuzz_e2b_envelope tests/fuzz/fuzz_mcp_jsonrpc
 EXTRA_PROGRAMS += $(FUZZ_TARGETS)
 CLEANFILES += $(FUZZ_TARGETS)
 
@@ -20,9 +21,22 @@ tests_fuzz_fuzz_docker_demux_SOURCES = tests/fuzz/fuzz_docker_demux.c tests/fuzz
 tests_fuzz_fuzz_docker_demux_CFLAGS = $(SBX_FUZZ_DOCKER_CFLAGS)
 tests_fuzz_fuzz_docker_demux_LDFLAGS = $(FUZZ_CFLAGS)
 tests_fuzz_fuzz_docker_control_SOURCES = tests/fuzz/fuzz_docker_control.c tests/fuzz/chunks.h \
-	plugins/docker/control.c plugins/docker/buf.c
+	plugins/docker/control.c plugins/lib/buf.c
 tests_fuzz_fuzz_docker_control_CFLAGS = $(SBX_FUZZ_DOCKER_CFLAGS)
 tests_fuzz_fuzz_docker_control_LDFLAGS = $(FUZZ_CFLAGS)
+
+## The e2b backend's Connect stream decoder (envd's answer to Start).
+tests_fuzz_fuzz_e2b_envelope_SOURCES = tests/fuzz/fuzz_e2b_envelope.c tests/fuzz/chunks.h \
+	plugins/e2b/envelope.c
+tests_fuzz_fuzz_e2b_envelope_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS) $(JSONC_CFLAGS)
+tests_fuzz_fuzz_e2b_envelope_LDFLAGS = $(FUZZ_CFLAGS)
+tests_fuzz_fuzz_e2b_envelope_LDADD = $(JSONC_LIBS)
+
+## The MCP server's JSON-RPC parser: every byte a client sends.
+tests_fuzz_fuzz_mcp_jsonrpc_SOURCES = tests/fuzz/fuzz_mcp_jsonrpc.c src/cli/mcp/jsonrpc.c
+tests_fuzz_fuzz_mcp_jsonrpc_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS) $(JSONC_CFLAGS)
+tests_fuzz_fuzz_mcp_jsonrpc_LDFLAGS = $(FUZZ_CFLAGS)
+tests_fuzz_fuzz_mcp_jsonrpc_LDADD = $(JSONC_LIBS)
 
 EXTRA_DIST += scripts/run-fuzz.sh tests/fuzz/corpus tests/fuzz/fuzz_dsn.dict
 

@@ -35,9 +35,7 @@ SBX_MCP_TESTS = \
 	tests/mcp/docs-snippets.sh \
 	tests/mcp/stdio-limits.sh
 TESTS += $(SBX_MCP_TESTS)
-EXTRA_DIST += $(SBX_MCP_TESTS) tests/mcp/lib.sh tests/mcp/client.mjs scripts/check-mcp-fuzz.sh \
-	tests/fuzz/fuzz_mcp_jsonrpc.c tests/fuzz/corpus/fuzz_mcp_jsonrpc \
-	tests/mcp/package.json tests/mcp/package-lock.json \
+EXTRA_DIST += $(SBX_MCP_TESTS) tests/mcp/lib.sh tests/mcp/client.mjs 	tests/mcp/package.json tests/mcp/package-lock.json \
 	tests/mcp/procs.mjs tests/mcp/sdk-stdio-tools.mjs tests/mcp/sdk-stdio-cancel.mjs \
 	tests/mcp/stdio-end-destroys-sandboxes.mjs tests/mcp/inspector-stdio.mjs \
 	tests/mcp/http-server.mjs tests/mcp/sdk-http.mjs tests/mcp/http-abuse.mjs tests/mcp/sdk-progress.mjs \
