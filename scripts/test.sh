@@ -98,8 +98,7 @@ checked normal --enable-werror
 checked sanitizers --enable-sanitizers --enable-werror
 
 # valgrind over the unit tests of the core and of plugins/lib, in-process
-# (CK_FORK=no) so every leak
-# and invalid access of the library is seen.
+# (CK_FORK=no) so every leak and invalid access of the library is seen.
 echo "=== valgrind"
 for t in tests/test_policy tests/test_sandbox_api tests/test_dsn tests/test_error_catalog tests/test_pool \
     plugins/lib/tests/test_lib_units plugins/lib/tests/test_http_retry; do
