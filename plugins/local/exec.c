@@ -277,8 +277,12 @@ int local_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io
                              "local: creating the command's pipes: %s", strerror(errno));
         goto out;
     }
-    /* A bigger pipe means fewer wake-ups per byte; a refusal only costs speed. */
+    /*
+     * Bigger pipes mean fewer wake-ups and output callbacks per byte, for
+     * stderr as much as for stdout; a refusal only costs speed.
+     */
     (void)fcntl(out[1], F_SETPIPE_SZ, 1 << 20);
+    (void)fcntl(err[1], F_SETPIPE_SZ, 1 << 20);
     oomfd = local_cgroup_open_oom(&sb->cg);
     int theirs[4] = { in[1], out[1], err[1], st[1] };
     if (lp_send(sb->ctl, LP_EXEC, req, len, theirs, 4) < 0) {

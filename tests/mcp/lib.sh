@@ -35,6 +35,13 @@ mcp_npm_ci() {
             (cd "$MCP_NODE_DIR" && npm ci --no-audit --no-fund --loglevel=error) >&2 ||
                 { rm -f "$MCP_NODE_DIR/package-lock.json"; exit 1; }
         fi
+        # The scripts beside the packages, under the same lock: a test may be
+        # running one, so a changed script replaces it by rename, never in place.
+        for f in "$MCP_SRC"/*.mjs; do
+            dst="$MCP_NODE_DIR/${f##*/}"
+            cmp -s "$f" "$dst" && continue
+            cp "$f" "$dst.tmp.$$" && mv -f "$dst.tmp.$$" "$dst" || exit 1
+        done
     ) 9>"$SBX_TEST_BUILDDIR/tests/mcp-npm.lock" || skip_or_fail "npm ci failed (is the registry reachable?)"
 }
 
@@ -42,7 +49,6 @@ mcp_npm_ci() {
 mcp_node() {
     script=$1; shift
     mcp_npm_ci
-    cp "$MCP_SRC"/*.mjs "$MCP_NODE_DIR/"
     (cd "$MCP_NODE_DIR" && node "./$script" "$@")
 }
 

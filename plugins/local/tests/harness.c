@@ -145,7 +145,7 @@ int th_open(const char *query, const sbx_plugin_limits *limits, void **sb)
 
 typedef struct sink {
     char *out, *err;
-    size_t out_len, err_len;
+    size_t out_len, err_len, out_cap, err_cap;
     const char *in;
     size_t in_len, in_off;
 } sink;
@@ -155,10 +155,22 @@ static int on_output(void *u, int stream, const void *data, size_t len)
     sink *s = u;
     char **b = stream == 1 ? &s->out : &s->err;
     size_t *l = stream == 1 ? &s->out_len : &s->err_len;
-    char *grown = realloc(*b, *l + len + 1);
-    if (!grown)
-        return 1; /* stop the command: the test fails on SBX_E_EXEC_ABORTED */
-    *b = grown;
+    size_t *cap = stream == 1 ? &s->out_cap : &s->err_cap;
+    if (*l + len + 1 > *cap) {
+        /*
+         * Doubling: a realloc per chunk copies the whole output again each
+         * time (ASan's realloc always moves), which made a 32 MiB stream
+         * miss its exec deadline on a loaded machine.
+         */
+        size_t want = *cap ? *cap : 4096;
+        while (want < *l + len + 1)
+            want *= 2;
+        char *grown = realloc(*b, want);
+        if (!grown)
+            return 1; /* stop the command: the test fails on SBX_E_EXEC_ABORTED */
+        *b = grown;
+        *cap = want;
+    }
     memcpy(*b + *l, data, len);
     *l += len;
     (*b)[*l] = '\0';
