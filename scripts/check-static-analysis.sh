@@ -16,7 +16,7 @@
 #  - cppcheck varFuncNullUB: the tree ends variadic argument lists with NULL
 #    (execl style). It is ((void *)0) with glibc, GCC and clang, so the
 #    callee's va_arg(ap, const char *) reads a null pointer, as intended.
-#  - cppcheck preprocessorErrorDirective in tests/loader/broken-plugin.c:
+#  - cppcheck preprocessorErrorDirective in tests/plugins/broken.c:
 #    that file is built only with -DPLUGIN_NAME=..., and says so with #error.
 #  - scan-build security.insecureAPI.vfork and unix.Vfork: local's init
 #    starts a command with vfork() on purpose (plugins/local/init/supervise.c
@@ -42,7 +42,7 @@ fi
 # shellcheck disable=SC2086
 cppcheck -q --std=c11 --enable=warning,portability --inline-suppr --error-exitcode=0 \
     --suppress=missingIncludeSystem --suppress=varFuncNullUB \
-    --suppress="preprocessorErrorDirective:$top/tests/loader/broken-plugin.c" \
+    --suppress="preprocessorErrorDirective:$top/tests/plugins/broken.c" \
     -D__GNUC__ -D__linux__ -I "$top/include" \
     --template='{file}:{line}: cppcheck {severity} [{id}]: {message}' \
     $targets 2>"$tmp/cppcheck" || { echo "FAIL: cppcheck did not run"; cat "$tmp/cppcheck"; exit 1; }

@@ -40,13 +40,12 @@ int main(int argc, char **argv)
     }
     long size = ftell(f);
     rewind(f);
-    if ((rc = sbx_client_new(&client)) != SBX_OK)
-        return die("sbx_client_new", rc);
-    if ((rc = sbx_sandbox_open(&sb, client, argv[1], NULL)) != SBX_OK)
-        return die("sbx_sandbox_open", rc);
-    if ((rc = sbx_file_write_from(sb, argv[3], (uint64_t)size, 0755, from_file, f)) != SBX_OK)
-        return die("sbx_file_write_from", rc);
+    if ((rc = sbx_client_new(&client)) == SBX_OK &&
+        (rc = sbx_sandbox_open(&sb, client, argv[1], NULL)) == SBX_OK)
+        rc = sbx_file_write_from(sb, argv[3], (uint64_t)size, 0755, from_file, f);
     fclose(f);
+    if (rc != SBX_OK)
+        return die(!client ? "sbx_client_new" : !sb ? "sbx_sandbox_open" : "sbx_file_write_from", rc);
     if ((rc = sbx_cmd_new(&cmd, (const char *const *)argv + 4)) != SBX_OK)
         return die("sbx_cmd_new", rc);
     if ((rc = sbx_exec(&res, sb, cmd)) != SBX_OK)

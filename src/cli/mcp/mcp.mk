@@ -34,7 +34,11 @@ SBX_MCP_TESTS = \
 	tests/mcp/sdk-stdio-pool.sh \
 	tests/mcp/docs-snippets.sh \
 	tests/mcp/stdio-limits.sh
+## They run their sandboxes on local://: in a build without it, only the
+## server is built.
+if SBX_ENABLE_LOCAL
 TESTS += $(SBX_MCP_TESTS)
+endif
 EXTRA_DIST += $(SBX_MCP_TESTS) tests/mcp/lib.sh tests/mcp/client.mjs 	tests/mcp/package.json tests/mcp/package-lock.json \
 	tests/mcp/procs.mjs tests/mcp/sdk-stdio-tools.mjs tests/mcp/sdk-stdio-cancel.mjs \
 	tests/mcp/stdio-end-destroys-sandboxes.mjs tests/mcp/inspector-stdio.mjs \
