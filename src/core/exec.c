@@ -143,6 +143,8 @@ static int plan_exec(const sbx_sandbox *sb, const sbx_cmd *cmd, bool stream, boo
                      exec_plan *plan)
 {
     memset(plan, 0, sizeof(*plan));
+    if (!sb)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sandbox is NULL");
     int rc = oneshot ? SBX_OK : sbx__sandbox_usable(sb);
     if (rc)
         return rc;
