@@ -80,6 +80,8 @@ EXTRA_DIST += \
 	docs/errors/SBX_E5005.md \
 	docs/errors/SBX_E5006.md \
 	docs/errors/SBX_E5008.md \
+	docs/errors/SBX_E5011.md \
+	docs/errors/SBX_E5012.md \
 	docs/errors/SBX_E9001.md \
 	docs/errors/SBX_E9002.md \
 	docs/errors/SBX_E9003.md

@@ -49,7 +49,8 @@ static void usage(FILE *out)
           "'sandboxio COMMAND --help' shows a command's options.\n"
           "Exit status of sandboxio's own failures: 120 usage/DSN/configuration,\n"
           "121 plugin loading, 122 policy refused, 123 backend, 124 timeout,\n"
-          "125 other. See sandboxio(1).\n",
+          "125 other; `run` exits 127 for a program not found, 126 for one that\n"
+          "cannot be executed. See sandboxio(1).\n",
           out);
 }
 

@@ -52,7 +52,8 @@ static void usage(FILE *out)
           "\n"
           "Create a sandbox, run CMD in it, destroy it. CMD runs directly (no\n"
           "shell) and inherits none of this environment. Exits with CMD's status,\n"
-          "128+N if signal N killed it, or 120-125 if sandboxio itself failed.\n"
+          "128+N if signal N killed it, 127 if CMD was not found, 126 if it cannot\n"
+          "be executed, or 120-125 if sandboxio itself failed.\n"
           "\n"
           "Options:\n",
           out);

@@ -110,6 +110,8 @@ static const catalog_row catalog[] = {
     ROW(SBX_E_EXEC_ABORTED, 5005, "the operation was stopped by a callback"),
     ROW(SBX_E_FILE_TOO_LARGE, 5006, "the file is too large to read into memory"),
     ROW(SBX_E_EXEC_CANCELLED, 5008, "the command was cancelled"),
+    ROW(SBX_E_EXEC_NOT_FOUND, 5011, "the program was not found in the sandbox"),
+    ROW(SBX_E_EXEC_DENIED, 5012, "the program exists but cannot be executed"),
 
     /* 9xxx: internal */
     ROW(SBX_E_NOMEM, 9001, "out of memory"),
