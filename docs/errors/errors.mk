@@ -54,6 +54,7 @@ EXTRA_DIST += \
 	docs/errors/SBX_E3016.md \
 	docs/errors/SBX_E3020.md \
 	docs/errors/SBX_E3021.md \
+	docs/errors/SBX_E3025.md \
 	docs/errors/SBX_E4001.md \
 	docs/errors/SBX_E4002.md \
 	docs/errors/SBX_E4003.md \

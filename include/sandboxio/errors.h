@@ -86,6 +86,7 @@ typedef enum sbx_code {
     SBX_E_POLICY_DISK = 3016,           /* SBX_E3016 */
     SBX_E_MCP_POLICY_WIDER = 3020,      /* SBX_E3020 a tool argument widens the operator's policy */
     SBX_E_MCP_SANDBOX_LIMIT = 3021,     /* SBX_E3021 the client has its maximum of sandboxes */
+    SBX_E_POLICY_NETWORK_OPEN = 3025,   /* SBX_E3025 the backend cannot give an open network */
 
     /* 4xxx: backend and provider */
     SBX_E_BACKEND_UNAVAILABLE = 4001,   /* SBX_E4001 */
