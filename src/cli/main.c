@@ -98,9 +98,10 @@ int main(int argc, char **argv)
             return sbx_cli_option_error(NULL, argv, opt);
         }
     }
+    /* Alone, like `docker` and `git`: the usage, which is not an error. */
     if (optind >= argc) {
-        usage(stderr);
-        return sbx_cli_usage_error(NULL, "no command given");
+        usage(stdout);
+        return sbx_cli_finish_output(0);
     }
     cmd = find_command(argv[optind]);
     if (!cmd)
