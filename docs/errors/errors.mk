@@ -1,6 +1,9 @@
-## The error catalog pages: one per code in include/sandboxio/errors.h.
+## The error catalog pages: one per code in include/sandboxio/errors.h,
+## distributed and installed under $(docdir)/errors/ (the pages an error
+## points to when configure --without-docs-url).
 ## tests/test_error_catalog.c checks this list against the catalog.
-EXTRA_DIST += \
+errorsdir = $(docdir)/errors
+dist_errors_DATA = \
 	docs/errors/README.md \
 	docs/errors/SBX_E1001.md \
 	docs/errors/SBX_E1002.md \

@@ -17,7 +17,8 @@ typedef struct catalog_row {
 } catalog_row;
 
 /* The id and the page URL are spelled from the same literal so they cannot
- * drift apart; SBX_DOCS_URL comes from configure (--with-docs-url). */
+ * drift apart; SBX_DOCS_URL comes from configure (--with-docs-url), or is
+ * file://$(docdir)/errors/ from the Makefile when no site is configured. */
 #define ROW(code, num, summary) \
     { { (code), "SBX_E" #num, (summary) }, SBX_DOCS_URL "SBX_E" #num ".md" }
 
