@@ -179,7 +179,7 @@ void sbxc_case_missing_program(sbxc_ctx *ctx)
     int rc = sbx_exec(&r, sb, cmd);
     sbx_result_free(r);
     sbx_cmd_free(cmd);
-    sbxc_expect_code(ctx, "sbx_exec of a program that does not exist", rc, SBX_E_EXEC_START);
+    sbxc_expect_code(ctx, "sbx_exec of a program that does not exist", rc, SBX_E_EXEC_NOT_FOUND);
     sbxc_close(ctx, sb);
 }
 

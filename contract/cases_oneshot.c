@@ -65,7 +65,7 @@ void sbxc_case_oneshot_basics(sbxc_ctx *ctx)
     sbx_policy_free(p);
     sbx_cmd_free(cmd);
     sbx_result_free(r);
-    sbxc_expect_code(ctx, "sbx_run of a missing program", rc, SBX_E_EXEC_START);
+    sbxc_expect_code(ctx, "sbx_run of a missing program", rc, SBX_E_EXEC_NOT_FOUND);
 }
 
 typedef struct collected {

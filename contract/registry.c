@@ -48,7 +48,7 @@ const sbxc_case sbxc_cases[] = {
       sbxc_case_stdin },
     { "SBX-EXEC-014", "16 execs on one sandbox at once", SBXC_MUST, EXEC, 0, 120,
       sbxc_case_parallel_execs },
-    { "SBX-EXEC-015", "a missing program fails with SBX_E5004", SBXC_MUST, EXEC, 0, 60,
+    { "SBX-EXEC-015", "a missing program fails with SBX_E5011", SBXC_MUST, EXEC, 0, 60,
       sbxc_case_missing_program },
     { "SBX-EXEC-016", "no signal ignored or blocked at the start", SBXC_MUST, EXEC, 0, 60,
       sbxc_case_clean_signal_state },

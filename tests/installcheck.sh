@@ -6,10 +6,11 @@
 #     (the fake backend's sources, compiled against the INSTALLED headers)
 #     and loads from SANDBOXIO_PLUGIN_PATH;
 #  3. the installed CLI runs the contract suite against the installed plugin;
-#  4. a client program builds with `pkg-config sandboxio` and runs a command.
-# Usage: installcheck.sh BINDIR LIBDIR SRCDIR
+#  4. a client program builds with `pkg-config sandboxio` and runs a command;
+#  5. the error pages are installed, and an error points to one (or a site).
+# Usage: installcheck.sh BINDIR LIBDIR SRCDIR DOCDIR
 set -eu
-bindir=$1 libdir=$2 srcdir=$3
+bindir=$1 libdir=$2 srcdir=$3 docdir=$4
 unset SANDBOXIO_PLUGIN_PATH SANDBOXIO_DSN || true
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
 export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -66,3 +67,20 @@ EOC
 $cc -std=gnu11 -o "$work/client" "$work/client.c" $(pkg-config --cflags --libs sandboxio)
 "$work/client" || { echo "FAIL: client built with pkg-config sandboxio"; exit 1; }
 echo "ok 4 a client builds with pkg-config sandboxio and runs a command"
+
+# 5. The error pages are installed; an error printed by the installed CLI
+# points either to a site or, with no site configured, to a page that exists.
+pages=$(ls "$docdir"/errors/SBX_E*.md 2>/dev/null | wc -l)
+[ "$pages" -eq "$(ls "$srcdir"/docs/errors/SBX_E*.md | wc -l)" ] && [ -f "$docdir/errors/README.md" ] ||
+  { echo "FAIL: $pages error pages installed in $docdir/errors"; exit 1; }
+set +e
+"$bindir/sandboxio" run --dsn 'nope' -- true 2>"$work/err"
+set -e
+url=$(sed -n 's/^  see: //p' "$work/err")
+case $url in
+  file://*) [ "$url" = "file://$docdir/errors/SBX_E1003.md" ] && [ -f "${url#file://}" ] ||
+              { echo "FAIL: the error points to '$url', no installed page"; cat "$work/err"; exit 1; } ;;
+  http*://*/SBX_E1003.md) ;;
+  *) echo "FAIL: the error points to '$url'"; cat "$work/err"; exit 1 ;;
+esac
+echo "ok 5 the error pages are installed; an error points to $url"

@@ -1,6 +1,9 @@
-## The error catalog pages: one per code in include/sandboxio/errors.h.
+## The error catalog pages: one per code in include/sandboxio/errors.h,
+## distributed and installed under $(docdir)/errors/ (the pages an error
+## points to when configure --without-docs-url).
 ## tests/test_error_catalog.c checks this list against the catalog.
-EXTRA_DIST += \
+errorsdir = $(docdir)/errors
+dist_errors_DATA = \
 	docs/errors/README.md \
 	docs/errors/SBX_E1001.md \
 	docs/errors/SBX_E1002.md \
@@ -54,6 +57,7 @@ EXTRA_DIST += \
 	docs/errors/SBX_E3016.md \
 	docs/errors/SBX_E3020.md \
 	docs/errors/SBX_E3021.md \
+	docs/errors/SBX_E3025.md \
 	docs/errors/SBX_E4001.md \
 	docs/errors/SBX_E4002.md \
 	docs/errors/SBX_E4003.md \
@@ -80,6 +84,8 @@ EXTRA_DIST += \
 	docs/errors/SBX_E5005.md \
 	docs/errors/SBX_E5006.md \
 	docs/errors/SBX_E5008.md \
+	docs/errors/SBX_E5011.md \
+	docs/errors/SBX_E5012.md \
 	docs/errors/SBX_E9001.md \
 	docs/errors/SBX_E9002.md \
 	docs/errors/SBX_E9003.md

@@ -86,6 +86,7 @@ typedef enum sbx_code {
     SBX_E_POLICY_DISK = 3016,           /* SBX_E3016 */
     SBX_E_MCP_POLICY_WIDER = 3020,      /* SBX_E3020 a tool argument widens the operator's policy */
     SBX_E_MCP_SANDBOX_LIMIT = 3021,     /* SBX_E3021 the client has its maximum of sandboxes */
+    SBX_E_POLICY_NETWORK_OPEN = 3025,   /* SBX_E3025 the backend cannot give an open network */
 
     /* 4xxx: backend and provider */
     SBX_E_BACKEND_UNAVAILABLE = 4001,   /* SBX_E4001 */
@@ -112,10 +113,12 @@ typedef enum sbx_code {
     SBX_E_EXEC_TIMEOUT = 5001,          /* SBX_E5001 (CLI only: see sbx_result_timed_out()) */
     SBX_E_EXEC_OOM = 5002,              /* SBX_E5002 (CLI only: see sbx_result_oom_killed()) */
     SBX_E_EXEC_TRUNCATED = 5003,        /* SBX_E5003 (CLI only: see sbx_result_truncated()) */
-    SBX_E_EXEC_START = 5004,            /* SBX_E5004 command not found, not executable */
+    SBX_E_EXEC_START = 5004,            /* SBX_E5004 could not start (e.g. no working directory) */
     SBX_E_EXEC_ABORTED = 5005,          /* SBX_E5005 an output callback asked to stop */
     SBX_E_FILE_TOO_LARGE = 5006,        /* SBX_E5006 too large to read into memory */
     SBX_E_EXEC_CANCELLED = 5008,        /* SBX_E5008 the command's sbx_cancel was triggered */
+    SBX_E_EXEC_NOT_FOUND = 5011,        /* SBX_E5011 no such program in the sandbox */
+    SBX_E_EXEC_DENIED = 5012,           /* SBX_E5012 the program exists but cannot be executed */
 
     /* 9xxx: internal */
     SBX_E_NOMEM = 9001,                 /* SBX_E9001 */

@@ -90,8 +90,9 @@ SBX_API int sbx_cmd_set_cancel(sbx_cmd *cmd, sbx_cancel *c);
  * signal or an OOM kill are in the result, not the return code. *out is
  * freed with sbx_result_free().
  * Errors: SBX_E_SANDBOX_DESTROYED, SBX_E_CAP_* / SBX_E_POLICY_* when the
- * command needs a capability the backend lacks, SBX_E_EXEC_START,
- * SBX_E_EXEC_CANCELLED (see sbx_cmd_set_cancel()), 4xxx.
+ * command needs a capability the backend lacks, SBX_E_EXEC_NOT_FOUND (no such
+ * program), SBX_E_EXEC_DENIED (not executable), SBX_E_EXEC_START (another
+ * start failure, such as a missing working directory), SBX_E_EXEC_CANCELLED (see sbx_cmd_set_cancel()), 4xxx.
  */
 SBX_API int sbx_exec(sbx_result **out, sbx_sandbox *sandbox, const sbx_cmd *cmd);
 

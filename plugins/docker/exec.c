@@ -2,8 +2,9 @@
  * Commands, through the exec endpoints. Each command runs under a small
  * /bin/sh wrapper that:
  *   - changes to the working directory and looks the program up in the
- *     command's own PATH, so a missing program or directory is reported as
- *     SBX_E_EXEC_START rather than as an exit status 126/127 of a shell;
+ *     command's own PATH, so a missing program is reported as
+ *     SBX_E_EXEC_NOT_FOUND, one not executable as SBX_E_EXEC_DENIED and a
+ *     missing directory as SBX_E_EXEC_START, not as a shell's 126/127;
  *   - prints its pid on stderr: the engine makes every exec a session
  *     leader, so that pid names the session of the command's whole tree;
  *   - runs it as `docker-init -s -v -- env -i -- K=V... ARGV...`: env -i
@@ -407,10 +408,10 @@ static int start_failure(dk_sandbox *sb, const run *r, const sbx_plugin_cmd *cmd
                                    "docker: cannot run \"%s\": working directory %s does not exist",
                                    cmd->argv[0], cmd->cwd);
     case DK_START_NOEXEC:
-        return sb->host->set_error(SBX_E_EXEC_START, "docker: cannot run \"%s\": no such program",
+        return sb->host->set_error(SBX_E_EXEC_NOT_FOUND, "docker: cannot run \"%s\": no such program",
                                    cmd->argv[0]);
     case DK_START_NOPERM:
-        return sb->host->set_error(SBX_E_EXEC_START, "docker: cannot run \"%s\": not executable",
+        return sb->host->set_error(SBX_E_EXEC_DENIED, "docker: cannot run \"%s\": not executable",
                                    cmd->argv[0]);
     default:
         if (r->ctl.fatal[0])

@@ -30,6 +30,16 @@ static const char *cmd_path(const char *const *envp)
     return FAKE_DEFAULT_PATH;
 }
 
+/* An exec errno to a code a caller can tell apart: a shell's 127 or 126. */
+static int start_code(int err)
+{
+    if (err == ENOENT || err == ENOTDIR)
+        return SBX_E_EXEC_NOT_FOUND;
+    if (err == EACCES || err == EPERM || err == ENOEXEC || err == EISDIR)
+        return SBX_E_EXEC_DENIED;
+    return SBX_E_EXEC_START;
+}
+
 /*
  * Find argv0 the way execvp does, but in the command's PATH and relative to
  * its working directory (cwd_fd). *found is malloc'd. Returns 0 or an errno:
@@ -191,7 +201,7 @@ int fake_spawn(fake_sandbox *sb, const sbx_plugin_cmd *cmd, bool want_stdin, fak
     err = lookup_program(cmd->argv[0], cmd_path(cmd->envp), cwd_fd, &program);
     if (err != 0) {
         close(cwd_fd);
-        return host->set_error(err == ENOMEM ? SBX_E_NOMEM : SBX_E_EXEC_START,
+        return host->set_error(err == ENOMEM ? SBX_E_NOMEM : start_code(err),
                                "fake: cannot run \"%s\": %s", cmd->argv[0], strerror(err));
     }
     if ((want_stdin && pipe2(in_pipe, O_CLOEXEC) != 0) || pipe2(out_pipe, O_CLOEXEC) != 0 ||
@@ -224,7 +234,7 @@ int fake_spawn(fake_sandbox *sb, const sbx_plugin_cmd *cmd, bool want_stdin, fak
                              sb->id);
     } else if (err != 0) {
         /* glibc reports the child's chdir/exec failure here. */
-        rc = host->set_error(SBX_E_EXEC_START, "fake: cannot run \"%s\": %s", cmd->argv[0],
+        rc = host->set_error(start_code(err), "fake: cannot run \"%s\": %s", cmd->argv[0],
                              strerror(err));
     }
     pthread_mutex_unlock(&sb->lock);

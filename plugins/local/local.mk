@@ -88,7 +88,9 @@ TESTS += \
 	plugins/local/tests/test_local_escape \
 	plugins/local/tests/local-tests-pass-unprivileged.sh \
 	plugins/local/tests/local-passes-contract.sh \
-	plugins/local/tests/run-interrupt-stops-silent-command.sh
+	plugins/local/tests/run-interrupt-stops-silent-command.sh \
+	plugins/local/tests/run-missing-program-exits-127-unexecutable-126.sh \
+	plugins/local/tests/run-network-open-refused-by-policy.sh
 EXTRA_DIST += \
 	plugins/local/tests/lib.sh \
 	plugins/local/tests/local-tests-pass-unprivileged.sh \

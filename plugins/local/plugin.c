@@ -91,9 +91,11 @@ static int local_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_l
     if (limits && SBX_STRUCT_HAS(limits, pids)
         && limits->network != 0) {
         local_options_free(&opt);
-        /* The core refuses it from the capabilities; never run with a network asked for. */
-        return st->host->set_error(SBX_E_INVALID_ARGUMENT,
-                                   "local: only network 'none' is supported");
+        /* The core refuses an allowlist from the capabilities; no capability
+         * names an open network, so it is refused here, as policy. */
+        return st->host->set_error(SBX_E_POLICY_NETWORK_OPEN,
+                                   "local: only network 'none' is supported (the sandbox has "
+                                   "no network interface but loopback); use --network none");
     }
     local_sandbox *sb = calloc(1, sizeof *sb);
     if (!sb) {

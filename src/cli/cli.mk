@@ -40,6 +40,7 @@ SBX_CLI_TESTS = \
 	tests/cli/run-environment-not-inherited.sh \
 	tests/cli/run-default-network-refused-on-fake.sh \
 	tests/cli/run-exit-status-passthrough.sh \
+	tests/cli/run-missing-program-exits-127-unexecutable-126.sh \
 	tests/cli/run-timeout-exits-124.sh \
 	tests/cli/run-interrupt-destroys-sandbox.sh \
 	tests/cli/run-interrupt-stops-silent-command.sh \

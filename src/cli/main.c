@@ -49,7 +49,8 @@ static void usage(FILE *out)
           "'sandboxio COMMAND --help' shows a command's options.\n"
           "Exit status of sandboxio's own failures: 120 usage/DSN/configuration,\n"
           "121 plugin loading, 122 policy refused, 123 backend, 124 timeout,\n"
-          "125 other. See sandboxio(1).\n",
+          "125 other; `run` exits 127 for a program not found, 126 for one that\n"
+          "cannot be executed. See sandboxio(1).\n",
           out);
 }
 
@@ -97,9 +98,10 @@ int main(int argc, char **argv)
             return sbx_cli_option_error(NULL, argv, opt);
         }
     }
+    /* Alone, like `docker` and `git`: the usage, which is not an error. */
     if (optind >= argc) {
-        usage(stderr);
-        return sbx_cli_usage_error(NULL, "no command given");
+        usage(stdout);
+        return sbx_cli_finish_output(0);
     }
     cmd = find_command(argv[optind]);
     if (!cmd)

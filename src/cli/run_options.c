@@ -42,7 +42,7 @@ const char run_policy_usage[] =
     "  --allow-host H     allow host H[:PORT] (repeatable; implies allowlist)\n"
     "  --min-tier TIER    refuse a backend weaker than TIER: none, namespace,\n"
     "                     container, userspace-kernel, microvm\n"
-    "  --env K=V          set K in CMD's environment (repeatable)\n"
+    "  -e, --env K=V      set K in CMD's environment (repeatable)\n"
     "  --env-pass NAME    pass NAME from this environment if set (repeatable)\n"
     "  --output-cap SIZE  cap on each captured stream (default 16M)\n";
 
@@ -52,12 +52,13 @@ static void usage(FILE *out)
           "\n"
           "Create a sandbox, run CMD in it, destroy it. CMD runs directly (no\n"
           "shell) and inherits none of this environment. Exits with CMD's status,\n"
-          "128+N if signal N killed it, or 120-125 if sandboxio itself failed.\n"
+          "128+N if signal N killed it, 127 if CMD was not found, 126 if it cannot\n"
+          "be executed, or 120-125 if sandboxio itself failed.\n"
           "\n"
           "Options:\n",
           out);
     fputs(run_policy_usage, out);
-    fputs("  --cwd DIR          working directory, relative to the sandbox's work dir\n"
+    fputs("  -w, --cwd DIR      working directory, relative to the sandbox's work dir\n"
           "  --stdin            feed all of this standard input to CMD (else EOF)\n"
           "  --json             capture the output and print one JSON object\n"
           "  -h, --help         show this help\n"
@@ -270,11 +271,16 @@ int run_opts_parse(struct run_opts *opts, int argc, char **argv)
         return status;
 
     sbx_cli_getopt_reset();
-    while (status == 0 && (opt = getopt_long(argc, argv, "+:h", options, NULL)) != -1) {
+    /* -e and -w as `docker run` has them. */
+    while (status == 0 && (opt = getopt_long(argc, argv, "+:he:w:", options, NULL)) != -1) {
         switch (opt) {
         case 'h':
             usage(stdout);
             return -1;
+        case 'e':
+            status = policy_opts_take(&opts->po, "run", OPT_ENV, optarg);
+            break;
+        case 'w':
         case OPT_CWD:
             cwd = optarg;
             break;

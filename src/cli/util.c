@@ -17,6 +17,11 @@ int sbx_cli_exit_code(int code)
         return 0;
     if (code == SBX_E_EXEC_TIMEOUT)
         return SBX_CLI_EXIT_TIMEOUT;
+    /* As a shell and `docker run` report a command that never ran. */
+    if (code == SBX_E_EXEC_NOT_FOUND)
+        return SBX_CLI_EXIT_NOT_FOUND;
+    if (code == SBX_E_EXEC_DENIED)
+        return SBX_CLI_EXIT_CANNOT_EXEC;
     switch (code / 1000) {
     case 1: return SBX_CLI_EXIT_USAGE;
     case 2: return SBX_CLI_EXIT_PLUGIN;

@@ -23,6 +23,8 @@
 #define SBX_CLI_EXIT_BACKEND 123  /* 4xxx: backend and provider */
 #define SBX_CLI_EXIT_TIMEOUT 124  /* the command timed out */
 #define SBX_CLI_EXIT_OTHER 125    /* other 5xxx, 9xxx */
+#define SBX_CLI_EXIT_CANNOT_EXEC 126 /* SBX_E5012: found, not executable */
+#define SBX_CLI_EXIT_NOT_FOUND 127 /* SBX_E5011: no such program */
 
 /* The exit status for an sbx_code (SBX_OK gives 0). */
 int sbx_cli_exit_code(int code);

@@ -17,7 +17,8 @@ typedef struct catalog_row {
 } catalog_row;
 
 /* The id and the page URL are spelled from the same literal so they cannot
- * drift apart; SBX_DOCS_URL comes from configure (--with-docs-url). */
+ * drift apart; SBX_DOCS_URL comes from configure (--with-docs-url), or is
+ * file://$(docdir)/errors/ from the Makefile when no site is configured. */
 #define ROW(code, num, summary) \
     { { (code), "SBX_E" #num, (summary) }, SBX_DOCS_URL "SBX_E" #num ".md" }
 
@@ -80,6 +81,7 @@ static const catalog_row catalog[] = {
     ROW(SBX_E_POLICY_DISK, 3016, "policy refused: the backend cannot limit the work directory's size"),
     ROW(SBX_E_MCP_POLICY_WIDER, 3020, "a tool argument asks for more than the operator's policy allows"),
     ROW(SBX_E_MCP_SANDBOX_LIMIT, 3021, "the MCP client has open as many sandboxes as it may"),
+    ROW(SBX_E_POLICY_NETWORK_OPEN, 3025, "policy refused: the backend cannot give the command an open network"),
 
     /* 4xxx: backend and provider */
     ROW(SBX_E_BACKEND_UNAVAILABLE, 4001, "the backend is not available"),
@@ -110,6 +112,8 @@ static const catalog_row catalog[] = {
     ROW(SBX_E_EXEC_ABORTED, 5005, "the operation was stopped by a callback"),
     ROW(SBX_E_FILE_TOO_LARGE, 5006, "the file is too large to read into memory"),
     ROW(SBX_E_EXEC_CANCELLED, 5008, "the command was cancelled"),
+    ROW(SBX_E_EXEC_NOT_FOUND, 5011, "the program was not found in the sandbox"),
+    ROW(SBX_E_EXEC_DENIED, 5012, "the program exists but cannot be executed"),
 
     /* 9xxx: internal */
     ROW(SBX_E_NOMEM, 9001, "out of memory"),

@@ -1,5 +1,6 @@
 #!/bin/sh
-# --help works everywhere (stdout, exit 0); unknown commands and options
+# --help works everywhere (stdout, exit 0), as does sandboxio alone; version
+# --json; unknown commands and options
 # are usage errors (stderr, exit 120, SBX_E1018); options after the command
 # belong to the command.
 set -eu
@@ -32,8 +33,25 @@ sbx version
 expect_status 0
 grep -qx "sandboxio [0-9.]* (libsandboxio [0-9.]*, plugin ABI 1\.2)" "$OUT" || fail "bad version line"
 
+# Alone, sandboxio prints its usage and commands on stdout: not an error.
 sbx
+expect_status 0
+grep -q "^Usage: sandboxio" "$OUT" || fail "'sandboxio' alone printed no usage on stdout"
+grep -q "^  run " "$OUT" || fail "'sandboxio' alone lists no command"
+[ ! -s "$ERR" ] || fail "'sandboxio' alone wrote to stderr"
+
+sbx version --json
+expect_status 0
+json_check "d['sandboxio'] == d['libsandboxio'] and d['plugin_abi'] == {'major': 1, 'minor': 2}"
+sbx version --bogus
 expect_error 120 SBX_E1018
+
+# mcp shares run's policy options' help, so -e too.
+sbx mcp -e NOEQUALS
+expect_error 120 SBX_E1018
+sbx mcp -e
+expect_error 120 SBX_E1018
+
 sbx frobnicate
 expect_error 120 SBX_E1018
 sbx --bogus

@@ -41,6 +41,16 @@ expect_status 0
 expect_calls "open network=0 memory=1610612736 cpu=0 pids=1024 disk=0 defaulted=800" \
     "exec prog timeout=120000 cwd=sub env=SBX_CLI_NOT_PASSED=host-value;" "destroy"
 
+# The short options -e and -w (as in `docker run`) are --env and --cwd.
+sbx run --dsn testcaps:// -e A=b -eC=d -w sub -- prog
+expect_status 0
+expect_calls "open network=0 memory=2147483648 cpu=0 pids=1024 disk=0 defaulted=a00" \
+    "exec prog timeout=0 cwd=sub env=A=b;C=d;" "destroy"
+sbx run --dsn testcaps:// -e NOEQUALS -- prog
+expect_error 120 SBX_E1018
+sbx run --dsn testcaps:// -w
+expect_error 120 SBX_E1018
+
 sbx run --dsn testcaps:// --allow-host example.com --allow-host example.org:443 -- prog
 expect_status 0
 expect_calls "open network=1 memory=2147483648 cpu=0 pids=1024 disk=0 defaulted=a00" "exec prog timeout=0 cwd=- env=" "destroy"

@@ -119,6 +119,9 @@ START_TEST(exit_codes_by_range)
     ck_assert_int_eq(sbx_cli_exit_code(SBX_E_BACKEND_AUTH), 123);
     ck_assert_int_eq(sbx_cli_exit_code(SBX_E_EXEC_TIMEOUT), 124);
     ck_assert_int_eq(sbx_cli_exit_code(SBX_E_EXEC_OOM), 125);
+    ck_assert_int_eq(sbx_cli_exit_code(SBX_E_EXEC_START), 125);
+    ck_assert_int_eq(sbx_cli_exit_code(SBX_E_EXEC_DENIED), 126);
+    ck_assert_int_eq(sbx_cli_exit_code(SBX_E_EXEC_NOT_FOUND), 127);
     ck_assert_int_eq(sbx_cli_exit_code(SBX_E_EXEC_ABORTED), 125);
     ck_assert_int_eq(sbx_cli_exit_code(SBX_E_NOMEM), 125);
     ck_assert_int_eq(sbx_cli_exit_code(SBX_E_SYSTEM), 125);

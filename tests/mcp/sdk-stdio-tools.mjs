@@ -53,7 +53,7 @@ await fails(client, 'run', {}, 'SBX_E1030');
 await fails(client, 'run', { code: 'x', language: 'cobol' }, 'SBX_E1030');
 await fails(client, 'run', { argv: 'true' }, 'SBX_E1030');
 await fails(client, 'run', { argv: ['true'], time_out: 1 }, 'SBX_E1030');
-await fails(client, 'run', { argv: ['/no/such/program'] }, 'SBX_E5004');
+await fails(client, 'run', { argv: ['/no/such/program'] }, 'SBX_E5011');
 
 // A sandbox across calls.
 const box = await ok(client, 'sandbox_create');

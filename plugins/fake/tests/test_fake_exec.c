@@ -111,11 +111,11 @@ START_TEST(missing_command_fails_to_start)
     const char *plain[] = {"./plain.txt", NULL};
     th_result r = {0};
 
-    th_assert_code(th_exec(sb, missing, base_env, NULL, 0, &r), SBX_E_EXEC_START);
+    th_assert_code(th_exec(sb, missing, base_env, NULL, 0, &r), SBX_E_EXEC_NOT_FOUND);
     ck_assert_ptr_nonnull(strstr(th_last_message(), "No such file"));
-    th_assert_code(th_exec(sb, absent, base_env, NULL, 0, &r), SBX_E_EXEC_START);
+    th_assert_code(th_exec(sb, absent, base_env, NULL, 0, &r), SBX_E_EXEC_NOT_FOUND);
     th_assert_code(th_write(sb, "plain.txt", "echo hi\n", 8, 0644), SBX_OK);
-    th_assert_code(th_exec(sb, plain, base_env, NULL, 0, &r), SBX_E_EXEC_START);
+    th_assert_code(th_exec(sb, plain, base_env, NULL, 0, &r), SBX_E_EXEC_DENIED);
     ck_assert_ptr_nonnull(strstr(th_last_message(), "Permission denied"));
     th_assert_code(th_plugin->destroy(sb), SBX_OK);
 }

@@ -98,17 +98,21 @@ START_TEST(exec_runs_in_work_dir_or_given_cwd)
 }
 END_TEST
 
-START_TEST(exec_of_missing_command_is_exec_start)
+START_TEST(exec_of_missing_command_is_not_found_unexecutable_is_denied)
 {
     const char *argv[] = { "no-such-command-xyz", NULL };
     th_result r;
     th_exec(sb, argv, NULL, NULL, NULL, 0, 0, &r);
-    ck_assert_int_eq(r.rc, SBX_E_EXEC_START);
+    ck_assert_int_eq(r.rc, SBX_E_EXEC_NOT_FOUND);
     ck_assert_ptr_nonnull(strstr(th_msg, "not found"));
     th_result_free(&r);
     const char *argv2[] = { "/etc/passwd", NULL };
     th_exec(sb, argv2, NULL, NULL, NULL, 0, 0, &r);
-    ck_assert_int_eq(r.rc, SBX_E_EXEC_START);
+    ck_assert_int_eq(r.rc, SBX_E_EXEC_DENIED);
+    th_result_free(&r);
+    const char *argv3[] = { "/etc", NULL };
+    th_exec(sb, argv3, NULL, NULL, NULL, 0, 0, &r);
+    ck_assert_int_eq(r.rc, SBX_E_EXEC_DENIED);
     th_result_free(&r);
 }
 END_TEST
@@ -366,7 +370,7 @@ static Suite *local_suite(void)
     tcase_add_test(tc, exec_reports_the_killing_signal);
     tcase_add_test(tc, exec_gets_exactly_the_given_environment);
     tcase_add_test(tc, exec_runs_in_work_dir_or_given_cwd);
-    tcase_add_test(tc, exec_of_missing_command_is_exec_start);
+    tcase_add_test(tc, exec_of_missing_command_is_not_found_unexecutable_is_denied);
     tcase_add_test(tc, stdin_is_fed_then_closed);
     tcase_add_test(tc, large_stdout_and_stderr_stream_without_deadlock);
     tcase_add_test(tc, concurrent_execs_share_one_sandbox);

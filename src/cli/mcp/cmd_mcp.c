@@ -71,11 +71,16 @@ static int parse(struct mcp_config *cfg, int argc, char **argv)
     if ((status = policy_opts_init(&cfg->po)))
         return status;
     sbx_cli_getopt_reset();
-    while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, ":he:", options, NULL)) != -1) {
         switch (opt) {
         case 'h':
             usage(stdout);
             return -1;
+        case 'e':
+            /* The policy options' help, shared with run, offers -e. */
+            if ((status = policy_opts_take(&cfg->po, "mcp", OPT_ENV, optarg)))
+                return status;
+            break;
         case OPT_HTTP:
             cfg->http = optarg;
             break;

@@ -225,8 +225,10 @@ int hostproc_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io 
     if (pid < 0) {
         close(out_fd[0]);
         close(err_fd[0]);
-        return host->set_error(SBX_E_EXEC_START, "cannot start %s: %s", cmd->argv[0],
-                               strerror(start_errno));
+        return host->set_error(start_errno == ENOENT   ? SBX_E_EXEC_NOT_FOUND
+                               : start_errno == EACCES ? SBX_E_EXEC_DENIED
+                                                       : SBX_E_EXEC_START,
+                               "cannot start %s: %s", cmd->argv[0], strerror(start_errno));
     }
 
     double deadline = cmd->timeout_ms && !flaws->ignore_timeout
