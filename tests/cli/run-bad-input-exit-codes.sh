@@ -6,7 +6,8 @@ set -eu
 
 sbx run --dsn nonsense --network open -- echo x
 expect_error 120 SBX_E1003
-grep -q "see: https\?://.*SBX_E1003" "$ERR" || fail "no docs URL for SBX_E1003"
+# An https:// page, or the installed file:// one (configure --without-docs-url).
+grep -q "see: \(https\?\|file\)://.*SBX_E1003" "$ERR" || fail "no docs URL for SBX_E1003"
 
 sbx run --dsn nosuch:// --network open -- echo x
 expect_error 121 SBX_E2001
