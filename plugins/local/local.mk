@@ -96,6 +96,8 @@ EXTRA_DIST += \
 	plugins/local/tests/local-tests-pass-unprivileged.sh \
 	plugins/local/tests/local-passes-contract.sh \
 	plugins/local/tests/run-interrupt-stops-silent-command.sh \
+	plugins/local/tests/run-missing-program-exits-127-unexecutable-126.sh \
+	plugins/local/tests/run-network-open-refused-by-policy.sh \
 	bench/local/run.sh \
 	docs/backends/local.md \
 	docs/performance.md
