@@ -34,7 +34,9 @@ extern "C" {
 #define SBX_CAP_NATIVE         (UINT64_C(1) << 16) /* sbx_native() operations */
 #define SBX_CAP_OOM_REPORT     (UINT64_C(1) << 17) /* says when a command was OOM-killed */
 #define SBX_CAP_LIMIT_DISK     (UINT64_C(1) << 18) /* caps the bytes written to the work dir */
-#define SBX_CAP_ALL_KNOWN      ((UINT64_C(1) << 19) - 1)
+#define SBX_CAP_ATTACH         (UINT64_C(1) << 19) /* named/TTL sandboxes: detach, attach, list, set_ttl */
+#define SBX_CAP_PTY            (UINT64_C(1) << 20) /* run a command on a pseudo-terminal */
+#define SBX_CAP_ALL_KNOWN      ((UINT64_C(1) << 21) - 1)
 
 /**
  * sbx_cap_name - the lower-case name of one capability bit ("net-none").

@@ -120,7 +120,17 @@ typedef struct sbx_plugin_cmd {
     const char *const *envp;  /* NULL-terminated "K=V": the WHOLE environment */
     const char *cwd;          /* NULL = the sandbox's work dir */
     uint64_t timeout_ms;      /* 0 = none; else kill the whole tree then */
+    /* --- minor 2 --- */
+    /**
+     * SBX_PLUGIN_CMD_PTY: run the command on a pseudo-terminal of rows x
+     * cols (SBX_CAP_PTY only; the core never sets it otherwise). Its
+     * output arrives as SBX_STDOUT alone, stdin is the terminal's input.
+     */
+    uint32_t flags;
+    uint16_t rows, cols;      /* the terminal's size; 0 = 24 x 80 */
 } sbx_plugin_cmd;
+
+#define SBX_PLUGIN_CMD_PTY UINT32_C(1)
 
 /** The core's side of an exec's I/O. */
 typedef struct sbx_plugin_io {
@@ -147,6 +157,21 @@ typedef struct sbx_plugin_io {
      * SBX_STRUCT_HAS(io, cancel_fd): a core older than minor 2 has none.
      */
     int cancel_fd;
+    /**
+     * -1, or a descriptor that polls readable (POLLIN) when input() has
+     * bytes (or EOF) to give without blocking: a plugin that sees one calls
+     * input() only once it is readable, so an interactive client's stdin
+     * is forwarded as it is typed while output keeps flowing. With -1,
+     * input() may block until it has data. Never read, write or close it.
+     */
+    int input_ready_fd;
+    /**
+     * For SBX_PLUGIN_CMD_PTY: -1, or a descriptor that polls readable when
+     * the client's window size changed; the plugin then calls winsize()
+     * (which also clears the readiness) and resizes the terminal.
+     */
+    int resize_fd;
+    int (*winsize)(void *userdata, uint16_t *rows, uint16_t *cols);
 } sbx_plugin_io;
 
 /** How a command ended; the plugin fills it in when exec returns SBX_OK. */
@@ -168,12 +193,54 @@ typedef struct sbx_plugin_dirent {
     uint32_t mode;
 } sbx_plugin_dirent;
 
+/** What open_named() is asked for besides the limits (minor 2). */
+typedef struct sbx_plugin_sandbox_opts {
+    uint32_t struct_size;
+    /** NULL, or a name the core checked: [a-z0-9][a-z0-9_.-]{0,62}, unique per backend. */
+    const char *name;
+    /**
+     * 0: the sandbox dies with its handle (free, destroy, or its owner's
+     * death), as open() makes it. Else it outlives the handle after
+     * detach() and the backend itself removes it ttl_ms after creation,
+     * whether or not any client is left.
+     */
+    uint64_t ttl_ms;
+    /**
+     * The core's serialization of the policy the sandbox is created with:
+     * opaque to the plugin, stored with the sandbox and handed back by
+     * attach() and list(), so that an attached handle runs under the same
+     * policy and never a wider one.
+     */
+    const char *policy;
+} sbx_plugin_sandbox_opts;
+
+/** A sandbox's life state, as list() and attach() report it. */
+typedef enum sbx_plugin_state {
+    SBX_PLUGIN_STATE_UNKNOWN = 0,
+    SBX_PLUGIN_STATE_RUNNING = 1,
+    SBX_PLUGIN_STATE_PAUSED = 2,
+    SBX_PLUGIN_STATE_STOPPED = 3  /* exists, cannot run commands until resumed or removed */
+} sbx_plugin_state;
+
+/** One sandbox as the backend knows it (minor 2). Strings live until the callback or call returns. */
+typedef struct sbx_plugin_sandbox_info {
+    uint32_t struct_size;
+    const char *id;          /* the backend's id, as sandbox_id() gives it */
+    const char *name;        /* "" if none */
+    int64_t created_ms;      /* Unix time in ms; 0 = unknown */
+    int64_t expires_ms;      /* Unix time in ms when the TTL ends; 0 = no TTL */
+    const char *owner;       /* the owner label (plugins/lib owner.h form), "" if none */
+    int state;               /* sbx_plugin_state */
+    const char *policy;      /* as given in sbx_plugin_sandbox_opts.policy; NULL if none stored */
+} sbx_plugin_sandbox_info;
+
 /**
  * The descriptor. Members up to and including `gc` form minor 0 and
  * must be present (struct_size >= SBX_PLUGIN_V1_0_SIZE); of the functions,
  * init, open, destroy are required, the rest may be NULL when the
- * corresponding capability is not declared. Minor 1 appends `run`; the
- * core uses a member only where struct_size covers it.
+ * corresponding capability is not declared. Minor 1 appends `run`; minor
+ * 2 the lifecycle members from `open_named` to `resume`; the core uses a
+ * member only where struct_size covers it.
  */
 typedef struct sbx_plugin {
     uint32_t struct_size;   /* sizeof(sbx_plugin) the plugin was built with */
@@ -242,7 +309,37 @@ typedef struct sbx_plugin {
      */
     int (*run)(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
                const sbx_plugin_cmd *cmd, const sbx_plugin_io *io, sbx_plugin_exit *exit_out);
-    /* --- end of minor 1: append new members below, bump the minor --- */
+    /* --- minor 2 (SBX_CAP_ATTACH unless said otherwise) --- */
+    /**
+     * Like open(), with a name and a TTL (see sbx_plugin_sandbox_opts).
+     * A name already in use fails with SBX_E_BACKEND_CONFLICT and creates nothing.
+     * NULL: the core uses open() and refuses a name or a TTL.
+     */
+    int (*open_named)(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
+                      const sbx_plugin_sandbox_opts *opts, void **sandbox);
+    /**
+     * Reconnect to an existing sandbox of this user by its backend id or
+     * name, from any process; fills *info (id, name, expiry, state, the
+     * stored policy). A sandbox that does not exist, or is not this user's,
+     * fails with SBX_E_NOT_FOUND. The handle is freed by destroy() or
+     * detach() like any other.
+     */
+    int (*attach)(void *state, const sbx_plugin_dsn *dsn, const char *id_or_name,
+                  void **sandbox, sbx_plugin_sandbox_info *info);
+    /**
+     * Free the handle and keep the sandbox (made with ttl_ms > 0): it
+     * lives on until its TTL or a destroy() through another handle.
+     */
+    int (*detach)(void *sandbox);
+    /** Call entry() for each sandbox of this backend sandboxio made for this user; non-zero stops. */
+    int (*list)(void *state, const sbx_plugin_dsn *dsn,
+                int (*entry)(void *userdata, const sbx_plugin_sandbox_info *info), void *userdata);
+    /** Move the TTL's end to ttl_ms from now (extend or shorten); 0 is refused. */
+    int (*set_ttl)(void *sandbox, uint64_t ttl_ms);
+    /** SBX_CAP_PAUSE: freeze every process (files and memory kept) / thaw them. */
+    int (*pause)(void *sandbox);
+    int (*resume)(void *sandbox);
+    /* --- end of minor 2: append new members below, bump the minor --- */
 } sbx_plugin;
 
 #define SBX_PLUGIN_V1_0_SIZE \

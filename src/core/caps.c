@@ -28,6 +28,8 @@ static const struct {
     {SBX_CAP_NATIVE, "native"},
     {SBX_CAP_OOM_REPORT, "oom-report"},
     {SBX_CAP_LIMIT_DISK, "limit-disk"},
+    {SBX_CAP_ATTACH, "attach"},
+    {SBX_CAP_PTY, "pty"},
 };
 
 const char *sbx_cap_name(uint64_t cap)
