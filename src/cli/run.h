@@ -46,6 +46,10 @@ struct policy_opts {
     int network;            /* an sbx_network, once policy_opts_finish() ran */
     int network_given;
     size_t hosts;
+    /* Every option taken, in order (args borrowed from argv): `mcp` replays
+     * them to build a tighter copy of the policy for one call. */
+    struct policy_opt { int opt; const char *arg; } *taken;
+    size_t ntaken;
 };
 
 /* Start with the library's default policy. Returns 0 or an exit status. */

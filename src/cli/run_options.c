@@ -183,11 +183,25 @@ int policy_opts_init(struct policy_opts *po)
     return lib_failed(sbx_policy_new(&po->policy), "creating the policy");
 }
 
+/* Keep opt and arg for a replay (see struct policy_opts). */
+static int remember(struct policy_opts *po, int opt, const char *arg)
+{
+    struct policy_opt *grown = realloc(po->taken, (po->ntaken + 1) * sizeof(*grown));
+
+    if (!grown)
+        return sbx_cli_error(SBX_E_NOMEM, "out of memory");
+    po->taken = grown;
+    po->taken[po->ntaken++] = (struct policy_opt){ opt, arg };
+    return 0;
+}
+
 int policy_opts_take(struct policy_opts *po, const char *cmd, int opt, const char *arg)
 {
-    int tier;
+    int tier, status;
     uint64_t v;
 
+    if ((status = remember(po, opt, arg)))
+        return status;
     switch (opt) {
     case OPT_DSN:
         po->dsn = arg;
@@ -250,6 +264,9 @@ void policy_opts_release(struct policy_opts *po)
 {
     sbx_policy_free(po->policy);
     po->policy = NULL;
+    free(po->taken);
+    po->taken = NULL;
+    po->ntaken = 0;
 }
 
 const char *policy_opts_dsn(const struct policy_opts *po)

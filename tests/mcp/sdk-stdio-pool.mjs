@@ -19,6 +19,10 @@ for (let i = 0; i < 6; i++) {
 const burst = await Promise.all([...Array(6)].map(() => ok(client, 'run', { argv: ['sh', '-c', 'ls; touch used'] })));
 assert.deepEqual(burst.map((r) => r.stdout), ['', '', '', '', '', '']);
 assert.equal((await ok(client, 'run', { code: 'print(1 + 1)', language: 'python' })).stdout, '2\n');
+// A tighter limit than the pool's policy: a sandbox of its own, not a pooled one.
+const procs = 'grep "^Max processes" /proc/self/limits | tr -s " " | cut -d" " -f3';
+assert.equal((await ok(client, 'run', { argv: ['sh', '-c', procs], pids: 30 })).stdout, '30\n');
+assert.equal((await ok(client, 'run', { argv: ['sh', '-c', procs] })).stdout, '1024\n');
 
 // Refilled to two, and nothing more.
 const refill = Date.now() + 10000;

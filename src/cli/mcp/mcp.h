@@ -176,6 +176,27 @@ int mcp_arg_argv(struct mcp_args *a, const char *key, char ***out);
 /* Only the keys listed (NULL-terminated) may be present. */
 int mcp_arg_only(struct mcp_args *a, const char *const *keys);
 
+/*
+ * tighten.c: the network and limits a call that makes a sandbox may ask
+ * for, never wider than the operator's (SBX_E_MCP_POLICY_WIDER, the reason
+ * in a->why).
+ */
+struct mcp_tighten {
+    int any;                    /* something was asked: the call needs a policy of its own */
+    int network_given, network; /* an sbx_network */
+    const char **hosts;         /* allow_hosts (borrowed from the arguments) */
+    size_t nhosts;
+    int memory_given, cpu_given, pids_given;
+    uint64_t memory;
+    uint32_t cpu_millis, pids;
+};
+/* The tightening keys a tool that takes them allows (see mcp_arg_only()). */
+#define MCP_TIGHTEN_KEYS "network", "allow_hosts", "memory_bytes", "cpus", "pids"
+int mcp_tighten_read(struct mcp_tighten *t, struct mcp_session *s, struct mcp_args *a);
+/* The operator's policy with t on top; free with sbx_policy_free(). */
+int mcp_tighten_policy(sbx_policy **out, const struct mcp_config *cfg, const struct mcp_tighten *t);
+void mcp_tighten_release(struct mcp_tighten *t);
+
 /* result.c: CallToolResult objects. */
 json_object *mcp_result_ok(json_object *structured, const char *text);
 /* A failure of sandboxio as an isError result with the code, message and docs URL. */

@@ -20,6 +20,17 @@
     "\"description\":\"kill the command after this; at most the server's --timeout\"}," \
     "\"output_cap_bytes\":{\"type\":\"integer\",\"minimum\":0," \
     "\"description\":\"cap on each captured stream; at most the server's --output-cap\"}"
+#define S_TIGHTEN \
+    "\"network\":{\"enum\":[\"none\",\"allowlist\",\"open\"]," \
+    "\"description\":\"the sandbox's network; no wider than the server's --network\"}," \
+    "\"allow_hosts\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"minItems\":1," \
+    "\"description\":\"the hosts an allowlist lets through; within the server's --allow-host\"}," \
+    "\"memory_bytes\":{\"type\":\"integer\",\"minimum\":1," \
+    "\"description\":\"memory limit; at most the server's\"}," \
+    "\"cpus\":{\"type\":\"number\",\"exclusiveMinimum\":0," \
+    "\"description\":\"CPU limit (0.5: half a CPU); at most the server's\"}," \
+    "\"pids\":{\"type\":\"integer\",\"minimum\":1," \
+    "\"description\":\"process limit; at most the server's\"}"
 #define S_RESULT \
     "{\"type\":\"object\",\"properties\":{" \
     "\"exit_code\":{\"type\":[\"integer\",\"null\"]}," \
@@ -42,14 +53,16 @@ static const char tools_json[] =
     "\"inputSchema\":{\"type\":\"object\",\"properties\":{" S_ARGV ","
     "\"code\":{\"type\":\"string\",\"description\":\"source code to run instead of argv\"},"
     "\"language\":{\"enum\":[\"python\",\"sh\",\"node\"],\"description\":\"the language of code\"},"
-    S_EXEC_OPTS "},\"additionalProperties\":false},"
+    S_EXEC_OPTS "," S_TIGHTEN "},\"additionalProperties\":false},"
     "\"outputSchema\":" S_RESULT ","
     "\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false,\"openWorldHint\":false}},"
 
     "{\"name\":\"sandbox_create\",\"title\":\"Create a sandbox\","
     "\"description\":\"Create a sandbox that keeps its files between commands, until "
-    "sandbox_destroy, the end of this session or the server's idle TTL.\","
-    "\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false},"
+    "sandbox_destroy, the end of this session or the server's idle TTL. Its network and "
+    "limits may be tighter than the server's.\","
+    "\"inputSchema\":{\"type\":\"object\",\"properties\":{" S_TIGHTEN "},"
+    "\"additionalProperties\":false},"
     "\"outputSchema\":{\"type\":\"object\",\"properties\":{" S_ID ","
     "\"backend\":{\"type\":\"string\"},\"tier\":{\"type\":\"string\"}},"
     "\"required\":[\"sandbox_id\",\"backend\",\"tier\"],\"additionalProperties\":false}},"

@@ -131,7 +131,7 @@ static json_object *failed(struct mcp_args *a, int rc)
 }
 
 static const char *const run_keys[] = { "argv", "code", "language", "stdin", "env", "cwd",
-                                        "timeout_ms", "output_cap_bytes", NULL };
+                                        "timeout_ms", "output_cap_bytes", MCP_TIGHTEN_KEYS, NULL };
 
 /* run's code + language: the file name and the interpreter's argv. */
 static int code_command(struct mcp_args *a, const char *language, const char **file,
@@ -154,19 +154,21 @@ static int code_command(struct mcp_args *a, const char *language, const char **f
     return SBX_E_MCP_BAD_ARGUMENTS;
 }
 
-/* code + language: a sandbox of our own, the file written, the interpreter run. */
-/* Run cmd in sandbox (NULL: one of its own, sbx_run()), streamed if ctx says so. */
+/*
+ * Run cmd in sandbox (NULL: one of its own under policy, sbx_run()),
+ * streamed if ctx says so.
+ */
 static int exec_cmd(struct mcp_session *s, struct run_ctx *ctx, sbx_sandbox *sandbox,
-                    const sbx_cmd *cmd, sbx_result **result)
+                    const sbx_policy *policy, const sbx_cmd *cmd, sbx_result **result)
 {
     const struct mcp_config *cfg = s->server->config;
 
     if (sandbox)
         return ctx->streamed ? sbx_exec_stream(result, sandbox, cmd, mcp_capture_cb, &ctx->capture)
                              : sbx_exec(result, sandbox, cmd);
-    return ctx->streamed ? sbx_run_stream(result, s->server->client, cfg->dsn, cfg->po.policy, cmd,
+    return ctx->streamed ? sbx_run_stream(result, s->server->client, cfg->dsn, policy, cmd,
                                           mcp_capture_cb, &ctx->capture)
-                         : sbx_run(result, s->server->client, cfg->dsn, cfg->po.policy, cmd);
+                         : sbx_run(result, s->server->client, cfg->dsn, policy, cmd);
 }
 
 /* Stream (and report progress) when asked and the backend can. */
@@ -177,30 +179,37 @@ static void choose_streaming(struct run_ctx *ctx, struct mcp_call *call, uint64_
         mcp_capture_init(&ctx->capture, call, cap);
 }
 
+/* A pooled sandbox has the operator's policy: a tighter one is opened now. */
+static int use_pool(struct mcp_session *s, const sbx_policy *policy)
+{
+    return s->server->pool && policy == s->server->config->po.policy;
+}
+
 /* A sandbox for one command: from the pool (--pool), else opened now. */
-static int fresh_sandbox(struct mcp_session *s, sbx_sandbox **out)
+static int fresh_sandbox(struct mcp_session *s, const sbx_policy *policy, sbx_sandbox **out)
 {
     const struct mcp_config *cfg = s->server->config;
 
-    if (s->server->pool)
+    if (use_pool(s, policy))
         return sbx_pool_take(s->server->pool, out);
-    return sbx_sandbox_open(out, s->server->client, cfg->dsn, cfg->po.policy);
+    return sbx_sandbox_open(out, s->server->client, cfg->dsn, policy);
 }
 
 /* A command in a sandbox of its own, destroyed after; code, if any, written first. */
 static int run_code(struct mcp_session *s, struct run_ctx *ctx, struct mcp_call *call, size_t cap,
-                    const char *code, const char *file, const sbx_cmd *cmd, sbx_result **result)
+                    const sbx_policy *policy, const char *code, const char *file,
+                    const sbx_cmd *cmd, sbx_result **result)
 {
     sbx_sandbox *sandbox = NULL;
-    int rc = fresh_sandbox(s, &sandbox);
+    int rc = fresh_sandbox(s, policy, &sandbox);
 
     if (rc == SBX_OK && file)
         rc = sbx_file_write(sandbox, file, code, strlen(code), 0644);
     if (rc == SBX_OK) {
         choose_streaming(ctx, call, sbx_sandbox_caps(sandbox), cap);
-        rc = exec_cmd(s, ctx, sandbox, cmd, result);
+        rc = exec_cmd(s, ctx, sandbox, policy, cmd, result);
     }
-    if (sandbox && s->server->pool) {
+    if (sandbox && use_pool(s, policy)) {
         /* Destroyed by the pool's thread after the response is on its way. */
         sbx_pool_retire(s->server->pool, sandbox);
     } else if (sandbox) {
@@ -223,6 +232,9 @@ static json_object *tool_run(struct mcp_session *s, struct mcp_call *call, struc
     sbx_cmd *cmd = NULL;
     sbx_result *result = NULL;
     struct run_ctx ctx = { .streamed = 0 };
+    struct mcp_tighten tighter = { .any = 0 };
+    sbx_policy *own = NULL;
+    const sbx_policy *policy = cfg->po.policy;
     json_object *out;
     uint64_t caps = 0;
     size_t cap = 0;
@@ -232,6 +244,13 @@ static json_object *tool_run(struct mcp_session *s, struct mcp_call *call, struc
         (rc = mcp_arg_string(a, "code", 0, &code)) ||
         (rc = mcp_arg_string(a, "language", 0, &language)))
         goto out;
+    if ((rc = mcp_tighten_read(&tighter, s, a)))
+        goto out;
+    if (tighter.any) {
+        if ((rc = mcp_tighten_policy(&own, cfg, &tighter)))
+            goto out;
+        policy = own;
+    }
     if (!argv == !code) {
         snprintf(a->why, sizeof(a->why), "give either 'argv' or 'code' with 'language'");
         rc = SBX_E_MCP_BAD_ARGUMENTS;
@@ -247,14 +266,16 @@ static json_object *tool_run(struct mcp_session *s, struct mcp_call *call, struc
     if ((rc = sbx_cmd_new(&cmd, code ? code_argv : (const char *const *)argv)) ||
         (rc = exec_options(s, call, a, cmd, &cap)))
         goto out;
-    if (code || s->server->pool) {
-        rc = run_code(s, &ctx, call, cap, code, file, cmd, &result);
+    if (code || use_pool(s, policy)) {
+        rc = run_code(s, &ctx, call, cap, policy, code, file, cmd, &result);
     } else if (!(rc = sbx_client_probe(s->server->client, cfg->dsn, &caps, NULL))) {
         choose_streaming(&ctx, call, caps, cap);
-        rc = exec_cmd(s, &ctx, NULL, cmd, &result);
+        rc = exec_cmd(s, &ctx, NULL, policy, cmd, &result);
     }
 out:
     out = rc ? failed(a, rc) : result_of(&ctx, result);
+    mcp_tighten_release(&tighter);
+    sbx_policy_free(own);
     if (ctx.streamed)
         mcp_capture_release(&ctx.capture);
     sbx_result_free(result);
@@ -280,20 +301,30 @@ static json_object *box_description(struct mcp_box *box)
 
 static json_object *tool_create(struct mcp_session *s, struct mcp_call *call, struct mcp_args *a)
 {
-    static const char *const keys[] = { NULL };
+    static const char *const keys[] = { MCP_TIGHTEN_KEYS, NULL };
     const struct mcp_config *cfg = s->server->config;
     sbx_sandbox *sandbox = NULL;
+    struct mcp_tighten tighter = { .any = 0 };
+    sbx_policy *own = NULL;
     struct mcp_box *box;
     json_object *obj;
     char text[96];
     int rc;
 
     (void)call;
-    if ((rc = mcp_arg_only(a, keys)))
-        return failed(a, rc);
-    if ((rc = mcp_session_reserve(s)))
+    if ((rc = mcp_arg_only(a, keys)) || (rc = mcp_tighten_read(&tighter, s, a)) ||
+        (tighter.any && (rc = mcp_tighten_policy(&own, cfg, &tighter)))) {
+        obj = failed(a, rc);
+        mcp_tighten_release(&tighter);
+        return obj;
+    }
+    mcp_tighten_release(&tighter);
+    if ((rc = mcp_session_reserve(s))) {
+        sbx_policy_free(own);
         return mcp_result_error(rc, "destroy a sandbox of this session first (sandbox_list shows them)");
-    rc = sbx_sandbox_open(&sandbox, s->server->client, cfg->dsn, cfg->po.policy);
+    }
+    rc = sbx_sandbox_open(&sandbox, s->server->client, cfg->dsn, own ? own : cfg->po.policy);
+    sbx_policy_free(own);
     if (rc == SBX_OK)
         rc = mcp_session_add_box(s, sandbox, &box);
     if (rc != SBX_OK) {
@@ -348,7 +379,7 @@ static json_object *tool_exec(struct mcp_session *s, struct mcp_call *call, stru
     if (!rc && !(rc = sbx_cmd_new(&cmd, (const char *const *)argv)) &&
         !(rc = exec_options(s, call, a, cmd, &cap))) {
         choose_streaming(&ctx, call, sbx_sandbox_caps(box->sandbox), cap);
-        rc = exec_cmd(s, &ctx, box->sandbox, cmd, &result);
+        rc = exec_cmd(s, &ctx, box->sandbox, NULL, cmd, &result);
     }
     out = rc ? failed(a, rc) : result_of(&ctx, result);
     if (ctx.streamed)
