@@ -64,6 +64,10 @@ static int run_once(const struct run_opts *opts, sbx_client *client, const char 
     return sbx_cli_interrupted() ? 128 + sbx_cli_interrupted() : status;
 }
 
+static const char interrupt_note[] =
+    "sandboxio: interrupted: stopping the command and destroying the sandbox"
+    " (interrupt again to quit at once)\n";
+
 int cmd_run(int argc, char **argv)
 {
     struct run_opts opts;
@@ -74,7 +78,7 @@ int cmd_run(int argc, char **argv)
         run_opts_release(&opts);
         return status < 0 ? 0 : status;
     }
-    if (sbx_cli_interrupt_install() != 0) {
+    if (sbx_cli_interrupt_install(interrupt_note) != 0) {
         status = sbx_cli_error(SBX_E_SYSTEM, "installing the signal handlers: %m");
         goto out;
     }

@@ -1,10 +1,12 @@
 /*
  * interrupt.c - record the first termination signal instead of dying of it,
- * and cancel the running command from the handler, so that the command
- * stops at once and the sandbox is destroyed rather than leaked.
+ * cancel the running command and wake the serve loops from the handler, so
+ * that commands stop at once and sandboxes are destroyed rather than leaked.
  */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,20 +15,25 @@
 #include "interrupt.h"
 
 static volatile sig_atomic_t interrupted;
-/* Made before the handlers are installed, never freed: a handler may use it any time. */
+/* Made before the handlers are installed, never freed: a handler may use them any time. */
 static sbx_cancel *cancel;
+static int wake_fds[2] = { -1, -1 };
+static const char *note;
 
 static void on_signal(int sig)
 {
-    static const char note[] =
-        "sandboxio: interrupted: stopping the command and destroying the sandbox"
-        " (interrupt again to quit at once)\n";
+    int saved = errno;
+    char byte = (char)sig;
     ssize_t ignored;
 
     interrupted = sig;
     sbx_cancel_trigger(cancel);     /* async-signal-safe; keeps errno */
-    ignored = write(STDERR_FILENO, note, sizeof(note) - 1);
+    /* Non-blocking: a full pipe is readable already. */
+    ignored = write(wake_fds[1], &byte, 1);
+    if (note)
+        ignored = write(STDERR_FILENO, note, strlen(note));
     (void)ignored;
+    errno = saved;
 }
 
 /* Only there so that SIGPIPE is not fatal: see sbx_cli_interrupt_install(). */
@@ -35,13 +42,16 @@ static void on_sigpipe(int sig)
     (void)sig;
 }
 
-int sbx_cli_interrupt_install(void)
+int sbx_cli_interrupt_install(const char *text)
 {
     static const int signals[] = { SIGINT, SIGTERM, SIGHUP };
     struct sigaction sa;
 
     if (!cancel && sbx_cancel_new(&cancel) != SBX_OK)
         return -1;
+    if (wake_fds[0] < 0 && pipe2(wake_fds, O_CLOEXEC | O_NONBLOCK) != 0)
+        return -1;
+    note = text;
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
@@ -76,4 +86,9 @@ int sbx_cli_interrupted(void)
 sbx_cancel *sbx_cli_interrupt_cancel(void)
 {
     return cancel;
+}
+
+int sbx_cli_interrupt_fd(void)
+{
+    return wake_fds[0];
 }

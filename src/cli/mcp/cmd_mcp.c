@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "mcp.h"
+#include "../interrupt.h"
 #include "../commands.h"
 #include "../util.h"
 
@@ -134,7 +135,7 @@ int cmd_mcp(int argc, char **argv)
         policy_opts_release(&cfg.po);
         return status < 0 ? 0 : status;
     }
-    if (mcp_signals_install() != 0) {
+    if (sbx_cli_interrupt_install(NULL) != 0) {
         policy_opts_release(&cfg.po);
         return sbx_cli_error(SBX_E_SYSTEM, "installing the signal handlers: %m");
     }

@@ -22,6 +22,7 @@
 
 #include "jsonrpc.h"
 #include "mcp.h"
+#include "../interrupt.h"
 #include "../util.h"
 
 #define MCP_PATH "/mcp"
@@ -473,7 +474,7 @@ int mcp_serve_http(struct mcp_server *server)
     fflush(stderr);
 
     for (;;) {
-        struct pollfd fd = { .fd = mcp_signal_fd(), .events = POLLIN };
+        struct pollfd fd = { .fd = sbx_cli_interrupt_fd(), .events = POLLIN };
         if (poll(&fd, 1, -1) > 0 || (errno != EINTR))
             break;
     }
@@ -483,5 +484,5 @@ int mcp_serve_http(struct mcp_server *server)
     MHD_stop_daemon(daemon);
     close_all(server);
     free(hs.token);
-    return mcp_signalled() ? 128 + mcp_signalled() : 0;
+    return sbx_cli_interrupted() ? 128 + sbx_cli_interrupted() : 0;
 }

@@ -216,9 +216,4 @@ int mcp_host_allowed(const char *host, const char *bound_host);
 int mcp_serve_stdio(struct mcp_server *server);
 int mcp_serve_http(struct mcp_server *server);
 
-/* signals.c: termination signals wake the serve loops through a pipe. */
-int mcp_signals_install(void);
-int mcp_signal_fd(void);
-int mcp_signalled(void);
-
 #endif

@@ -14,7 +14,6 @@ src_sandboxio_SOURCES += \
 	src/cli/mcp/schema.c \
 	src/cli/mcp/server.c \
 	src/cli/mcp/session.c \
-	src/cli/mcp/signals.c \
 	src/cli/mcp/stdio.c \
 	src/cli/mcp/tighten.c \
 	src/cli/mcp/tools.c
@@ -35,7 +34,8 @@ SBX_MCP_TESTS = \
 	tests/mcp/sdk-stdio-pool.sh \
 	tests/mcp/docs-snippets.sh \
 	tests/mcp/stdio-limits.sh \
-	tests/mcp/sdk-tighten-policy.sh
+	tests/mcp/sdk-tighten-policy.sh \
+	tests/mcp/stdio-ignored-signals-stay-ignored.sh
 ## They run their sandboxes on local://: in a build without it, only the
 ## server is built.
 if SBX_ENABLE_LOCAL
@@ -46,7 +46,8 @@ EXTRA_DIST += $(SBX_MCP_TESTS) tests/mcp/lib.sh tests/mcp/client.mjs 	tests/mcp/
 	tests/mcp/stdio-end-destroys-sandboxes.mjs tests/mcp/inspector-stdio.mjs \
 	tests/mcp/http-server.mjs tests/mcp/sdk-http.mjs tests/mcp/http-abuse.mjs tests/mcp/sdk-progress.mjs \
 	tests/mcp/sdk-stdio-pool.mjs tests/mcp/docs-snippets.mjs tests/mcp/stdio-limits.mjs \
-	tests/mcp/sdk-tighten-policy.mjs tests/mcp/conformance-expected-failures.yml
+	tests/mcp/sdk-tighten-policy.mjs tests/mcp/stdio-ignored-signals-stay-ignored.mjs \
+	tests/mcp/conformance-expected-failures.yml
 CLEANFILES += tests/mcp-npm.lock
 
 ## The benchmark (bench/mcp/run.sh BUILDDIR; docs/performance.md).

@@ -14,6 +14,7 @@
 
 #include "jsonrpc.h"
 #include "mcp.h"
+#include "../interrupt.h"
 #include "../util.h"
 
 struct stdout_sink {
@@ -116,7 +117,7 @@ int mcp_serve_stdio(struct mcp_server *server)
     }
     for (;;) {
         struct pollfd fds[2] = { { .fd = STDIN_FILENO, .events = POLLIN },
-                                 { .fd = mcp_signal_fd(), .events = POLLIN } };
+                                 { .fd = sbx_cli_interrupt_fd(), .events = POLLIN } };
         if (poll(fds, 2, -1) < 0) {
             if (errno == EINTR)
                 continue;
@@ -155,7 +156,7 @@ int mcp_serve_stdio(struct mcp_server *server)
     free(r.buf);
     mcp_session_close(s);
     pthread_mutex_destroy(&sink.lock);
-    if (mcp_signalled())
-        return 128 + mcp_signalled();
+    if (sbx_cli_interrupted())
+        return 128 + sbx_cli_interrupted();
     return status;
 }

@@ -1,0 +1,5 @@
+#!/bin/sh
+# See stdio-ignored-signals-stay-ignored.mjs.
+set -eu
+. "$SBX_TEST_SRCDIR/tests/mcp/lib.sh"
+mcp_node stdio-ignored-signals-stay-ignored.mjs
