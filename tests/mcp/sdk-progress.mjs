@@ -1,9 +1,10 @@
 // With a progressToken, a running command's output and elapsed time come
-// as notifications/progress (stdio: as they happen; HTTP: in the event
-// stream before the response), and the result is the same as without.
+// as notifications/progress as they happen (over HTTP in the event stream
+// of the POST, before its response), and the result is the same as without.
 import assert from 'node:assert/strict';
 import { stdioClient, httpClient, ok } from './client.mjs';
 import { httpServer } from './http-server.mjs';
+import { localInits, waitGone } from './procs.mjs';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const script = ['sh', '-c', 'echo one; sleep 0.3; echo two >&2; sleep 0.3; echo three'];
@@ -44,7 +45,30 @@ await client.close();
 
 const server = await httpServer([]);
 const h = (await httpClient(server.url)).client;
-check('run over HTTP', await withProgress(h, 'run', { argv: script }), false);
+check('run over HTTP', await withProgress(h, 'run', { argv: script }), true);
+const hid = (await ok(h, 'sandbox_create')).sandbox_id;
+check('sandbox_exec over HTTP', await withProgress(h, 'sandbox_exec', { sandbox_id: hid, argv: script }), true);
+// Without a progressToken the answer is the plain JSON response.
+assert.equal((await ok(h, 'run', { argv: ['echo', 'plain'] })).stdout, 'plain\n');
+// A streamed run cancelled by the client (notifications/cancelled in a POST
+// of its own): the command is killed and its sandbox destroyed at once.
+const before = localInits(server.p.pid);
+const abort = new AbortController();
+const seen = [];
+const long = h.callTool({ name: 'run', arguments: { argv: ['sh', '-c', 'echo go; sleep 60'] } }, CallToolResultSchema,
+                        { signal: abort.signal, onprogress: (p) => seen.push(p.message) });
+for (let i = 0; !seen.includes('stdout: go\n'); i++) {
+  assert.ok(i < 200, `the run never started: ${JSON.stringify(seen)}`);
+  await new Promise((r) => setTimeout(r, 50));
+}
+const running = localInits(server.p.pid).filter((p) => !before.includes(p));
+assert.ok(running.length >= 1, 'no sandbox for the run');
+const cancelledAt = Date.now();
+abort.abort('test cancels');
+await assert.rejects(long);
+assert.deepEqual(await waitGone(running, 5000), [], 'the cancelled run\'s sandbox lives on');
+assert.ok(Date.now() - cancelledAt < 5000);
+assert.equal((await ok(h, 'run', { argv: ['echo', 'next'] })).stdout, 'next\n');
 await h.close();
 await server.stop();
 console.log('ok: progress notifications');

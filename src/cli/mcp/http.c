@@ -34,15 +34,26 @@ struct http_server {
     char host[64];              /* the address bound, for the Host check */
 };
 
-/* One HTTP request: its body, and what the session sent back. */
+/*
+ * One HTTP request: its body, and what the session sent back. A tools/call
+ * runs on a thread of its own that has this as its sink until it sends
+ * NULL (finished): the request is not freed before that.
+ */
 struct http_request {
     char *body;
     size_t len;
     int too_big;
-    json_object *response;      /* the JSON-RPC response, if any */
-    json_object *notes;         /* notifications sent before it (array) */
-    pthread_mutex_t lock;       /* the call's thread sends while we wait */
-    int done_fd;                /* eventfd: the call's thread is over */
+    struct mcp_session *session; /* referenced while a call of this request runs */
+    int call_running;           /* a call's thread may still send to us */
+    pthread_mutex_t lock;       /* guards queue and finished */
+    json_object *queue;         /* messages sent for this request, in order (array) */
+    size_t streamed;            /* of queue, already in the event stream */
+    int finished;               /* the call's thread sent NULL */
+    int wake_fd;                /* eventfd: a message was queued, or finished */
+    int sock;                   /* the client's socket (for a hang-up), -1 if unknown */
+    int cancelled;              /* the client went away: its call was cancelled */
+    char *event;                /* the bytes of the event being streamed */
+    size_t event_len, event_off;
 };
 
 static void collect(void *userdata, json_object *message)
@@ -50,51 +61,60 @@ static void collect(void *userdata, json_object *message)
     struct http_request *req = userdata;
     uint64_t one = 1;
 
-    if (!message) {
-        if (write(req->done_fd, &one, sizeof(one)) != sizeof(one))
-            abort();    /* an eventfd write only fails on overflow: cannot happen */
-        return;
-    }
     pthread_mutex_lock(&req->lock);
-    if (json_object_object_get_ex(message, "id", NULL) && !req->response) {
-        req->response = json_object_get(message);
-    } else {
-        if (!req->notes)
-            req->notes = json_object_new_array();
-        if (req->notes)
-            json_object_array_add(req->notes, json_object_get(message));
-    }
+    if (!message)
+        req->finished = 1;
+    else if (json_object_array_add(req->queue, json_object_get(message)) != 0)
+        json_object_put(message);
     pthread_mutex_unlock(&req->lock);
+    if (write(req->wake_fd, &one, sizeof(one)) != sizeof(one))
+        abort();    /* an eventfd write only fails on overflow: cannot happen */
 }
 
 /*
- * Wait for the call's thread to end, watching the client's socket: a
- * client that goes away mid-call has its call cancelled (the command is
- * killed, a run's sandbox destroyed) instead of left running for nobody.
+ * Wait for the call's next message (or its end), watching the client's
+ * socket: a client that goes away mid-call has its call cancelled (the
+ * command is killed, a run's sandbox destroyed) instead of left running
+ * for nobody. After that only the end of the call is waited for.
  */
-static void wait_call(struct MHD_Connection *conn, struct mcp_session *s, struct http_request *req)
+static void wait_event(struct http_request *req)
 {
-    const union MHD_ConnectionInfo *info =
-        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
-    struct pollfd fds[2] = { { .fd = req->done_fd, .events = POLLIN },
-                             { .fd = info ? info->connect_fd : -1, .events = POLLRDHUP } };
-    int cancelled = 0;
+    struct pollfd fds[2] = { { .fd = req->wake_fd, .events = POLLIN },
+                             { .fd = req->sock, .events = POLLRDHUP } };
+    uint64_t count;
 
     for (;;) {
-        if (poll(fds, cancelled ? 1 : 2, -1) < 0) {
-            if (errno == EINTR)
-                continue;
-            cancelled = 1;
-            mcp_session_cancel_sink(s, req);
+        int n = poll(fds, req->cancelled || req->sock < 0 ? 1 : 2, -1);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 || (!req->cancelled && (fds[1].revents & (POLLRDHUP | POLLHUP | POLLERR)))) {
+            req->cancelled = 1;
+            mcp_session_cancel_sink(req->session, req);
             continue;
         }
-        if (fds[0].revents)
+        if (fds[0].revents) {
+            ssize_t ignored = read(req->wake_fd, &count, sizeof(count));
+            (void)ignored;
             return;
-        if (!cancelled && (fds[1].revents & (POLLRDHUP | POLLHUP | POLLERR))) {
-            cancelled = 1;
-            mcp_session_cancel_sink(s, req);
         }
     }
+}
+
+static int finished(struct http_request *req)
+{
+    int done;
+
+    pthread_mutex_lock(&req->lock);
+    done = req->finished;
+    pthread_mutex_unlock(&req->lock);
+    return done;
+}
+
+/* Wait for the end of the call (the messages it sends are kept). */
+static void wait_finished(struct http_request *req)
+{
+    while (!finished(req))
+        wait_event(req);
 }
 
 static enum MHD_Result respond(struct MHD_Connection *conn, unsigned status, const char *type,
@@ -215,51 +235,129 @@ static int is_initialize(const char *body, size_t len)
     return yes;
 }
 
+/* Format one message as an SSE event into req->event. 0, or -1 out of memory. */
+static int format_event(struct http_request *req, json_object *m)
+{
+    size_t len;
+    const char *text = json_object_to_json_string_length(
+        m, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &len);
+
+    free(req->event);
+    req->event_off = 0;
+    req->event_len = 0;
+    if (!text || !(req->event = malloc(len + 32)))
+        return -1;
+    req->event_len = (size_t)snprintf(req->event, len + 32, "event: message\ndata: %s\n\n", text);
+    return 0;
+}
+
+/*
+ * The event stream of a call, written as its messages come: MHD calls this
+ * on the connection's own thread (one per connection), which may wait. It
+ * ends once the call's thread is done with the request.
+ */
+static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    struct http_request *req = cls;
+
+    (void)pos;
+    for (;;) {
+        json_object *m = NULL;
+        int done;
+
+        if (req->event_off < req->event_len) {
+            size_t n = req->event_len - req->event_off;
+            if (n > max)
+                n = max;
+            memcpy(buf, req->event + req->event_off, n);
+            req->event_off += n;
+            return (ssize_t)n;
+        }
+        pthread_mutex_lock(&req->lock);
+        if (req->streamed < json_object_array_length(req->queue))
+            m = json_object_array_get_idx(req->queue, req->streamed++);
+        done = req->finished;
+        pthread_mutex_unlock(&req->lock);
+        if (m) {
+            if (format_event(req, m) != 0) {
+                req->cancelled = 1;
+                mcp_session_cancel_sink(req->session, req);
+            }
+            continue;
+        }
+        if (done)
+            return req->cancelled ? MHD_CONTENT_READER_END_WITH_ERROR : MHD_CONTENT_READER_END_OF_STREAM;
+        wait_event(req);
+    }
+}
+
+static enum MHD_Result respond_stream(struct MHD_Connection *conn, struct http_request *req,
+                                      const char *session_id)
+{
+    struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384, stream_read,
+                                                               req, NULL);
+    enum MHD_Result ret;
+
+    if (!r)
+        return MHD_NO;
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
+    MHD_add_response_header(r, SESSION_HEADER, session_id);
+    ret = MHD_queue_response(conn, MHD_HTTP_OK, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+/* The first message of a call: its response (JSON) or a notification (a stream). */
+static int first_is_response(struct http_request *req, int *any)
+{
+    json_object *m;
+    int yes;
+
+    pthread_mutex_lock(&req->lock);
+    *any = json_object_array_length(req->queue) > 0;
+    m = *any ? json_object_array_get_idx(req->queue, 0) : NULL;
+    yes = m && json_object_object_get_ex(m, "id", NULL);
+    pthread_mutex_unlock(&req->lock);
+    return yes;
+}
+
+/*
+ * Answer with what the message brought: nothing (202), one response
+ * (application/json), or notifications first (text/event-stream, written
+ * as they come while a call runs).
+ */
 static enum MHD_Result answer(struct MHD_Connection *conn, struct http_request *req,
                               const char *session_id)
 {
-    json_object *response = req->response;
-    enum MHD_Result ret;
+    int any, response = first_is_response(req, &any);
 
-    if (!response && !req->notes)
-        return respond(conn, MHD_HTTP_ACCEPTED, NULL, "", session_id);
-    if (!req->notes)
-        return respond(conn, MHD_HTTP_OK, "application/json",
-                       json_object_to_json_string_ext(response, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE), session_id);
-    /* Notifications first, then the response, as one event stream. */
-    size_t cap = 256, len = 0;
-    char *stream = malloc(cap);
-    for (size_t i = 0; stream && i <= json_object_array_length(req->notes); i++) {
-        json_object *m = i < json_object_array_length(req->notes) ? json_object_array_get_idx(req->notes, i)
-                                                                   : response;
-        if (!m)
-            continue;
-        const char *text = json_object_to_json_string_ext(m, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
-        size_t need = strlen(text) + 32;
-        if (len + need >= cap) {
-            char *bigger = realloc(stream, cap = (len + need) * 2);
-            if (!bigger) {
-                free(stream);
-                stream = NULL;
-                break;
-            }
-            stream = bigger;
+    if (req->call_running && !response) {
+        /* Wait for the first message: a call that ends at once needs no stream. */
+        while (!finished(req) && !any) {
+            wait_event(req);
+            response = first_is_response(req, &any);
         }
-        len += (size_t)snprintf(stream + len, cap - len, "event: message\ndata: %s\n\n", text);
     }
-    if (!stream)
-        return MHD_NO;
-    ret = respond(conn, MHD_HTTP_OK, "text/event-stream", stream, session_id);
-    free(stream);
-    return ret;
+    if (any && !response)
+        return respond_stream(conn, req, session_id);
+    /* A response is the last message of a call: its end follows at once. */
+    if (req->call_running)
+        wait_finished(req);
+    if (!any)
+        return respond(conn, MHD_HTTP_ACCEPTED, NULL, "", session_id);
+    return respond(conn, MHD_HTTP_OK, "application/json",
+                   json_object_to_json_string_ext(json_object_array_get_idx(req->queue, 0),
+                                                  JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE),
+                   session_id);
 }
 
 static enum MHD_Result post(struct http_server *hs, struct MHD_Connection *conn, struct http_request *req)
 {
     const char *id = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, SESSION_HEADER);
     const char *type = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
+    const union MHD_ConnectionInfo *info;
     struct mcp_session *s;
-    enum MHD_Result ret;
 
     if (req->too_big)
         return respond_rpc_error(conn, MHD_HTTP_CONTENT_TOO_LARGE, JSONRPC_INVALID_REQUEST,
@@ -282,11 +380,18 @@ static enum MHD_Result post(struct http_server *hs, struct MHD_Connection *conn,
         return respond_rpc_error(conn, MHD_HTTP_NOT_FOUND, JSONRPC_INVALID_REQUEST,
                                  "no such session (it ended, or never was)");
     }
-    if (mcp_session_handle(s, req->body ? req->body : "", req->len, collect, req, 1))
-        wait_call(conn, s, req);
-    ret = answer(conn, req, s->id);
-    release_session(hs->server, s, 0);
-    return ret;
+    /* Held until the request is completed: a call of it may still run. */
+    req->session = s;
+    info = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+    req->sock = info ? info->connect_fd : -1;
+    req->call_running = mcp_session_handle(s, req->body ? req->body : "", req->len, collect, req, 1);
+    if (!req->call_running) {
+        /* Answered already, on this thread: nothing more will come. */
+        pthread_mutex_lock(&req->lock);
+        req->finished = 1;
+        pthread_mutex_unlock(&req->lock);
+    }
+    return answer(conn, req, s->id);
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
@@ -305,7 +410,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             return ret;
         if (!(req = calloc(1, sizeof(*req))))
             return MHD_NO;
-        if ((req->done_fd = eventfd(0, EFD_CLOEXEC)) < 0) {
+        req->sock = -1;
+        if (!(req->queue = json_object_new_array())) {
+            free(req);
+            return MHD_NO;
+        }
+        if ((req->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0) {
+            json_object_put(req->queue);
             free(req);
             return MHD_NO;
         }
@@ -336,6 +447,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         struct mcp_session *s = find_session(hs->server, id);
         if (!s)
             return respond(conn, MHD_HTTP_NOT_FOUND, "text/plain", "no such session\n", NULL);
+        /* Its calls in flight stop now; the session closes when the last ends. */
+        mcp_session_cancel_calls(s);
         release_session(hs->server, s, 1);
         return respond(conn, MHD_HTTP_OK, NULL, "", NULL);
     }
@@ -345,15 +458,27 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
                          enum MHD_RequestTerminationCode toe)
 {
+    struct http_server *hs = cls;
     struct http_request *req = *con_cls;
 
-    (void)cls, (void)conn, (void)toe;
+    (void)conn, (void)toe;
     if (!req)
         return;
+    /* A client gone before the end of its stream: stop the call, and wait
+     * for its thread to be done with req. */
+    if (req->call_running && !finished(req)) {
+        if (!req->cancelled) {
+            req->cancelled = 1;
+            mcp_session_cancel_sink(req->session, req);
+        }
+        wait_finished(req);
+    }
+    if (req->session)
+        release_session(hs->server, req->session, 0);
     free(req->body);
-    json_object_put(req->response);
-    json_object_put(req->notes);
-    close(req->done_fd);
+    free(req->event);
+    json_object_put(req->queue);
+    close(req->wake_fd);
     pthread_mutex_destroy(&req->lock);
     free(req);
     *con_cls = NULL;

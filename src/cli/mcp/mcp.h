@@ -133,6 +133,8 @@ int mcp_session_handle(struct mcp_session *session, const char *data, size_t len
                        mcp_send_fn send, void *userdata, int threaded);
 /* Cancel every call of every session (the server is stopping). */
 void mcp_server_cancel_all(struct mcp_server *server);
+/* Cancel every call of the session (DELETE). */
+void mcp_session_cancel_calls(struct mcp_session *session);
 /* Cancel the calls whose sink has this userdata (an HTTP client that went away). */
 void mcp_session_cancel_sink(struct mcp_session *session, void *userdata);
 /* Send a JSON-RPC error response (id may be NULL for null). */

@@ -150,6 +150,16 @@ void mcp_server_cancel_all(struct mcp_server *server)
     pthread_mutex_unlock(&server->lock);
 }
 
+void mcp_session_cancel_calls(struct mcp_session *s)
+{
+    pthread_mutex_lock(&s->lock);
+    for (struct mcp_call *c = s->calls; c; c = c->next) {
+        c->cancelled = 1;
+        sbx_cancel_trigger(c->cancel);
+    }
+    pthread_mutex_unlock(&s->lock);
+}
+
 void mcp_session_cancel_sink(struct mcp_session *s, void *userdata)
 {
     pthread_mutex_lock(&s->lock);
