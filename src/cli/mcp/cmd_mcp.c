@@ -14,7 +14,7 @@
 #include "../util.h"
 
 enum { OPT_HTTP = OPT_POLICY_END, OPT_TOKEN_FILE, OPT_MAX_SANDBOXES, OPT_IDLE_TTL, OPT_MAX_REQUEST,
-       OPT_POOL };
+       OPT_POOL, OPT_SESSION_TTL };
 
 static const struct option options[] = {
     RUN_POLICY_OPTIONS,
@@ -22,6 +22,7 @@ static const struct option options[] = {
     { "token-file", required_argument, NULL, OPT_TOKEN_FILE },
     { "max-sandboxes", required_argument, NULL, OPT_MAX_SANDBOXES },
     { "idle-ttl", required_argument, NULL, OPT_IDLE_TTL },
+    { "session-ttl", required_argument, NULL, OPT_SESSION_TTL },
     { "max-request", required_argument, NULL, OPT_MAX_REQUEST },
     { "pool", required_argument, NULL, OPT_POOL },
     { "help", no_argument, NULL, 'h' },
@@ -50,13 +51,15 @@ static void usage(FILE *out)
           "                     $SANDBOXIO_MCP_TOKEN)\n"
           "  --max-sandboxes N  sandboxes one client may have open (default 8)\n"
           "  --idle-ttl S       destroy a sandbox unused this long (default 10m; 0: never)\n"
+          "  --session-ttl S    end an HTTP session that sent nothing this long, and\n"
+          "                     destroy its sandboxes (default 30m; 0: never)\n"
           "  --max-request SIZE largest JSON-RPC message accepted (default 4M)\n"
           "  --pool N           keep N sandboxes ready for `run` (default 0: none);\n"
           "                     each serves one command and is destroyed\n"
           "  -h, --help         show this help\n"
           "\n"
-          "Every sandbox a client opened is destroyed when its session ends, at EOF\n"
-          "of stdin, and on SIGTERM or SIGINT.\n",
+          "Every sandbox a client opened is destroyed when its session ends (HTTP:\n"
+          "DELETE, or --session-ttl), at EOF of stdin, and on SIGTERM or SIGINT.\n",
           out);
 }
 
@@ -68,6 +71,7 @@ static int parse(struct mcp_config *cfg, int argc, char **argv)
     memset(cfg, 0, sizeof(*cfg));
     cfg->max_sandboxes = 8;
     cfg->idle_ttl_ms = 600000;
+    cfg->session_ttl_ms = 1800000;
     cfg->max_request = (size_t)4 << 20;
     if ((status = policy_opts_init(&cfg->po)))
         return status;
@@ -97,6 +101,11 @@ static int parse(struct mcp_config *cfg, int argc, char **argv)
             if (sbx_cli_parse_duration_ms(optarg, &v))
                 return sbx_cli_error(SBX_E_BAD_SIZE, "--idle-ttl: '%s' is not a duration", optarg);
             cfg->idle_ttl_ms = v;
+            break;
+        case OPT_SESSION_TTL:
+            if (sbx_cli_parse_duration_ms(optarg, &v))
+                return sbx_cli_error(SBX_E_BAD_SIZE, "--session-ttl: '%s' is not a duration", optarg);
+            cfg->session_ttl_ms = v;
             break;
         case OPT_POOL:
             if (sbx_cli_parse_uint(optarg, 256, &v))

@@ -215,6 +215,10 @@ static void release_session(struct mcp_server *server, struct mcp_session *s, in
 {
     int last;
 
+    /* Idle from the end of its last request (a call may have run long). */
+    pthread_mutex_lock(&s->lock);
+    s->last_seen_ms = mcp_now_ms();
+    pthread_mutex_unlock(&s->lock);
     pthread_mutex_lock(&server->lock);
     if (delete)
         s->http_deleted = 1;
@@ -371,6 +375,7 @@ static enum MHD_Result post(struct http_server *hs, struct MHD_Connection *conn,
             return respond_rpc_error(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, JSONRPC_INTERNAL_ERROR,
                                      "cannot create a session");
         pthread_mutex_lock(&hs->server->lock);
+        s->http = 1;
         s->http_refs = 1;
         pthread_mutex_unlock(&hs->server->lock);
     } else if (!id) {

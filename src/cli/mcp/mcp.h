@@ -27,6 +27,7 @@ struct mcp_config {
     const char *dsn;            /* policy_opts_dsn(&po) */
     size_t max_sandboxes;       /* per session */
     uint64_t idle_ttl_ms;       /* an unused sandbox is destroyed after this */
+    uint64_t session_ttl_ms;    /* an HTTP session without requests ends after this (0: never) */
     size_t max_request;         /* bytes of one JSON-RPC message */
     const char *http;           /* ADDR:PORT for streamable HTTP, NULL for stdio */
     const char *token_file;
@@ -91,6 +92,7 @@ struct mcp_session {
     char protocol[16];
     int log_level;              /* logging/setLevel; messages at or below go out */
     uint64_t last_seen_ms;
+    int http;                   /* of the HTTP transport: ends when idle past session_ttl_ms */
     int http_refs;              /* HTTP requests using it (guarded by server->lock) */
     int http_deleted;           /* DELETE seen: the last request closes it */
     struct mcp_session *next;   /* in server->sessions */
@@ -98,7 +100,8 @@ struct mcp_session {
 
 /* server.c */
 int mcp_server_init(struct mcp_server *server, const struct mcp_config *config);
-/* The thread that destroys sandboxes idle past the TTL; stopped by _release(). */
+/* The thread that destroys sandboxes idle past the TTL, and ends HTTP
+ * sessions idle past theirs; stopped by _release(). */
 int mcp_server_start_reaper(struct mcp_server *server);
 void mcp_server_release(struct mcp_server *server);
 uint64_t mcp_now_ms(void);

@@ -61,6 +61,35 @@ int mcp_server_init(struct mcp_server *server, const struct mcp_config *config)
     return rc;
 }
 
+/*
+ * Take the HTTP sessions no request used for the session TTL out of the
+ * list (server->lock held): a client that went away without DELETE. No
+ * request holds them, so none can be running a call.
+ */
+static struct mcp_session *expired_sessions(struct mcp_server *server, uint64_t now)
+{
+    uint64_t ttl = server->config->session_ttl_ms;
+    struct mcp_session *expired = NULL;
+
+    for (struct mcp_session **p = &server->sessions; ttl && *p;) {
+        struct mcp_session *s = *p;
+        uint64_t seen;
+
+        pthread_mutex_lock(&s->lock);
+        seen = s->last_seen_ms;
+        pthread_mutex_unlock(&s->lock);
+        if (s->http && !s->http_refs && !s->http_deleted && now - seen >= ttl) {
+            s->http_deleted = 1;    /* find_session() no longer sees it */
+            *p = s->next;
+            s->next = expired;
+            expired = s;
+        } else {
+            p = &s->next;
+        }
+    }
+    return expired;
+}
+
 static void *reaper(void *arg)
 {
     struct mcp_server *server = arg;
@@ -76,6 +105,17 @@ static void *reaper(void *arg)
         uint64_t now = mcp_now_ms();
         for (struct mcp_session *s = server->sessions; s; s = s->next)
             mcp_session_reap(s, now);
+        struct mcp_session *expired = expired_sessions(server, now);
+        if (!expired)
+            continue;
+        /* Closing destroys sandboxes: not under the lock every request takes. */
+        pthread_mutex_unlock(&server->lock);
+        while (expired) {
+            struct mcp_session *next = expired->next;
+            mcp_session_close(expired);
+            expired = next;
+        }
+        pthread_mutex_lock(&server->lock);
     }
     pthread_mutex_unlock(&server->lock);
     return NULL;

@@ -1,0 +1,5 @@
+#!/bin/sh
+# See http-session-expires.mjs.
+set -eu
+. "$SBX_TEST_SRCDIR/tests/mcp/lib.sh"
+mcp_node http-session-expires.mjs
