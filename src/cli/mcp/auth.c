@@ -62,21 +62,37 @@ int mcp_host_is_loopback(const char *host)
     return loopback_name(host, strlen(host));
 }
 
-int mcp_origin_allowed(const char *origin)
+/* The port after the host of an origin ("h:8080", "[::1]:8080", "h"): 0 if malformed. */
+static unsigned long origin_port(const char *rest, unsigned long default_port)
+{
+    const char *p = rest[0] == '[' ? strchr(rest, ']') : rest;
+    unsigned long port = 0;
+
+    if (!p || !(p = strchr(p, ':')))
+        return default_port;
+    for (p++; *p >= '0' && *p <= '9' && port <= 65535; p++)
+        port = port * 10 + (unsigned long)(*p - '0');
+    return *p == '\0' && port <= 65535 ? port : 0;
+}
+
+int mcp_origin_allowed(const char *origin, unsigned port)
 {
     const char *rest, *h;
+    unsigned long default_port;
     size_t n;
 
     if (!origin)
         return 1;   /* not a browser: nothing to rebind */
     if (strncasecmp(origin, "http://", 7) == 0)
-        rest = origin + 7;
+        rest = origin + 7, default_port = 80;
     else if (strncasecmp(origin, "https://", 8) == 0)
-        rest = origin + 8;
+        rest = origin + 8, default_port = 443;
     else
         return 0;   /* "null", file:, a foreign scheme */
     n = host_part(rest, &h);
-    return loopback_name(h, n);
+    if (!loopback_name(h, n))
+        return 0;
+    return port == MCP_ANY_PORT || origin_port(rest, default_port) == port;
 }
 
 int mcp_host_allowed(const char *host, const char *bound_host)

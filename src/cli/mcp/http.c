@@ -32,6 +32,7 @@ struct http_server {
     struct mcp_server *server;
     char *token;                /* NULL: none required (loopback only) */
     char host[64];              /* the address bound, for the Host check */
+    unsigned port;              /* the port bound, once known (0 before; atomic) */
 };
 
 /*
@@ -176,9 +177,15 @@ static enum MHD_Result refused(struct http_server *hs, struct MHD_Connection *co
 
     *answered = 1;
     if (!mcp_host_allowed(host, hs->host))
-        return respond(conn, MHD_HTTP_FORBIDDEN, "text/plain", "Host not allowed\n", NULL);
-    if (!mcp_origin_allowed(origin))
-        return respond(conn, MHD_HTTP_FORBIDDEN, "text/plain", "Origin not allowed\n", NULL);
+        return respond_rpc_error(conn, MHD_HTTP_FORBIDDEN, JSONRPC_INVALID_REQUEST,
+                                 "Host not allowed: not loopback or the address served");
+    /* Without a token, the Origin check is all that stands between a web
+     * page of another local origin and running code here: only the
+     * server's own origin passes. With one, the token guards. */
+    if (!mcp_origin_allowed(origin, hs->token ? MCP_ANY_PORT : __atomic_load_n(&hs->port, __ATOMIC_ACQUIRE)))
+        return respond_rpc_error(conn, MHD_HTTP_FORBIDDEN, JSONRPC_INVALID_REQUEST,
+                                 hs->token ? "Origin not allowed: not a loopback origin"
+                                           : "Origin not allowed: without a token only the server's own origin");
     if (!authorized(hs, conn))
         return respond(conn, MHD_HTTP_UNAUTHORIZED, "text/plain", "bearer token required\n", NULL);
     if (strcmp(url, MCP_PATH) != 0)
@@ -578,6 +585,8 @@ int mcp_serve_http(struct mcp_server *server)
         return sbx_cli_error(SBX_E_MCP_CONFIG, "--http: '%s' is not ADDR:PORT", server->config->http);
     if ((status = load_token(server->config, &hs.token)))
         return status;
+    hs.port = ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
+                                             : ((struct sockaddr_in *)&ss)->sin_port);
     if (!hs.token && !mcp_host_is_loopback(hs.host)) {
         free(hs.token);
         return sbx_cli_error(SBX_E_MCP_CONFIG,
@@ -598,6 +607,8 @@ int mcp_serve_http(struct mcp_server *server)
                              strerror(errno));
     }
     info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    /* Port 0 asked for any: what was bound is known only now. */
+    __atomic_store_n(&hs.port, info ? info->port : 0, __ATOMIC_RELEASE);
     fprintf(stderr, "sandboxio mcp: serving http://%s%s%s:%u" MCP_PATH "%s\n",
             ss.ss_family == AF_INET6 ? "[" : "", hs.host, ss.ss_family == AF_INET6 ? "]" : "",
             info ? info->port : 0, hs.token ? "" : " (no token: loopback only)");

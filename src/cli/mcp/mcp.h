@@ -212,8 +212,13 @@ json_object *mcp_result_lib_error(int code, const char *context);
 /* auth.c */
 int mcp_token_equal(const char *expected, const char *given, size_t given_len);
 int mcp_host_is_loopback(const char *host);
-/* Origin is acceptable: absent, or http(s) on a loopback host. */
-int mcp_origin_allowed(const char *origin);
+/*
+ * Origin is acceptable: absent (not a browser), or http(s) on a loopback
+ * host and, unless port is MCP_ANY_PORT, that port: a server without a
+ * token takes no browser page but its own origin's.
+ */
+#define MCP_ANY_PORT 0xffffffffu
+int mcp_origin_allowed(const char *origin, unsigned port);
 /* Host header names a loopback host or the bound address. */
 int mcp_host_allowed(const char *host, const char *bound_host);
 

@@ -1,0 +1,5 @@
+#!/bin/sh
+# See http-loopback-without-token.mjs.
+set -eu
+. "$SBX_TEST_SRCDIR/tests/mcp/lib.sh"
+mcp_node http-loopback-without-token.mjs
