@@ -2,39 +2,16 @@
 // EOF on stdin, SIGTERM or SIGINT, also with a command still running:
 // checked with the local backend's own processes.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { rawServer, initialized } from './raw-stdio.mjs';
 import { localInits, waitGone } from './procs.mjs';
 
 const SBX = process.env.SBX;
 
-function server() {
-  const p = spawn(SBX, ['mcp', '--dsn', 'local://'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  let buf = '';
-  const waiting = new Map();
-  p.stdout.on('data', (d) => {
-    buf += d;
-    let nl;
-    while ((nl = buf.indexOf('\n')) >= 0) {
-      const msg = JSON.parse(buf.slice(0, nl));
-      buf = buf.slice(nl + 1);
-      waiting.get(msg.id)?.(msg);
-    }
-  });
-  let next = 1;
-  const request = (method, params) => new Promise((resolve) => {
-    const id = next++;
-    waiting.set(id, resolve);
-    p.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
-  });
-  const exited = new Promise((resolve) => p.on('exit', (code, signal) => resolve({ code, signal })));
-  return { p, request, exited };
-}
+const server = () => rawServer(SBX, ['mcp', '--dsn', 'local://']);
 
 async function scenario(name, end, expectCode) {
   const s = server();
-  await s.request('initialize', { protocolVersion: '2025-11-25', capabilities: {},
-                                  clientInfo: { name: 't', version: '1' } });
-  s.p.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+  await initialized(s);
   const ids = [];
   for (let i = 0; i < 3; i++) {
     const r = await s.request('tools/call', { name: 'sandbox_create', arguments: {} });

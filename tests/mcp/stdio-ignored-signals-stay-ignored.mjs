@@ -3,35 +3,14 @@
 // sandbox lives. A signal it was not told to ignore still ends it, every
 // sandbox destroyed. The stdio server and `run` share the one setup.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { rawServer, initialized } from './raw-stdio.mjs';
 import { localInits, alive, waitGone } from './procs.mjs';
 
 // sh ignores the signals, then becomes the server (same pid): the ignored
 // dispositions survive the exec, as with nohup.
-const p = spawn('sh', ['-c', 'trap "" HUP INT; exec "$SBX" mcp --dsn local://'],
-                { stdio: ['pipe', 'pipe', 'inherit'] });
-let buf = '';
-const waiting = new Map();
-p.stdout.on('data', (d) => {
-  buf += d;
-  let nl;
-  while ((nl = buf.indexOf('\n')) >= 0) {
-    const msg = JSON.parse(buf.slice(0, nl));
-    buf = buf.slice(nl + 1);
-    waiting.get(msg.id)?.(msg);
-  }
-});
-let next = 1;
-const request = (method, params) => new Promise((resolve) => {
-  const id = next++;
-  waiting.set(id, resolve);
-  p.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
-});
-const exited = new Promise((resolve) => p.on('exit', (code, signal) => resolve({ code, signal })));
-
-await request('initialize', { protocolVersion: '2025-11-25', capabilities: {},
-                              clientInfo: { name: 't', version: '1' } });
-p.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+const s = rawServer('sh', ['-c', 'trap "" HUP INT; exec "$SBX" mcp --dsn local://']);
+const { p, request, exited } = s;
+await initialized(s);
 const made = await request('tools/call', { name: 'sandbox_create', arguments: {} });
 const id = made.result.structuredContent.sandbox_id;
 const inits = localInits(p.pid);

@@ -49,7 +49,7 @@ EXTRA_DIST += $(SBX_MCP_TESTS) tests/mcp/lib.sh tests/mcp/client.mjs 	tests/mcp/
 	tests/mcp/http-server.mjs tests/mcp/sdk-http.mjs tests/mcp/http-abuse.mjs tests/mcp/sdk-progress.mjs \
 	tests/mcp/sdk-stdio-pool.mjs tests/mcp/docs-snippets.mjs tests/mcp/stdio-limits.mjs \
 	tests/mcp/sdk-tighten-policy.mjs tests/mcp/stdio-ignored-signals-stay-ignored.mjs \
-	tests/mcp/http-session-expires.mjs tests/mcp/http-loopback-without-token.mjs \
+	tests/mcp/http-session-expires.mjs tests/mcp/http-loopback-without-token.mjs tests/mcp/raw-stdio.mjs \
 	tests/mcp/conformance-expected-failures.yml
 CLEANFILES += tests/mcp-npm.lock
 
