@@ -75,7 +75,10 @@ assert.equal((await request({ headers: auth, body: '{"jsonrpc":"2.0","id":5,"met
 assert.equal((await request({ headers: { ...auth, 'Mcp-Session-Id': '0'.repeat(32) },
                               body: '{"jsonrpc":"2.0","id":6,"method":"ping"}' })).status, 404);
 assert.equal((await request({ headers: { ...inSession, 'Content-Type': 'text/plain' }, body: '{}' })).status, 415);
-assert.equal((await request({ method: 'GET', headers: inSession })).status, 405);
+// GET: no stream of the server's own (it sends nothing unasked): 405, as the spec allows.
+const get = await request({ method: 'GET', headers: { ...inSession, Accept: 'text/event-stream' } });
+assert.equal(get.status, 405);
+assert.equal(get.headers.allow, 'POST, DELETE');
 assert.equal((await request({ path: '/other', headers: inSession, body: init })).status, 404);
 
 // A client that disconnects mid-run: the run's sandbox is destroyed.
