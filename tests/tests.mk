@@ -19,6 +19,15 @@ tests_test_cancel_SOURCES = tests/test_cancel.c tests/testutil.h
 tests_test_cancel_CFLAGS = $(SBX_CHECK_CFLAGS) -pthread
 tests_test_cancel_LDADD = $(SBX_CHECK_LDADD) -lpthread
 
+## A missing plugin names its package (configure --with-plugin-package): the
+## hidden substitution is compiled in beside the library.
+check_PROGRAMS += tests/test_plugin_package
+TESTS += tests/test_plugin_package
+tests_test_plugin_package_SOURCES = tests/test_plugin_package.c tests/testutil.h \
+	src/core/plugin_package.c
+tests_test_plugin_package_CFLAGS = $(SBX_CHECK_CFLAGS)
+tests_test_plugin_package_LDADD = $(SBX_CHECK_LDADD)
+
 ## Shared by the tests that interrupt a run (CLI, local, docker).
 EXTRA_DIST += tests/interrupt-lib.sh
 
