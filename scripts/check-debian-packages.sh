@@ -29,7 +29,9 @@ done
 ours='libsandboxio0 libsandboxio-dev sandboxio sandboxio-plugin-local sandboxio-plugin-docker sandboxio-plugin-dev'
 installed() { dpkg-query -W -f='${Package} ${db:Status-Status}\n' "$@" 2>/dev/null | awk '$2 != "not-installed" {print $1}'; }
 pkgs() { installed | sort; }
-[ -z "$(installed $ours 'sandboxio*')" ] || skip "sandboxio packages are installed already: $(installed $ours 'sandboxio*' | tr '\n' ' ')"
+# shellcheck disable=SC2086 # $ours is a list of names
+ours_installed() { installed $ours "$@"; }
+[ -z "$(ours_installed 'sandboxio*')" ] || skip "sandboxio packages are installed already: $(ours_installed 'sandboxio*' | tr '\n' ' ')"
 
 # What of sandboxio the file system holds before (the source trees aside).
 leftovers() { find /usr /etc /var -path /var/tmp -prune -o -path /var/cache/apt/archives -prune -o \
@@ -84,7 +86,7 @@ t0=$(date +%s)
 (cd "$src" && DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" \
    dpkg-buildpackage -us -uc -b $profile >"$work/build.log" 2>&1) || {
   tail -n 60 "$work/build.log"; fail "dpkg-buildpackage"; }
-say "built in $(( $(date +%s) - t0 ))s: $(cd "$work" && ls ./*.deb | grep -v dbgsym | tr '\n' ' ')"
+say "built in $(( $(date +%s) - t0 ))s"
 
 # 2. lintian: no error, no warning that an override does not explain.
 say "lintian"
@@ -161,11 +163,11 @@ hello_so=
 
 # 6. Purge: nothing of sandboxio is left.
 say "purge"
-for p in $(installed $ours); do dpkg -L "$p" >>"$work/files.list"; done
+for p in $(ours_installed); do dpkg -L "$p" >>"$work/files.list"; done
 new=$(pkgs | comm -13 "$work/pkgs.before" -)
 # shellcheck disable=SC2086
 DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq $new >/dev/null 2>&1 || fail "apt-get purge $new"
-[ -z "$(installed $ours)" ] || fail "still installed: $(installed $ours | tr '\n' ' ')"
+[ -z "$(ours_installed)" ] || fail "still installed: $(ours_installed | tr '\n' ' ')"
 left=
 while read -r f; do
   # Directories other packages share (/usr/lib/x86_64-linux-gnu...) stay.
