@@ -28,6 +28,13 @@ tests_test_plugin_package_SOURCES = tests/test_plugin_package.c tests/testutil.h
 tests_test_plugin_package_CFLAGS = $(SBX_CHECK_CFLAGS)
 tests_test_plugin_package_LDADD = $(SBX_CHECK_LDADD)
 
+## The out-of-tree example plugin builds with its own Makefile and passes the
+## contract suite.
+TESTS += tests/plugin-hello-passes-contract.sh
+EXTRA_DIST += tests/plugin-hello-passes-contract.sh \
+	examples/plugin-hello/Makefile examples/plugin-hello/hello.c \
+	docs/packaging.md
+
 ## Shared by the tests that interrupt a run (CLI, local, docker).
 EXTRA_DIST += tests/interrupt-lib.sh
 
