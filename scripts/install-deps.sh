@@ -11,6 +11,7 @@ PACKAGES="
   python3 util-linux procps iproute2 strace groff-base valgrind
   docker.io busybox-static bubblewrap uidmap
   clang clang-tools libclang-rt-dev cppcheck abigail-tools
+  dpkg-dev debhelper lintian
 "
 missing=
 for p in $PACKAGES; do

@@ -126,6 +126,7 @@ find "$top/build-normal" -name '*.log' ! -name config.log ! -name test-suite.log
 step minimal-build ./scripts/check-minimal-build.sh
 step static-analysis ./scripts/check-static-analysis.sh
 step fuzz ./scripts/run-fuzz.sh 30
+step debian-packages ./scripts/check-debian-packages.sh
 
 totals; totals_done=1
 exit $status

@@ -19,6 +19,22 @@ tests_test_cancel_SOURCES = tests/test_cancel.c tests/testutil.h
 tests_test_cancel_CFLAGS = $(SBX_CHECK_CFLAGS) -pthread
 tests_test_cancel_LDADD = $(SBX_CHECK_LDADD) -lpthread
 
+## A missing plugin names its package (configure --with-plugin-package): the
+## hidden substitution is compiled in beside the library.
+check_PROGRAMS += tests/test_plugin_package
+TESTS += tests/test_plugin_package
+tests_test_plugin_package_SOURCES = tests/test_plugin_package.c tests/testutil.h \
+	src/core/plugin_package.c
+tests_test_plugin_package_CFLAGS = $(SBX_CHECK_CFLAGS)
+tests_test_plugin_package_LDADD = $(SBX_CHECK_LDADD)
+
+## The out-of-tree example plugin builds with its own Makefile and passes the
+## contract suite.
+TESTS += tests/plugin-hello-passes-contract.sh
+EXTRA_DIST += tests/plugin-hello-passes-contract.sh \
+	examples/plugin-hello/Makefile examples/plugin-hello/hello.c \
+	docs/packaging.md
+
 ## Shared by the tests that interrupt a run (CLI, local, docker).
 EXTRA_DIST += tests/interrupt-lib.sh
 

@@ -14,6 +14,7 @@ src_libsandboxio_la_SOURCES = \
 	src/core/internal.h \
 	src/core/loader.c \
 	src/core/path.c \
+	src/core/plugin_package.c \
 	src/core/policy.c \
 	src/core/pool.c \
 	src/core/sandbox.c \

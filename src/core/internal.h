@@ -134,6 +134,12 @@ SBX_HIDDEN void sbx__loader_unload(sbx_loaded_plugin *lp);
 SBX_HIDDEN char *sbx__loader_find(const sbx_client *c, const char *scheme);
 /* Is scheme a name a plugin file may carry? */
 SBX_HIDDEN int sbx__scheme_ok(const char *scheme);
+/*
+ * The package providing scheme's plugin, from pattern (its one "%s" is the
+ * scheme) into buf: 1 when written, 0 with no usable pattern or no room.
+ */
+SBX_HIDDEN int sbx__plugin_package(char *buf, size_t size, const char *pattern,
+                                   const char *scheme);
 
 /* Does desc have member m (struct_size covers it and it is non-NULL)? */
 #define SBX_PLUGIN_HAS(desc, m) (SBX_STRUCT_HAS(desc, m) && (desc)->m != NULL)

@@ -14,6 +14,13 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The package naming pattern a distribution set (configure --with-plugin-package). */
+#ifdef SBX_PLUGIN_PACKAGE
+static const char *const plugin_package_pattern = SBX_PLUGIN_PACKAGE;
+#else
+static const char *const plugin_package_pattern = NULL;
+#endif
+
 /* libltdl keeps global state and is not thread-safe. */
 static pthread_mutex_t ltdl_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -283,10 +290,17 @@ int sbx__loader_get(sbx_client *c, const char *scheme, sbx_loaded_plugin **out)
     int rc;
     char *path = sbx__loader_find(c, scheme);
     if (!path) {
-        rc = sbx__error_set(SBX_E_PLUGIN_NOT_FOUND,
-                            "no plugin for scheme '%s': sandboxio-%s.so is in none of the %zu "
-                            "plugin directories (see `sandboxio doctor`)",
-                            scheme, scheme, sbx_client_plugin_dir_count(c));
+        char package[256];
+        if (sbx__plugin_package(package, sizeof(package), plugin_package_pattern, scheme))
+            rc = sbx__error_set(SBX_E_PLUGIN_NOT_FOUND,
+                                "no plugin for scheme '%s': sandboxio-%s.so is in none of the "
+                                "%zu plugin directories; the package %s provides it",
+                                scheme, scheme, sbx_client_plugin_dir_count(c), package);
+        else
+            rc = sbx__error_set(SBX_E_PLUGIN_NOT_FOUND,
+                                "no plugin for scheme '%s': sandboxio-%s.so is in none of the "
+                                "%zu plugin directories (see `sandboxio doctor`)",
+                                scheme, scheme, sbx_client_plugin_dir_count(c));
     } else {
         sbx_loaded_plugin *lp = NULL;
         pthread_mutex_lock(&ltdl_lock);
