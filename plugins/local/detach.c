@@ -168,8 +168,10 @@ static int start_keeper(const sbx_host *host, local_sandbox *sb, int lfd, int ln
 {
     char init_buf[4096];
     const char *init = local_init_path(init_buf, sizeof init_buf);
+    char expires[32];
+    snprintf(expires, sizeof expires, "%lld", (long long)sb->expires_ms);
     char *argv[] = { (char *)"sandboxio-local-keeper", (char *)"keeper", sb->id, sb->cg.mem,
-                     sb->cg.cpu, NULL };
+                     sb->cg.cpu, expires, NULL };
     char *envp[] = { NULL };
     int src[4] = { lfd, lnk, sb->pidfd, sb->rundir }, hi[4] = { -1, -1, -1, -1 };
     int null_fd = open("/dev/null", O_RDWR | O_CLOEXEC), rc = SBX_OK, status;
@@ -282,7 +284,7 @@ int local_open_named(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_li
     if (ttl == 0) {
         /* Dies with its handle, as open() makes it: never published, so its
          * name is its own, not reserved. */
-        if ((rc = local_new_sandbox(host, dsn, limits, 0, &sb)) != SBX_OK)
+        if ((rc = local_new_sandbox(host, dsn, limits, 0, 1, &sb)) != SBX_OK)
             return rc;
         snprintf(sb->name, sizeof sb->name, "%s", name);
         *sandbox = sb;
@@ -304,7 +306,7 @@ int local_open_named(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_li
         goto fail;
     }
     int64_t created = now_ms();
-    if ((rc = local_new_sandbox(host, dsn, limits, created + (int64_t)ttl, &sb)) != SBX_OK)
+    if ((rc = local_new_sandbox(host, dsn, limits, created + (int64_t)ttl, 1, &sb)) != SBX_OK)
         goto fail;
     sb->rundir = dirfd;
     sb->created_ms = created;
@@ -524,6 +526,10 @@ void local_end_published(local_sandbox *sb)
     char rec[64];
     struct stat st;
 
+    /* A frozen init could not act on LP_DESTROY: thaw it first (if paused). */
+    char group[sizeof sb->cg.mem];
+    if (sb->pidfd < 0 && local_cgroup_of((pid_t)atoi(sb->id + 6), group, sizeof group) == 0)
+        (void)local_cgroup_freeze(group, 0);
     lp_send(sb->ctl, LP_DESTROY, NULL, 0, NULL, 0);
     if (sb->pidfd >= 0) {
         local_reap(sb); /* the creator: kill init and wait for it */
@@ -598,4 +604,47 @@ int local_sweep_stale(const sbx_host *host,
     *removed += c.removed;
     close(dirfd);
     return rc;
+}
+
+/*
+ * Pause and resume: the sandbox's own v2 group is frozen whole (init
+ * included: the keeper holds the deadline meanwhile), files and memory
+ * kept. The group is the creator's record of it, or, for an attached
+ * handle, the one init is in, as the host sees it (the pid in the id is
+ * init's, and init is alive while it answers).
+ */
+static int set_frozen(local_sandbox *sb, int frozen)
+{
+    char group[sizeof sb->cg.mem];
+    if (sb->cg.v2 && sb->cg.mem[0])
+        snprintf(group, sizeof group, "%s", sb->cg.mem);
+    else if (local_cgroup_of((pid_t)atoi(sb->id + 6), group, sizeof group) < 0)
+        return sb->host->set_error(SBX_E_KERNEL_FEATURE,
+                                   "local: sandbox %s has no cgroup of its own to freeze (pause "
+                                   "needs a writable cgroup v2 hierarchy, as root, and a sandbox "
+                                   "opened with a name or a TTL)", sb->id);
+    if (local_cgroup_freeze(group, frozen) < 0)
+        return sb->host->set_error(SBX_E_KERNEL_FEATURE, "local: %s sandbox %s: %s",
+                                   frozen ? "freezing" : "thawing", sb->id, strerror(errno));
+    local_record rec;
+    if (sb->rundir >= 0 && local_record_read(sb->rundir, sb->id, &rec) == 0) {
+        rec.state = frozen ? SBX_PLUGIN_STATE_PAUSED : SBX_PLUGIN_STATE_RUNNING;
+        int w = local_record_write(sb->rundir, &rec);
+        local_record_free(&rec);
+        if (w < 0)
+            return sb->host->set_error(SBX_E_SYSTEM, "local: sandbox %s is %s, but its record "
+                                       "says otherwise: %s", sb->id,
+                                       frozen ? "paused" : "running", strerror(errno));
+    }
+    return SBX_OK;
+}
+
+int local_pause(void *sandbox)
+{
+    return set_frozen(sandbox, 1);
+}
+
+int local_resume(void *sandbox)
+{
+    return set_frozen(sandbox, 0);
 }

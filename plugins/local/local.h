@@ -72,12 +72,14 @@ void local_options_free(local_options *opt);
 
 /* plugin.c: a new sandbox (expires_ms as for local_spawn). */
 int local_new_sandbox(const sbx_host *host, const sbx_plugin_dsn *dsn,
-                      const sbx_plugin_limits *limits, int64_t expires_ms, local_sandbox **out);
+                      const sbx_plugin_limits *limits, int64_t expires_ms, int freezable,
+                      local_sandbox **out);
 
 /* spawn.c: start init in new namespaces and wait for READY. expires_ms
- * non-zero: init outlives its control socket and ends the sandbox then. */
+ * non-zero: init outlives its control socket and ends the sandbox then.
+ * freezable: give it a cgroup of its own for pause() where one can be made. */
 int local_spawn(const sbx_host *host, const local_options *opt, const sbx_plugin_limits *limits,
-                int64_t expires_ms, local_sandbox *sb);
+                int64_t expires_ms, int freezable, local_sandbox *sb);
 /* The init (and keeper) executable to run. */
 const char *local_init_path(char *buf, size_t cap);
 /* Kill init (and so every process of the sandbox) and wait until it is gone. */
@@ -92,6 +94,13 @@ int local_cgroup_open_oom(const local_cgroup *cg);
 /* ... and its current value (0 for -1). */
 uint64_t local_cgroup_oom_kills(int fd);
 void local_cgroup_remove(local_cgroup *cg);
+/* Pausing (the v2 freezer): SBX_CAP_PAUSE where it works here, ... */
+uint64_t local_cgroup_pause_caps(void);
+/* ... a v2 group of its own for a sandbox that has none (nothing where it cannot), ... */
+int local_cgroup_create_freezer(const sbx_host *host, local_cgroup *cg);
+/* ... the v2 group of a sandbox's init pid (-1 unless one of ours), and freezing it. */
+int local_cgroup_of(pid_t pid, char *out, size_t cap);
+int local_cgroup_freeze(const char *group, int frozen);
 /* Remove groups left by dead clients; report each; returns 1 if report asked to stop. */
 int local_cgroup_gc(int (*report)(void *userdata, const char *id, const char *reason),
                     void *userdata, size_t *removed);
@@ -134,6 +143,8 @@ int local_detach(void *sandbox);
 int local_list(void *state, const sbx_plugin_dsn *dsn,
                int (*entry)(void *userdata, const sbx_plugin_sandbox_info *info), void *userdata);
 int local_set_ttl(void *sandbox, uint64_t ttl_ms);
+int local_pause(void *sandbox);
+int local_resume(void *sandbox);
 /* destroy() of a sandbox with a TTL, through any handle: ends it for all. */
 void local_end_published(local_sandbox *sb);
 /* Remove the records and sockets of sandboxes whose init is gone. */

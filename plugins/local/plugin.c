@@ -31,13 +31,13 @@
  * would still hold, but would count the caller's other processes too, so
  * probe() declares it only from 5.14 on.
  * The disk limit is the size of the work dir's (and /tmp's) tmpfs.
- * Memory (with OOM reports) and CPU limits need a writable cgroup hierarchy:
- * the descriptor declares them as possible, probe() says whether they are
- * here (cgroup.c).
+ * Memory (with OOM reports) and CPU limits need a writable cgroup hierarchy,
+ * pause a writable v2 one (its freezer): the descriptor declares them as
+ * possible, probe() says whether they are here (cgroup.c).
  */
 #define LOCAL_CAPS (LOCAL_BASE_CAPS | SBX_CAP_LIMIT_DISK)
 #define LOCAL_MAX_CAPS (LOCAL_CAPS | SBX_CAP_LIMIT_PIDS | SBX_CAP_LIMIT_MEMORY | SBX_CAP_OOM_REPORT \
-                        | SBX_CAP_LIMIT_CPU)
+                        | SBX_CAP_LIMIT_CPU | SBX_CAP_PAUSE)
 
 static int local_init(const sbx_host *host, void **state)
 {
@@ -73,12 +73,13 @@ static int local_probe(void *state, const sbx_plugin_dsn *dsn, uint64_t *caps_ou
         return rc;
     local_options_free(&opt);
     /* Memory and CPU limits only where a cgroup will really enforce them. */
-    *caps_out = LOCAL_CAPS | pids_caps() | local_cgroup_caps();
+    *caps_out = LOCAL_CAPS | pids_caps() | local_cgroup_caps() | local_cgroup_pause_caps();
     return SBX_OK;
 }
 
 int local_new_sandbox(const sbx_host *host, const sbx_plugin_dsn *dsn,
-                      const sbx_plugin_limits *limits, int64_t expires_ms, local_sandbox **out)
+                      const sbx_plugin_limits *limits, int64_t expires_ms, int freezable,
+                      local_sandbox **out)
 {
     local_options opt;
     int rc = local_options_parse(host, dsn, &opt);
@@ -100,7 +101,7 @@ int local_new_sandbox(const sbx_host *host, const sbx_plugin_dsn *dsn,
     }
     sb->host = host;
     sb->rundir = -1;
-    rc = local_spawn(host, &opt, limits, expires_ms, sb);
+    rc = local_spawn(host, &opt, limits, expires_ms, freezable, sb);
     local_options_free(&opt);
     if (rc != SBX_OK) {
         free(sb);
@@ -114,7 +115,7 @@ static int local_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_l
                       void **sandbox)
 {
     local_sandbox *sb;
-    int rc = local_new_sandbox(((local_state *)state)->host, dsn, limits, 0, &sb);
+    int rc = local_new_sandbox(((local_state *)state)->host, dsn, limits, 0, 0, &sb);
     if (rc == SBX_OK)
         *sandbox = sb;
     return rc;
@@ -190,6 +191,8 @@ static const sbx_plugin descriptor = {
     .detach = local_detach,
     .list = local_list,
     .set_ttl = local_set_ttl,
+    .pause = local_pause,
+    .resume = local_resume,
 };
 
 SBX_PLUGIN_EXPORT const sbx_plugin *sandboxio_plugin_v1(void);

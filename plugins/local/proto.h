@@ -34,7 +34,8 @@
  *                               and 'T' the expiry as it is now
  *   LP_DESTROY client -> init   end the sandbox for every client
  *   LP_TTL     client -> init   uint64 ms from now; init answers LP_TTL with
- *                               the new expiry, int64 Unix ms
+ *                               the new expiry, int64 Unix ms, and sends the
+ *                               keeper the same (init -> keeper)
  * Closing one of these sockets ends nothing: the TTL or LP_DESTROY does.
  */
 #ifndef SBX_LOCAL_PROTO_H

@@ -294,7 +294,7 @@ static int wait_ready(const sbx_host *host, local_sandbox *sb)
 }
 
 int local_spawn(const sbx_host *host, const local_options *opt, const sbx_plugin_limits *limits,
-                int64_t expires_ms, local_sandbox *sb)
+                int64_t expires_ms, int freezable, local_sandbox *sb)
 {
     char init_buf[4096];
     const char *init = local_init_path(init_buf, sizeof init_buf);
@@ -328,6 +328,8 @@ int local_spawn(const sbx_host *host, const local_options *opt, const sbx_plugin
                                strerror(errno));
     if (limits && SBX_STRUCT_HAS(limits, pids)
         && (rc = local_cgroup_create(host, limits, &sb->cg)) != SBX_OK)
+        return rc;
+    if (freezable && (rc = local_cgroup_create_freezer(host, &sb->cg)) != SBX_OK)
         return rc;
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0
         || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sync) < 0

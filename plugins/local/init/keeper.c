@@ -11,11 +11,13 @@
  *    hands the owner's connections to init;
  *  - once init has ended (its TTL, a destroy, a kill), it removes what is
  *    left on the host: the cgroups, the socket, then the record.
- * init enforces the TTL itself; the keeper only follows init's end.
+ * init enforces the TTL itself. A paused sandbox's init is frozen with the
+ * rest, though, so the keeper holds the deadline too (init tells it of
+ * every move) and SIGKILLs init if it is still there a moment after.
  *
  * Descriptors: 3 the listening socket, 4 the link to init, 5 init's pidfd,
- * 6 the runtime directory. Arguments: "keeper" ID CGROUP CGROUP (a cgroup
- * path, or "" for none).
+ * 6 the runtime directory. Arguments: "keeper" ID CGROUP CGROUP EXPIRES (a
+ * cgroup path, or "" for none; the expiry in Unix ms).
  */
 #include "config.h"
 
@@ -24,14 +26,38 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "init.h"
 #include "../proto.h"
 
 enum { LISTEN_FD = 3, LINK_FD = 4, PIDFD = 5, DIR_FD = 6 };
+
+/* How long after the expiry init gets to end the sandbox itself. */
+#define BACKSTOP_MS 2000
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* init's news of a moved TTL: the new expiry. */
+static void from_init(int64_t *expires)
+{
+    lp_hdr hdr;
+    int64_t e;
+    if (lp_recv(LINK_FD, &hdr, &e, sizeof e, NULL, NULL) == (long)sizeof e && hdr.type == LP_TTL)
+        *expires = e;
+}
 
 /* The owner's connection goes to init; any other uid's is closed unread. */
 static void accept_one(void)
@@ -61,25 +87,37 @@ int init_keeper(int argc, char **argv)
     struct stat st;
     char rec[128];
 
-    if (argc != 5 || fstat(DIR_FD, &st) < 0 || !S_ISDIR(st.st_mode)
+    if (argc != 6 || fstat(DIR_FD, &st) < 0 || !S_ISDIR(st.st_mode)
         || snprintf(rec, sizeof rec, "%s.rec", argv[2]) >= (int)sizeof rec)
         return 120; /* not started by the plugin */
     if (chdir("/") < 0)
         return 1; /* holds no directory of the client's busy */
+    int64_t expires = strtoll(argv[5], NULL, 10);
 
     for (;;) {
         struct pollfd p[3] = {
             { .fd = LISTEN_FD, .events = POLLIN },
             { .fd = PIDFD, .events = POLLIN },
-            { .fd = LINK_FD, .events = 0 }, /* POLLHUP: init's end closed */
+            { .fd = LINK_FD, .events = POLLIN }, /* a moved TTL; POLLHUP: init's end closed */
         };
-        if (poll(p, 3, -1) < 0) {
+        int64_t left = expires + BACKSTOP_MS - now_ms();
+        if (left <= 0) {
+            /* A frozen or wedged init: SIGKILL ends it, frozen or not. */
+            syscall(SYS_pidfd_send_signal, PIDFD, SIGKILL, NULL, 0);
+            struct pollfd gone = { .fd = PIDFD, .events = POLLIN };
+            while (poll(&gone, 1, -1) < 0 && errno == EINTR)
+                ;
+            break;
+        }
+        if (poll(p, 3, left > INT_MAX ? INT_MAX : (int)left) < 0) {
             if (errno == EINTR)
                 continue;
             break;
         }
-        if (p[1].revents || p[2].revents)
+        if (p[1].revents || (p[2].revents & (POLLHUP | POLLERR)))
             break;
+        if (p[2].revents & POLLIN)
+            from_init(&expires);
         if (p[0].revents)
             accept_one();
     }

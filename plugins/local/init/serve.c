@@ -188,6 +188,8 @@ static int from_client(size_t i, int sigfd, int workfd)
         memcpy(&ttl, msgbuf, sizeof ttl);
         if (ttl > 0 && ttl < (uint64_t)INT64_MAX / 2)
             expires_ms = now_ms() + (int64_t)ttl;
+        if (keeper >= 0) /* it holds the deadline of a paused sandbox */
+            lp_send(keeper, LP_TTL, &expires_ms, sizeof expires_ms, NULL, 0);
         lp_send(clients[i], LP_TTL, &expires_ms, sizeof expires_ms, NULL, 0);
     }
     return 0;
