@@ -360,6 +360,28 @@ static int take_info(local_sandbox *sb, char *buf, long len)
 
 #define INFO_MAX (LP_MAX_MSG / 4 + 64)
 
+/* The DSN's options checked (none bears on this), then the runtime directory opened. */
+static int open_rundir(const sbx_host *host, const sbx_plugin_dsn *dsn, int *dirfd)
+{
+    local_options opt;
+    int rc = local_options_parse(host, dsn, &opt);
+    if (rc != SBX_OK)
+        return rc;
+    local_options_free(&opt);
+    return local_rundir_open(host, dirfd);
+}
+
+/* scan() over dirfd, which it closes. */
+static int scan_closing(const sbx_host *host, int dirfd, scan_ctx *c)
+{
+    int rc = scan(dirfd, c) < 0 ? host->set_error(SBX_E_SYSTEM,
+                                                  "local: reading the runtime directory: %s",
+                                                  strerror(errno))
+                                : SBX_OK;
+    close(dirfd);
+    return rc;
+}
+
 /* Connect to sandbox sb->id and wait for init's READY: the work dir and the info. */
 static int connect_sandbox(const sbx_host *host, local_sandbox *sb)
 {
@@ -419,16 +441,12 @@ int local_attach(void *state, const sbx_plugin_dsn *dsn, const char *id_or_name,
                  void **sandbox, sbx_plugin_sandbox_info *info)
 {
     const sbx_host *host = ((local_state *)state)->host;
-    local_options opt;
     local_record rec;
     int dirfd = -1, rc;
 
     if (!id_or_name || !id_or_name[0] || !sandbox)
         return host->set_error(SBX_E_INVALID_ARGUMENT, "local: attach needs an id or a name");
-    if ((rc = local_options_parse(host, dsn, &opt)) != SBX_OK)
-        return rc;
-    local_options_free(&opt);
-    if ((rc = local_rundir_open(host, &dirfd)) != SBX_OK)
+    if ((rc = open_rundir(host, dsn, &dirfd)) != SBX_OK)
         return rc;
     /* Only a record of this user's own names a sandbox: a foreign one is none. */
     int found = local_id_valid(id_or_name) && local_record_read(dirfd, id_or_name, &rec) == 0;
@@ -569,24 +587,15 @@ int local_list(void *state, const sbx_plugin_dsn *dsn,
                int (*entry)(void *userdata, const sbx_plugin_sandbox_info *info), void *userdata)
 {
     const sbx_host *host = ((local_state *)state)->host;
-    local_options opt;
     int dirfd, rc;
 
     if (!entry)
         return host->set_error(SBX_E_INVALID_ARGUMENT, "local: list needs a callback");
-    if ((rc = local_options_parse(host, dsn, &opt)) != SBX_OK)
-        return rc;
-    local_options_free(&opt);
-    if ((rc = local_rundir_open(host, &dirfd)) != SBX_OK)
+    if ((rc = open_rundir(host, dsn, &dirfd)) != SBX_OK)
         return rc;
     list_ctx l = { entry, userdata };
     scan_ctx c = { .fn = emit, .ud = &l };
-    rc = scan(dirfd, &c) < 0
-             ? host->set_error(SBX_E_SYSTEM, "local: reading the runtime directory: %s",
-                               strerror(errno))
-             : SBX_OK;
-    close(dirfd);
-    return rc;
+    return scan_closing(host, dirfd, &c);
 }
 
 int local_sweep_stale(const sbx_host *host,
@@ -597,12 +606,8 @@ int local_sweep_stale(const sbx_host *host,
     if ((rc = local_rundir_open(host, &dirfd)) != SBX_OK)
         return rc;
     scan_ctx c = { .report = report, .report_ud = userdata, .sockets = 1 };
-    rc = scan(dirfd, &c) < 0
-             ? host->set_error(SBX_E_SYSTEM, "local: reading the runtime directory: %s",
-                               strerror(errno))
-             : SBX_OK;
+    rc = scan_closing(host, dirfd, &c);
     *removed += c.removed;
-    close(dirfd);
     return rc;
 }
 

@@ -365,7 +365,7 @@ void th_host_ids(pid_t pid, uid_t *uid, gid_t *gid)
     ck_assert_int_eq(got, 3);
 }
 
-int th_count_cmdline(const char *text)
+int th_count_cmdline(const char *text, pid_t *first)
 {
     int n = 0;
     DIR *d = opendir("/proc");
@@ -384,8 +384,8 @@ int th_count_cmdline(const char *text)
             if (buf[i] == '\0')
                 buf[i] = ' ';
         buf[len > 0 ? len : 0] = '\0';
-        if (strstr(buf, text))
-            n++;
+        if (strstr(buf, text) && n++ == 0 && first)
+            *first = (pid_t)atoi(e->d_name);
     }
     closedir(d);
     return n;

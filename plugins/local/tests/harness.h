@@ -75,8 +75,9 @@ int th_count_in_pidns(unsigned long ns);
 pid_t th_find_in_pidns(unsigned long ns, const char *comm);
 /* The real uid and gid a host process runs as (from /proc/PID/status). */
 void th_host_ids(pid_t pid, uid_t *uid, gid_t *gid);
-/* Host processes whose command line holds text (a keeper names its sandbox). */
-int th_count_cmdline(const char *text);
+/* Host processes whose command line holds text (a keeper names its sandbox);
+ * *first (if not NULL) gets the pid of one of them. */
+int th_count_cmdline(const char *text, pid_t *first);
 
 /* Wait up to 5 s for the count to drop to at most want; returns the last count. */
 int th_settle_pidns(unsigned long ns, int want);

@@ -142,7 +142,7 @@ START_TEST(detached_sandbox_survives_creator_sigkill)
     ck_assert_int_eq(th_plugin->destroy(sb), SBX_OK);
     ck_assert(wait_gone(init, 5000));
     ck_assert_int_eq(rundir_entries(), 0);
-    ck_assert_int_eq(th_count_cmdline(id), 0);
+    ck_assert_int_eq(th_count_cmdline(id, NULL), 0);
 }
 END_TEST
 
@@ -163,9 +163,9 @@ START_TEST(ttl_end_leaves_nothing_with_every_client_killed)
     unsigned long ns = th_pidns_of(init);
     ck_assert(th_alive(init));
     ck_assert_int_eq(rundir_entries(), 2); /* the socket and the record */
-    for (int i = 0; i < 500 && th_count_cmdline(id) == 0; i++)
+    for (int i = 0; i < 500 && th_count_cmdline(id, NULL) == 0; i++)
         usleep(10000); /* the keeper may still be on its way to execve */
-    ck_assert_int_eq(th_count_cmdline(id), 1);
+    ck_assert_int_eq(th_count_cmdline(id, NULL), 1);
     if (caps & SBX_CAP_LIMIT_MEMORY) {
         char path[64], line[512];
         snprintf(path, sizeof path, "/proc/%d/cgroup", (int)init);
@@ -181,10 +181,10 @@ START_TEST(ttl_end_leaves_nothing_with_every_client_killed)
     }
     ck_assert(wait_gone(init, 8000));
     ck_assert_int_eq(th_settle_pidns(ns, 0), 0);
-    for (int i = 0; i < 500 && (rundir_entries() || th_count_cmdline(id)); i++)
+    for (int i = 0; i < 500 && (rundir_entries() || th_count_cmdline(id, NULL)); i++)
         usleep(10000);
     ck_assert_int_eq(rundir_entries(), 0);
-    ck_assert_int_eq(th_count_cmdline(id), 0);
+    ck_assert_int_eq(th_count_cmdline(id, NULL), 0);
     ck_assert_int_eq(mounts_naming(id), 0);
     ck_assert_int_eq(mounts_naming(rundir), 0);
     if (cgdir[0]) {
@@ -285,32 +285,13 @@ static void leave_stale(const char *id)
     char pattern[80];
     snprintf(pattern, sizeof pattern, "keeper %s", id);
     /* The keeper may still be on its way to execve. */
-    for (int i = 0; i < 500 && th_count_cmdline(pattern) == 0; i++)
+    for (int i = 0; i < 500 && th_count_cmdline(pattern, NULL) == 0; i++)
         usleep(10000);
-    ck_assert_int_eq(th_count_cmdline(pattern), 1);
-    DIR *d = opendir("/proc");
-    ck_assert_ptr_nonnull(d);
-    for (struct dirent *e; (e = readdir(d)) != NULL;) {
-        char path[300], buf[512];
-        if (e->d_name[0] < '1' || e->d_name[0] > '9')
-            continue;
-        snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
-        int fd = open(path, O_RDONLY);
-        if (fd < 0)
-            continue;
-        ssize_t n = read(fd, buf, sizeof buf - 1);
-        close(fd);
-        for (ssize_t i = 0; i < n; i++)
-            if (!buf[i])
-                buf[i] = ' ';
-        buf[n > 0 ? n : 0] = '\0';
-        if (strstr(buf, pattern)) {
-            kill(atoi(e->d_name), SIGKILL);
-            for (int i = 0; i < 500 && th_alive(atoi(e->d_name)); i++)
-                usleep(10000);
-        }
-    }
-    closedir(d);
+    pid_t keeper = 0;
+    ck_assert_int_eq(th_count_cmdline(pattern, &keeper), 1);
+    kill(keeper, SIGKILL);
+    for (int i = 0; i < 500 && th_alive(keeper); i++)
+        usleep(10000);
     pid_t init = th_init_pid_of_id(id);
     kill(init, SIGKILL);
     ck_assert(wait_gone(init, 5000));
