@@ -529,6 +529,60 @@ START_TEST(a_paused_sandbox_still_ends_at_its_ttl)
 }
 END_TEST
 
+static int count_cgroup_reports(void *ud, const char *id, const char *reason)
+{
+    (void)reason;
+    if (!strncmp(id, "cgroup:", 7))
+        (*(int *)ud)++;
+    return 0;
+}
+
+/*
+ * The freezer group of a sandbox without a TTL whose creator was SIGKILLed
+ * is left empty (nobody is there to remove it): gc removes it.
+ */
+START_TEST(gc_removes_the_freezer_group_a_killed_creator_left)
+{
+    sbx_plugin_dsn dsn = { sizeof dsn, "local", "", "", 0, NULL };
+    uint64_t caps = 0;
+    char id[64], path[64], line[512], group[600] = "";
+    ck_assert_int_eq(th_plugin->probe(th_state, &dsn, &caps), SBX_OK);
+    pid_t child = creator("short-lived", 0, NULL, id, sizeof id);
+    pid_t init = th_init_pid_of_id(id);
+    snprintf(path, sizeof path, "/proc/%d/cgroup", (int)init);
+    FILE *f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, "0::/sandboxio/", 14))
+            snprintf(group, sizeof group, "%s", line + 3);
+    fclose(f);
+    group[strcspn(group, "\n")] = '\0';
+    kill_wait(child);
+    ck_assert(wait_gone(init, 5000));
+    if (!(caps & SBX_CAP_PAUSE)) {
+        ck_assert_str_eq(group, ""); /* no freezer here: no group was made */
+        return;
+    }
+    ck_assert_msg(group[0], "the sandbox has no v2 group of its own");
+    int reported = 0;
+    size_t removed = 0;
+    for (int i = 0; i < 100 && !reported; i++) {
+        ck_assert_int_eq(th_plugin->gc(th_state, &dsn, count_cgroup_reports, &reported, &removed),
+                         SBX_OK);
+        if (!reported)
+            usleep(20000);
+    }
+    ck_assert_int_ge(reported, 1);
+    char full[1024];
+    struct stat st;
+    snprintf(full, sizeof full, "/sys/fs/cgroup%s", group);
+    int gone = stat(full, &st) < 0;
+    snprintf(full, sizeof full, "/sys/fs/cgroup/unified%s", group);
+    gone = gone && stat(full, &st) < 0;
+    ck_assert_msg(gone, "cgroup %s is left", group);
+}
+END_TEST
+
 /* Root only: a record another uid owns is no record; a peer of another uid is refused. */
 START_TEST(a_foreign_record_is_not_used)
 {
@@ -614,6 +668,7 @@ static Suite *suite(void)
     tcase_add_test(tc, a_tampered_record_does_not_change_the_policy);
     tcase_add_test(tc, pause_then_resume_keeps_files_and_processes);
     tcase_add_test(tc, a_paused_sandbox_still_ends_at_its_ttl);
+    tcase_add_test(tc, gc_removes_the_freezer_group_a_killed_creator_left);
     suite_add_tcase(s, tc);
     /* Switching uid and owning files for another uid need root. */
     if (geteuid() == 0) {
