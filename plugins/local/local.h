@@ -143,6 +143,7 @@ int local_detach(void *sandbox);
 int local_list(void *state, const sbx_plugin_dsn *dsn,
                int (*entry)(void *userdata, const sbx_plugin_sandbox_info *info), void *userdata);
 int local_set_ttl(void *sandbox, uint64_t ttl_ms);
+/* pause.c */
 int local_pause(void *sandbox);
 int local_resume(void *sandbox);
 /* destroy() of a sandbox with a TTL, through any handle: ends it for all. */

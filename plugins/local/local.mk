@@ -19,6 +19,7 @@ plugins_local_sandboxio_local_la_SOURCES = \
 	plugins/local/proto.c \
 	plugins/local/proto.h \
 	plugins/local/detach.c \
+	plugins/local/pause.c \
 	plugins/local/rundir.c \
 	plugins/local/record.c
 plugins_local_sandboxio_local_la_CPPFLAGS = $(AM_CPPFLAGS) \
