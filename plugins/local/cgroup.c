@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "local.h"
@@ -192,6 +193,8 @@ uint64_t local_cgroup_caps(void)
            | (l.cpu[0] ? SBX_CAP_LIMIT_CPU : 0);
 }
 
+static int v2_root(char *out, size_t cap);
+
 /* Remove empty group directories left by clients that died. */
 typedef int (*sweep_cb)(void *userdata, const char *id, const char *reason);
 
@@ -233,6 +236,13 @@ int local_cgroup_gc(int (*report)(void *userdata, const char *id, const char *re
     }
     if (l.cpu[0] && strcmp(l.cpu, l.mem) != 0) {
         snprintf(parent, sizeof parent, "%s/" GROUP, l.cpu);
+        if (sweep(parent, report, userdata, removed))
+            return 1;
+    }
+    /* The freezer's groups, where v2 is not also the limits' hierarchy. */
+    char root[PATH_MAX];
+    if (v2_root(root, sizeof root) == 0 && strcmp(root, l.mem) != 0 && strcmp(root, l.cpu) != 0) {
+        snprintf(parent, sizeof parent, "%s/" GROUP, root);
         return sweep(parent, report, userdata, removed);
     }
     return 0;
@@ -261,9 +271,10 @@ static int make_group(const sbx_host *host, const char *root, int v2, const char
     return SBX_OK;
 }
 
+static atomic_uint seq;
+
 int local_cgroup_create(const sbx_host *host, const sbx_plugin_limits *lim, local_cgroup *cg)
 {
-    static atomic_uint seq;
     char name[64], val[64];
     cg_layout l;
     int rc;
@@ -383,4 +394,101 @@ void local_cgroup_remove(local_cgroup *cg)
         usleep(5000);
     }
     cg->mem[0] = cg->cpu[0] = '\0';
+}
+
+/*
+ * Pausing: the cgroup v2 freezer (cgroup.freeze, Linux 5.2). A sandbox
+ * opened through open_named() gets a v2 group of its own where a memory or
+ * CPU limit has not already made one, so that it can be frozen whole; only
+ * where the v2 hierarchy is writable (root; delegated subtrees are not
+ * supported yet).
+ */
+static int v2_root(char *out, size_t cap)
+{
+    cg_mounts m;
+    struct utsname u;
+    int major = 0, minor = 0;
+    if (geteuid() != 0 || uname(&u) < 0 || sscanf(u.release, "%d.%d", &major, &minor) != 2
+        || major < 5 || (major == 5 && minor < 2))
+        return -1;
+    find_mounts(&m);
+    if (!m.v2[0] || access(m.v2, W_OK) != 0 || strlen(m.v2) >= cap)
+        return -1;
+    strcpy(out, m.v2);
+    return 0;
+}
+
+uint64_t local_cgroup_pause_caps(void)
+{
+    char root[PATH_MAX];
+    return v2_root(root, sizeof root) == 0 ? SBX_CAP_PAUSE : 0;
+}
+
+int local_cgroup_create_freezer(const sbx_host *host, local_cgroup *cg)
+{
+    char root[PATH_MAX], parent[PATH_MAX + 32];
+    if ((cg->mem[0] && cg->v2) || v2_root(root, sizeof root) < 0)
+        return SBX_OK; /* a v2 group already, or no freezer here: pause() says so */
+    if (cg->mem[0] || cg->cpu[0])
+        return SBX_OK; /* v1 limits: the v2 freezer cannot hold the same tasks' group */
+    snprintf(parent, sizeof parent, "%s/" GROUP, root);
+    if (mkdir(parent, 0755) < 0 && errno != EEXIST)
+        return host->set_error(SBX_E_BACKEND_PERMISSION, "local: cgroup: mkdir %s: %s", parent,
+                               strerror(errno));
+    sweep(parent, NULL, NULL, NULL); /* what SIGKILLed clients left */
+    if ((size_t)snprintf(cg->mem, sizeof cg->mem, "%s/%d-%u", parent, (int)getpid(),
+                         atomic_fetch_add(&seq, 1)) >= sizeof cg->mem
+        || mkdir(cg->mem, 0755) < 0) {
+        int e = errno;
+        cg->mem[0] = '\0';
+        return host->set_error(SBX_E_BACKEND_PERMISSION, "local: cgroup: mkdir: %s", strerror(e));
+    }
+    cg->v2 = 1;
+    return SBX_OK;
+}
+
+int local_cgroup_of(pid_t pid, char *out, size_t cap)
+{
+    char root[PATH_MAX], path[64], line[PATH_MAX];
+    if (v2_root(root, sizeof root) < 0)
+        return -1;
+    snprintf(path, sizeof path, "/proc/%d/cgroup", (int)pid);
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return -1;
+    int found = -1;
+    while (found < 0 && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        /* Only a sandbox's own group: never freeze the group of the client. */
+        if (!strncmp(line, "0::/" GROUP "/", 4 + sizeof GROUP) && !strstr(line, "/..")
+            && (size_t)snprintf(out, cap, "%s%s", root, line + 3) < cap)
+            found = 0;
+    }
+    fclose(f);
+    return found;
+}
+
+int local_cgroup_freeze(const char *group, int frozen)
+{
+    char want[16], events[PATH_MAX + 32], buf[512];
+    if (write_to(group, "cgroup.freeze", frozen ? "1" : "0") < 0)
+        return -1;
+    /* The freezer takes effect as each task reaches a safe point. */
+    snprintf(want, sizeof want, "frozen %d", frozen);
+    snprintf(events, sizeof events, "%s/cgroup.events", group);
+    for (int i = 0; i < 500; i++) {
+        int fd = open(events, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            return -1;
+        ssize_t n = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        if (n > 0) {
+            buf[n] = '\0';
+            if (strstr(buf, want))
+                return 0;
+        }
+        usleep(10000);
+    }
+    errno = ETIMEDOUT;
+    return -1;
 }

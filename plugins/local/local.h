@@ -20,6 +20,11 @@ typedef struct local_bind {
     int writable;
 } local_bind;
 
+/* The plugin-wide state (init()). */
+typedef struct local_state {
+    const sbx_host *host;
+} local_state;
+
 /* What the DSN asked for (options.c). */
 typedef struct local_options {
     char *workdir;
@@ -45,15 +50,38 @@ typedef struct local_sandbox {
     gid_t owner_gid;
     local_cgroup cg;
     char id[32];
+    /* A sandbox opened with a TTL (detach.c); rundir is -1 for the others. */
+    int rundir;       /* the runtime directory holding its socket and record */
+    int64_t created_ms, expires_ms;
+    char name[64];
+    char *policy;     /* as stored with the sandbox; NULL if none */
 } local_sandbox;
+
+/* record.c: the record of a sandbox with a TTL, "<id>.rec" in the runtime dir. */
+typedef struct local_record {
+    char id[32];
+    char name[64];
+    int64_t created_ms, expires_ms;
+    int state;        /* sbx_plugin_state */
+    char *policy;     /* malloc'd */
+} local_record;
 
 /* options.c */
 int local_options_parse(const sbx_host *host, const sbx_plugin_dsn *dsn, local_options *out);
 void local_options_free(local_options *opt);
 
-/* spawn.c: start init in new namespaces and wait for READY. */
+/* plugin.c: a new sandbox (expires_ms as for local_spawn). */
+int local_new_sandbox(const sbx_host *host, const sbx_plugin_dsn *dsn,
+                      const sbx_plugin_limits *limits, int64_t expires_ms, int freezable,
+                      local_sandbox **out);
+
+/* spawn.c: start init in new namespaces and wait for READY. expires_ms
+ * non-zero: init outlives its control socket and ends the sandbox then.
+ * freezable: give it a cgroup of its own for pause() where one can be made. */
 int local_spawn(const sbx_host *host, const local_options *opt, const sbx_plugin_limits *limits,
-                local_sandbox *sb);
+                int64_t expires_ms, int freezable, local_sandbox *sb);
+/* The init (and keeper) executable to run. */
+const char *local_init_path(char *buf, size_t cap);
 /* Kill init (and so every process of the sandbox) and wait until it is gone. */
 void local_reap(local_sandbox *sb);
 
@@ -66,6 +94,13 @@ int local_cgroup_open_oom(const local_cgroup *cg);
 /* ... and its current value (0 for -1). */
 uint64_t local_cgroup_oom_kills(int fd);
 void local_cgroup_remove(local_cgroup *cg);
+/* Pausing (the v2 freezer): SBX_CAP_PAUSE where it works here, ... */
+uint64_t local_cgroup_pause_caps(void);
+/* ... a v2 group of its own for a sandbox that has none (nothing where it cannot), ... */
+int local_cgroup_create_freezer(const sbx_host *host, local_cgroup *cg);
+/* ... the v2 group of a sandbox's init pid (-1 unless one of ours), and freezing it. */
+int local_cgroup_of(pid_t pid, char *out, size_t cap);
+int local_cgroup_freeze(const char *group, int frozen);
 /* Remove groups left by dead clients; report each; returns 1 if report asked to stop. */
 int local_cgroup_gc(int (*report)(void *userdata, const char *id, const char *reason),
                     void *userdata, size_t *removed);
@@ -79,6 +114,44 @@ int local_filter(const sbx_host *host, const void **bpf, size_t *len);
 /* exec.c */
 int local_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
                sbx_plugin_exit *exit_out);
+
+/* rundir.c: the private runtime directory, checked (SBX_E_RUNTIME_DIR_UNSAFE). */
+struct sockaddr_un;
+int local_rundir_open(const sbx_host *host, int *dirfd_out);
+/* The address of name in the directory dirfd; -1 if too long. */
+int local_rundir_addr(int dirfd, const char *name, struct sockaddr_un *addr);
+/* A connection to sandbox id's socket, or -1 with errno. */
+int local_rundir_connect(int dirfd, const char *id);
+/* 1 if something listens on id's socket, 0 if nothing does, -1 if unknown. */
+int local_rundir_alive(int dirfd, const char *id);
+/* Whether id has the form of a local sandbox's id (so is a safe file name). */
+int local_id_valid(const char *id);
+
+/* record.c; -1 with errno (EPERM: not a record of this user's). */
+int local_record_write(int dirfd, const local_record *r);
+int local_record_read(int dirfd, const char *id, local_record *r);
+void local_record_free(local_record *r);
+/* Unlink id's record and socket. */
+void local_record_remove(int dirfd, const char *id);
+
+/* detach.c: the minor-2 life cycle (SBX_CAP_ATTACH). */
+int local_open_named(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
+                     const sbx_plugin_sandbox_opts *opts, void **sandbox);
+int local_attach(void *state, const sbx_plugin_dsn *dsn, const char *id_or_name,
+                 void **sandbox, sbx_plugin_sandbox_info *info);
+int local_detach(void *sandbox);
+int local_list(void *state, const sbx_plugin_dsn *dsn,
+               int (*entry)(void *userdata, const sbx_plugin_sandbox_info *info), void *userdata);
+int local_set_ttl(void *sandbox, uint64_t ttl_ms);
+/* pause.c */
+int local_pause(void *sandbox);
+int local_resume(void *sandbox);
+/* destroy() of a sandbox with a TTL, through any handle: ends it for all. */
+void local_end_published(local_sandbox *sb);
+/* Remove the records and sockets of sandboxes whose init is gone. */
+int local_sweep_stale(const sbx_host *host,
+                      int (*report)(void *userdata, const char *id, const char *reason),
+                      void *userdata, size_t *removed);
 
 /* files.c */
 int local_file_write(void *sandbox, const char *path, uint64_t size, uint32_t mode,

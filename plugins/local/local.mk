@@ -17,7 +17,11 @@ plugins_local_sandboxio_local_la_SOURCES = \
 	plugins/local/filter.c \
 	plugins/local/ids.c \
 	plugins/local/proto.c \
-	plugins/local/proto.h
+	plugins/local/proto.h \
+	plugins/local/detach.c \
+	plugins/local/pause.c \
+	plugins/local/rundir.c \
+	plugins/local/record.c
 plugins_local_sandboxio_local_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DSBX_LOCAL_INIT='"$(pkglibexecdir)/sandboxio-local-init"'
 nodist_plugins_local_sandboxio_local_la_SOURCES = plugins/local/filter-bpf.h
@@ -45,6 +49,8 @@ plugins_local_sandboxio_local_init_SOURCES = \
 	plugins/local/init/setup.c \
 	plugins/local/init/rootfs.c \
 	plugins/local/init/supervise.c \
+	plugins/local/init/serve.c \
+	plugins/local/init/keeper.c \
 	plugins/local/proto.c \
 	plugins/local/proto.h
 ## Linked statically (glibc's static PIE): no dynamic loader at each sandbox's
@@ -59,6 +65,7 @@ endif
 check_PROGRAMS += \
 	plugins/local/tests/test_local_exec \
 	plugins/local/tests/test_local_lifecycle \
+	plugins/local/tests/test_local_detach \
 	plugins/local/tests/test_local_escape \
 	plugins/local/tests/escape-probe
 LOCAL_TEST_HARNESS = \
@@ -71,6 +78,10 @@ plugins_local_tests_test_local_lifecycle_SOURCES = \
 	plugins/local/tests/test_local_lifecycle.c $(LOCAL_TEST_HARNESS)
 plugins_local_tests_test_local_lifecycle_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 plugins_local_tests_test_local_lifecycle_LDADD = $(CHECK_LIBS) -ldl -lpthread
+plugins_local_tests_test_local_detach_SOURCES = \
+	plugins/local/tests/test_local_detach.c $(LOCAL_TEST_HARNESS)
+plugins_local_tests_test_local_detach_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+plugins_local_tests_test_local_detach_LDADD = $(CHECK_LIBS) -ldl -lpthread
 plugins_local_tests_test_local_escape_SOURCES = \
 	plugins/local/tests/test_local_escape.c $(LOCAL_TEST_HARNESS)
 plugins_local_tests_test_local_escape_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
@@ -85,6 +96,7 @@ plugins_local_tests_escape_probe_LDADD = -lpthread
 TESTS += \
 	plugins/local/tests/test_local_exec \
 	plugins/local/tests/test_local_lifecycle \
+	plugins/local/tests/test_local_detach \
 	plugins/local/tests/test_local_escape \
 	plugins/local/tests/local-tests-pass-unprivileged.sh \
 	plugins/local/tests/local-passes-contract.sh \

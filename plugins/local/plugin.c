@@ -4,7 +4,8 @@
  * A sandbox is one init process in fresh user, pid, mount, network, ipc,
  * uts and cgroup namespaces (spawn.c, init/). The handle holds the control
  * socket to it; closing that socket, by destroy or by the client's death,
- * ends the sandbox and everything in it.
+ * ends the sandbox and everything in it. A sandbox opened with a TTL
+ * outlives its handle instead (detach.c).
  */
 #include "config.h"
 
@@ -17,7 +18,7 @@
 
 #define LOCAL_BASE_CAPS \
     (SBX_CAP_EXEC | SBX_CAP_STREAM | SBX_CAP_STDIN | SBX_CAP_FILES | SBX_CAP_ENV \
-     | SBX_CAP_CWD | SBX_CAP_TIMEOUT | SBX_CAP_NET_NONE | SBX_CAP_PERSIST)
+     | SBX_CAP_CWD | SBX_CAP_TIMEOUT | SBX_CAP_NET_NONE | SBX_CAP_PERSIST | SBX_CAP_ATTACH)
 
 /*
  * Process limits are RLIMIT_NPROC inside the sandbox's own user namespace:
@@ -30,17 +31,13 @@
  * would still hold, but would count the caller's other processes too, so
  * probe() declares it only from 5.14 on.
  * The disk limit is the size of the work dir's (and /tmp's) tmpfs.
- * Memory (with OOM reports) and CPU limits need a writable cgroup hierarchy:
- * the descriptor declares them as possible, probe() says whether they are
- * here (cgroup.c).
+ * Memory (with OOM reports) and CPU limits need a writable cgroup hierarchy,
+ * pause a writable v2 one (its freezer): the descriptor declares them as
+ * possible, probe() says whether they are here (cgroup.c).
  */
 #define LOCAL_CAPS (LOCAL_BASE_CAPS | SBX_CAP_LIMIT_DISK)
 #define LOCAL_MAX_CAPS (LOCAL_CAPS | SBX_CAP_LIMIT_PIDS | SBX_CAP_LIMIT_MEMORY | SBX_CAP_OOM_REPORT \
-                        | SBX_CAP_LIMIT_CPU)
-
-typedef struct local_state {
-    const sbx_host *host;
-} local_state;
+                        | SBX_CAP_LIMIT_CPU | SBX_CAP_PAUSE)
 
 static int local_init(const sbx_host *host, void **state)
 {
@@ -76,16 +73,16 @@ static int local_probe(void *state, const sbx_plugin_dsn *dsn, uint64_t *caps_ou
         return rc;
     local_options_free(&opt);
     /* Memory and CPU limits only where a cgroup will really enforce them. */
-    *caps_out = LOCAL_CAPS | pids_caps() | local_cgroup_caps();
+    *caps_out = LOCAL_CAPS | pids_caps() | local_cgroup_caps() | local_cgroup_pause_caps();
     return SBX_OK;
 }
 
-static int local_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
-                      void **sandbox)
+int local_new_sandbox(const sbx_host *host, const sbx_plugin_dsn *dsn,
+                      const sbx_plugin_limits *limits, int64_t expires_ms, int freezable,
+                      local_sandbox **out)
 {
-    local_state *st = state;
     local_options opt;
-    int rc = local_options_parse(st->host, dsn, &opt);
+    int rc = local_options_parse(host, dsn, &opt);
     if (rc != SBX_OK)
         return rc;
     if (limits && SBX_STRUCT_HAS(limits, pids)
@@ -93,24 +90,35 @@ static int local_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_l
         local_options_free(&opt);
         /* The core refuses an allowlist from the capabilities; no capability
          * names an open network, so it is refused here, as policy. */
-        return st->host->set_error(SBX_E_POLICY_NETWORK_OPEN,
-                                   "local: only network 'none' is supported (the sandbox has "
-                                   "no network interface but loopback); use --network none");
+        return host->set_error(SBX_E_POLICY_NETWORK_OPEN,
+                               "local: only network 'none' is supported (the sandbox has "
+                               "no network interface but loopback); use --network none");
     }
     local_sandbox *sb = calloc(1, sizeof *sb);
     if (!sb) {
         local_options_free(&opt);
-        return st->host->set_error(SBX_E_NOMEM, "local: out of memory");
+        return host->set_error(SBX_E_NOMEM, "local: out of memory");
     }
-    sb->host = st->host;
-    rc = local_spawn(st->host, &opt, limits, sb);
+    sb->host = host;
+    sb->rundir = -1;
+    rc = local_spawn(host, &opt, limits, expires_ms, freezable, sb);
     local_options_free(&opt);
     if (rc != SBX_OK) {
         free(sb);
         return rc;
     }
-    *sandbox = sb;
+    *out = sb;
     return SBX_OK;
+}
+
+static int local_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
+                      void **sandbox)
+{
+    local_sandbox *sb;
+    int rc = local_new_sandbox(((local_state *)state)->host, dsn, limits, 0, 0, &sb);
+    if (rc == SBX_OK)
+        *sandbox = sb;
+    return rc;
 }
 
 static int local_destroy(void *sandbox)
@@ -118,14 +126,20 @@ static int local_destroy(void *sandbox)
     local_sandbox *sb = sandbox;
     if (!sb)
         return SBX_OK;
+    if (sb->rundir >= 0) {
+        local_end_published(sb); /* for every client attached to it */
+        return SBX_OK;
+    }
     local_reap(sb);
     free(sb);
     return SBX_OK;
 }
 
 /*
- * Nothing of a sandbox can outlive its client but the empty cgroup
- * directory of one whose client was SIGKILLed: remove those.
+ * Nothing of a sandbox without a TTL can outlive its client but the empty
+ * cgroup directory of one whose client was SIGKILLed: remove those. Of a
+ * sandbox with a TTL whose keeper was killed too, the record and socket
+ * remain: remove those whose init is gone.
  */
 static int local_gc(void *state, const sbx_plugin_dsn *dsn,
                     int (*report)(void *userdata, const char *id, const char *reason),
@@ -138,8 +152,9 @@ static int local_gc(void *state, const sbx_plugin_dsn *dsn,
         return rc;
     local_options_free(&opt);
     *removed = 0;
-    local_cgroup_gc(report, userdata, removed);
-    return SBX_OK;
+    if (local_cgroup_gc(report, userdata, removed))
+        return SBX_OK;
+    return local_sweep_stale(st->host, report, userdata, removed);
 }
 
 static const char *local_sandbox_id(void *sandbox)
@@ -170,6 +185,14 @@ static const sbx_plugin descriptor = {
     .native = NULL,
     .sandbox_id = local_sandbox_id,
     .gc = local_gc,
+    .run = NULL,
+    .open_named = local_open_named,
+    .attach = local_attach,
+    .detach = local_detach,
+    .list = local_list,
+    .set_ttl = local_set_ttl,
+    .pause = local_pause,
+    .resume = local_resume,
 };
 
 SBX_PLUGIN_EXPORT const sbx_plugin *sandboxio_plugin_v1(void);

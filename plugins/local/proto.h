@@ -20,6 +20,23 @@
  *   LP_STATUS  supervisor -> plugin   lp_status: how it ended
  * Closing the control socket destroys the sandbox; closing a status socket
  * kills that exec's tree.
+ *
+ * A sandbox opened with a TTL (detach.c) has more: its init outlives the
+ * creator's control socket, and its keeper (init/keeper.c, outside the
+ * namespaces) accepts connections on the sandbox's unix socket, checks the
+ * peer's uid and hands each one to init, where it is a control socket like
+ * the creator's:
+ *   LP_LINK    plugin -> init   the sandbox's info (tagged strings 'i' id,
+ *                               'n' name, 'c' creation Unix ms, 'P' policy);
+ *                               fd: init's end of the link to the keeper; once
+ *   LP_CLIENT  keeper -> init   fd: an accepted connection of the owner's uid
+ *   LP_READY   init -> client   as above, with the info of LP_LINK, unchanged,
+ *                               and 'T' the expiry as it is now
+ *   LP_DESTROY client -> init   end the sandbox for every client
+ *   LP_TTL     client -> init   uint64 ms from now; init answers LP_TTL with
+ *                               the new expiry, int64 Unix ms, and sends the
+ *                               keeper the same (init -> keeper)
+ * Closing one of these sockets ends nothing: the TTL or LP_DESTROY does.
  */
 #ifndef SBX_LOCAL_PROTO_H
 #define SBX_LOCAL_PROTO_H
@@ -37,7 +54,11 @@ enum lp_type {
     LP_EXEC = 4,
     LP_KILL = 5,
     LP_STATUS = 6,
-    LP_FILTER = 7
+    LP_FILTER = 7,
+    LP_LINK = 8,
+    LP_CLIENT = 9,
+    LP_DESTROY = 10,
+    LP_TTL = 11
 };
 
 typedef struct lp_hdr {
@@ -52,6 +73,8 @@ typedef struct lp_hdr {
  *   'p' process limit, RLIMIT_NPROC ("p64")
  *   'R' / 'W' a read-only / read-write bind: this string is the host path,
  *       the next string (tag '>') the path inside.
+ *   'T' for a sandbox opened with a TTL: its expiry, Unix time in ms; init
+ *       outlives its creator and ends the sandbox then
  */
 
 /* Setup steps, reported by LP_FAIL so the client can name what broke. */

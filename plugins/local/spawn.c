@@ -107,7 +107,7 @@ static int child_main(void *p)
  * .libs/"), the init built beside it, so an uninstalled build never runs an
  * installed init of another version; else the installed one.
  */
-static const char *init_path(char *buf, size_t cap)
+const char *local_init_path(char *buf, size_t cap)
 {
     const char *env = secure_getenv("SANDBOXIO_LOCAL_INIT");
     Dl_info info;
@@ -115,7 +115,7 @@ static const char *init_path(char *buf, size_t cap)
 
     if (env && *env)
         return env;
-    if (dladdr((void *)init_path, &info) && info.dli_fname) {
+    if (dladdr((void *)local_init_path, &info) && info.dli_fname) {
         size_t n = strlen(info.dli_fname);
         if (n > sizeof tail - 1 && !strcmp(info.dli_fname + n - (sizeof tail - 1), tail)
             && (size_t)snprintf(buf, cap, "%.*s/plugins/local/sandboxio-local-init",
@@ -224,8 +224,8 @@ static uint64_t work_size(const local_options *opt, const sbx_plugin_limits *lim
 }
 
 /* Serialize the configuration (proto.h, LP_CONFIG) into buf. */
-static long build_config(const local_options *opt, const sbx_plugin_limits *limits, char *buf,
-                         size_t cap)
+static long build_config(const local_options *opt, const sbx_plugin_limits *limits,
+                         int64_t expires_ms, char *buf, size_t cap)
 {
     size_t len = 0;
 #define PUT(...) do { \
@@ -242,6 +242,8 @@ static long build_config(const local_options *opt, const sbx_plugin_limits *limi
         PUT("%c%s", opt->binds[i].writable ? 'W' : 'R', opt->binds[i].src);
         PUT(">%s", opt->binds[i].dst);
     }
+    if (expires_ms)
+        PUT("T%lld", (long long)expires_ms);
 #undef PUT
     return (long)len;
 }
@@ -292,10 +294,10 @@ static int wait_ready(const sbx_host *host, local_sandbox *sb)
 }
 
 int local_spawn(const sbx_host *host, const local_options *opt, const sbx_plugin_limits *limits,
-                local_sandbox *sb)
+                int64_t expires_ms, int freezable, local_sandbox *sb)
 {
     char init_buf[4096];
-    const char *init = init_path(init_buf, sizeof init_buf);
+    const char *init = local_init_path(init_buf, sizeof init_buf);
     char cfg[16384];
     char *argv[] = { (char *)"sandboxio-local-init", NULL };
     char *envp[] = { NULL };
@@ -313,7 +315,7 @@ int local_spawn(const sbx_host *host, const local_options *opt, const sbx_plugin
         return rc;
     sb->owner_uid = root ? uid : (uid_t)-1;
     sb->owner_gid = root ? gid : (gid_t)-1;
-    long cfglen = build_config(opt, limits, cfg, sizeof cfg);
+    long cfglen = build_config(opt, limits, expires_ms, cfg, sizeof cfg);
     if (cfglen < 0)
         return host->set_error(SBX_E_DSN_BAD_OPTION_VALUE, "local: options too long");
     const void *bpf;
@@ -326,6 +328,8 @@ int local_spawn(const sbx_host *host, const local_options *opt, const sbx_plugin
                                strerror(errno));
     if (limits && SBX_STRUCT_HAS(limits, pids)
         && (rc = local_cgroup_create(host, limits, &sb->cg)) != SBX_OK)
+        return rc;
+    if (freezable && (rc = local_cgroup_create_freezer(host, &sb->cg)) != SBX_OK)
         return rc;
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0
         || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sync) < 0

@@ -21,6 +21,9 @@ typedef struct init_config {
     uint32_t pids;          /* 0 = no process limit */
     init_bind binds[INIT_MAX_BINDS];
     size_t nbinds;
+    /* A sandbox opened with a TTL: its expiry, Unix ms; 0 = it dies with
+     * its creator. */
+    int64_t expires_ms;
 } init_config;
 
 /* Why setup stopped: the step (enum lp_step), errno and the object. */
@@ -48,6 +51,17 @@ int init_parse_config(init_config *cfg, char *buf, size_t len, init_failure *why
  * (returns -1 with *why filled in); the caller must then exit.
  */
 int init_setup(const init_config *cfg, const void *bpf, size_t bpflen, init_failure *why);
+
+/*
+ * Serve the sandbox's clients until it ends (serve.c): the creator's
+ * control socket ctl and, for a sandbox with a TTL, every client the keeper
+ * hands over. workfd is sent to each new client; sigfd reaps orphans.
+ * Returns init's exit status.
+ */
+int init_serve(int ctl, int workfd, int sigfd, const init_config *cfg);
+
+/* The keeper of a sandbox with a TTL (keeper.c): main() of "keeper" mode. */
+int init_keeper(int argc, char **argv);
 
 /*
  * Run one exec as a supervisor (a forked child of init): never returns.

@@ -3,10 +3,14 @@
  *
  * The plugin starts this program in fresh namespaces with the control socket
  * as fd 3. It reads the configuration, builds the sandbox (setup.c), reports
- * READY with the work dir's descriptor, then serves execs until the control
- * socket closes. Closing it, for whatever reason (destroy, or the client
- * dying even by SIGKILL), makes init return; as pid 1 of its pid namespace
- * its exit kills every process left in the sandbox.
+ * READY with the work dir's descriptor, then serves execs (serve.c) until
+ * the sandbox ends: when the control socket closes, for whatever reason
+ * (destroy, or the client dying even by SIGKILL), or, for a sandbox opened
+ * with a TTL, at its expiry. As pid 1 of its pid namespace its exit kills
+ * every process left in the sandbox.
+ *
+ * Run as "sandboxio-local-init keeper ..." it is instead the keeper of a
+ * sandbox with a TTL (keeper.c).
  *
  * Init is single-threaded, so it may fork supervisors freely. It reaps every
  * orphan that reaches it.
@@ -46,65 +50,7 @@ static void report_failure(const init_failure *why)
     lp_send(CTL_FD, LP_FAIL, &m, sizeof m.f + n + 1, NULL, 0);
 }
 
-/* Split an LP_EXEC payload into argv, envp and cwd (pointing into msgbuf). */
-static int parse_exec(size_t len, char ***argv, char ***envp, const char **cwd)
-{
-    lp_exec hdr;
-    if (len < sizeof hdr)
-        return -1;
-    memcpy(&hdr, msgbuf, sizeof hdr);
-    size_t total = (size_t)hdr.argc + hdr.envc + 1;
-    if (hdr.argc == 0 || total > len)
-        return -1;
-    char **v = calloc(total + 2, sizeof *v);
-    if (!v)
-        return -1;
-    char *p = msgbuf + sizeof hdr, *end = msgbuf + len;
-    for (size_t i = 0; i < total; i++) {
-        char *nul = memchr(p, '\0', (size_t)(end - p));
-        if (!nul) {
-            free(v);
-            return -1;
-        }
-        v[i < hdr.argc ? i : i + 1] = p;
-        p = nul + 1;
-    }
-    /* layout: argv[0..argc-1], NULL, envp[0..envc-1], NULL(slot of cwd moved) */
-    *cwd = v[total];
-    v[total] = NULL;
-    v[hdr.argc] = NULL;
-    *argv = v;
-    *envp = v + hdr.argc + 1;
-    return 0;
-}
-
-static void serve_exec(size_t len, int fds[4], int sigfd)
-{
-    char **argv, **envp;
-    const char *cwd;
-    lp_status st = { .kind = LP_SUPERVISOR_FAILED, .err = EINVAL };
-
-    if (parse_exec(len, &argv, &envp, &cwd) < 0) {
-        lp_send(fds[3], LP_STATUS, &st, sizeof st, NULL, 0);
-        goto out;
-    }
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(CTL_FD);
-        close(sigfd);
-        init_supervise(argv, envp, cwd, fds);
-    }
-    if (pid < 0) {
-        st.err = errno;
-        lp_send(fds[3], LP_STATUS, &st, sizeof st, NULL, 0);
-    }
-    free(argv);
-out:
-    for (int i = 0; i < 4; i++)
-        close(fds[i]);
-}
-
-int main(void)
+int main(int argc, char **argv)
 {
     init_config cfg;
     init_failure why = { 0 };
@@ -129,6 +75,8 @@ int main(void)
     }
     sigemptyset(&chld);
     sigprocmask(SIG_SETMASK, &chld, NULL);
+    if (argc > 1 && !strcmp(argv[1], "keeper"))
+        return init_keeper(argc, argv);
 
     static char filter[LP_MAX_MSG];
     long n = lp_recv(CTL_FD, &hdr, msgbuf, sizeof msgbuf - 1, NULL, NULL);
@@ -155,34 +103,5 @@ int main(void)
     }
     if (lp_send(CTL_FD, LP_READY, NULL, 0, &workfd, 1) < 0)
         return 1;
-    close(workfd);
-
-    for (;;) {
-        struct pollfd p[2] = { { .fd = CTL_FD, .events = POLLIN }, { .fd = sigfd, .events = POLLIN } };
-        if (poll(p, 2, -1) < 0) {
-            if (errno == EINTR)
-                continue;
-            return 1;
-        }
-        if (p[1].revents) {
-            struct signalfd_siginfo si;
-            while (read(sigfd, &si, sizeof si) > 0)
-                ;
-            while (waitpid(-1, NULL, WNOHANG) > 0)
-                ;
-        }
-        if (!p[0].revents)
-            continue;
-        int fds[4];
-        size_t nfds = 4;
-        n = lp_recv(CTL_FD, &hdr, msgbuf, sizeof msgbuf, fds, &nfds);
-        if (n < 0 || hdr.type == 0)
-            return 0; /* the client is gone or broke the protocol: end the sandbox */
-        if (hdr.type == LP_EXEC && nfds == 4) {
-            serve_exec((size_t)n, fds, sigfd);
-            continue;
-        }
-        for (size_t i = 0; i < nfds; i++)
-            close(fds[i]);
-    }
+    return init_serve(CTL_FD, workfd, sigfd, &cfg);
 }

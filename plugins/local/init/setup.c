@@ -160,6 +160,9 @@ int init_parse_config(init_config *cfg, char *buf, size_t len, init_failure *why
         case 'p':
             cfg->pids = (uint32_t)strtoul(p + 1, NULL, 10);
             break;
+        case 'T':
+            cfg->expires_ms = strtoll(p + 1, NULL, 10);
+            break;
         case 'R':
         case 'W': {
             char *dst = p + strlen(p) + 1;

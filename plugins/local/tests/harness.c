@@ -143,6 +143,24 @@ int th_open(const char *query, const sbx_plugin_limits *limits, void **sb)
     return rc;
 }
 
+int th_open_named(const char *name, uint64_t ttl_ms, const char *policy,
+                  const sbx_plugin_limits *limits, void **sb)
+{
+    sbx_plugin_dsn dsn = { sizeof dsn, "local", "", "", 0, NULL };
+    sbx_plugin_limits none = { .struct_size = sizeof none };
+    sbx_plugin_sandbox_opts opts = { sizeof opts, name, ttl_ms, policy };
+    ck_assert_ptr_nonnull(th_plugin->open_named);
+    return th_plugin->open_named(th_state, &dsn, limits ? limits : &none, &opts, sb);
+}
+
+int th_attach(const char *id_or_name, void **sb, sbx_plugin_sandbox_info *info)
+{
+    sbx_plugin_dsn dsn = { sizeof dsn, "local", "", "", 0, NULL };
+    sbx_plugin_sandbox_info scratch = { .struct_size = sizeof scratch };
+    ck_assert_ptr_nonnull(th_plugin->attach);
+    return th_plugin->attach(th_state, &dsn, id_or_name, sb, info ? info : &scratch);
+}
+
 typedef struct sink {
     char *out, *err;
     size_t out_len, err_len, out_cap, err_cap;
@@ -278,6 +296,12 @@ pid_t th_init_pid(void *sb)
     return (pid_t)atoi(id + 6);
 }
 
+pid_t th_init_pid_of_id(const char *id)
+{
+    ck_assert(strncmp(id, "local-", 6) == 0);
+    return (pid_t)atoi(id + 6);
+}
+
 unsigned long th_pidns_of(pid_t pid)
 {
     char path[64];
@@ -338,6 +362,32 @@ void th_host_ids(pid_t pid, uid_t *uid, gid_t *gid)
     }
     fclose(f);
     ck_assert_int_eq(got, 3);
+}
+
+int th_count_cmdline(const char *text, pid_t *first)
+{
+    int n = 0;
+    DIR *d = opendir("/proc");
+    ck_assert_ptr_nonnull(d);
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        char path[300], buf[4096];
+        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+            continue;
+        snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        ssize_t len = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        for (ssize_t i = 0; i < len; i++)
+            if (buf[i] == '\0')
+                buf[i] = ' ';
+        buf[len > 0 ? len : 0] = '\0';
+        if (strstr(buf, text) && n++ == 0 && first)
+            *first = (pid_t)atoi(e->d_name);
+    }
+    closedir(d);
+    return n;
 }
 
 int th_settle_pidns(unsigned long ns, int want)

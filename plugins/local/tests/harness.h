@@ -30,6 +30,12 @@ void th_unload(void);
 /* Open with query "k1=v1&k2=v2" (no URL escapes; NULL = none) and optional limits. */
 int th_open(const char *query, const sbx_plugin_limits *limits, void **sb);
 
+/* open_named with a name (NULL = none), a TTL and a stored policy (NULL = none). */
+int th_open_named(const char *name, uint64_t ttl_ms, const char *policy,
+                  const sbx_plugin_limits *limits, void **sb);
+/* attach by id or name; info may be NULL. */
+int th_attach(const char *id_or_name, void **sb, sbx_plugin_sandbox_info *info);
+
 /* Fixture halves: load the plugin and open a sandbox (the test fails if it
  * cannot), and destroy *sb if open (asserting success), then unload. */
 void *th_fixture_open(const char *query, const sbx_plugin_limits *limits);
@@ -58,6 +64,8 @@ void th_install_probe(void *sb);
 
 /* The init's host pid and its pid-namespace inode (from the sandbox id). */
 pid_t th_init_pid(void *sb);
+/* The same from an id string (a sandbox with a TTL: "local-PID-RANDOM"). */
+pid_t th_init_pid_of_id(const char *id);
 unsigned long th_pidns_of(pid_t pid);
 /* 1 if pid is a live process (not gone, not a zombie waiting for its reaper). */
 int th_alive(pid_t pid);
@@ -67,6 +75,10 @@ int th_count_in_pidns(unsigned long ns);
 pid_t th_find_in_pidns(unsigned long ns, const char *comm);
 /* The real uid and gid a host process runs as (from /proc/PID/status). */
 void th_host_ids(pid_t pid, uid_t *uid, gid_t *gid);
+/* Host processes whose command line holds text (a keeper names its sandbox);
+ * *first (if not NULL) gets the pid of one of them. */
+int th_count_cmdline(const char *text, pid_t *first);
+
 /* Wait up to 5 s for the count to drop to at most want; returns the last count. */
 int th_settle_pidns(unsigned long ns, int want);
 

@@ -9,7 +9,8 @@ b=${SBX_TEST_BUILDDIR:?}
 init=$b/plugins/local/sandboxio-local-init
 plugin=$b/plugins/local/.libs/sandboxio-local.so
 for f in "$init" "$plugin" "$b/plugins/local/tests/test_local_exec" \
-         "$b/plugins/local/tests/test_local_lifecycle" "$b/plugins/local/tests/test_local_escape" \
+         "$b/plugins/local/tests/test_local_lifecycle" "$b/plugins/local/tests/test_local_detach" \
+         "$b/plugins/local/tests/test_local_escape" \
          "$b/plugins/local/tests/escape-probe"; do
     if [ ! -e "$f" ]; then
         echo "local-tests-pass-unprivileged.sh: missing $f" >&2
@@ -32,6 +33,7 @@ fi
 tmp=$(mktemp -d /tmp/sbx-local-unpriv.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 cp "$init" "$plugin" "$b/plugins/local/tests/test_local_exec" "$b/plugins/local/tests/test_local_lifecycle" \
+   "$b/plugins/local/tests/test_local_detach" \
    "$b/plugins/local/tests/test_local_escape" "$b/plugins/local/tests/escape-probe" "$tmp/"
 # The CLI for the contract suite: libtool keeps the real binary in .libs.
 cli=
@@ -56,6 +58,7 @@ fi
 cd "$tmp"
 $as_nobody "$tmp/test_local_exec"
 $as_nobody "$tmp/test_local_lifecycle"
+$as_nobody "$tmp/test_local_detach"
 $as_nobody "$tmp/test_local_escape"
 if [ -n "$cli" ]; then
     $as_nobody env LD_LIBRARY_PATH="$tmp" "$cli" contract local://
