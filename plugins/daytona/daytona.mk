@@ -1,4 +1,4 @@
-## The daytona backend. For now its test rig: spec-checked doubles of
+## The daytona backend. For now its first parts, unit-tested, and its test rig: spec-checked doubles of
 ## Daytona's control plane and toolbox (each behind Prism), proved by the
 ## official @daytonaio/sdk. Node and npm are test-time dependencies only:
 ## the doubles' packages are installed by the tests themselves (npm ci).
@@ -22,6 +22,18 @@ SBX_DAYTONA_SPEC = \
 	plugins/daytona/spec/SOURCES \
 	plugins/daytona/spec/api-openapi.yaml \
 	plugins/daytona/spec/toolbox-openapi.yaml
+
+## Unit tests of the backend's pure parts (no server needed). The plugin
+## itself is not built yet: its parts are tested as they are written.
+check_PROGRAMS += plugins/daytona/tests/test_daytona_units
+TESTS += plugins/daytona/tests/test_daytona_units
+plugins_daytona_tests_test_daytona_units_SOURCES = \
+	plugins/daytona/tests/test_daytona_units.c \
+	plugins/daytona/daytona.h \
+	plugins/daytona/logdemux.c \
+	plugins/daytona/policy.c
+plugins_daytona_tests_test_daytona_units_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(JSONC_CFLAGS)
+plugins_daytona_tests_test_daytona_units_LDADD = plugins/lib/libsbxjson.la plugins/lib/libsbxutil.la $(CHECK_LIBS) $(JSONC_LIBS)
 
 SBX_DAYTONA_TESTS = plugins/daytona/tests/daytona-sdk-session-passes.sh
 TESTS += $(SBX_DAYTONA_TESTS)
