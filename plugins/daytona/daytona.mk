@@ -38,7 +38,7 @@ plugins_daytona_tests_test_daytona_units_LDADD = plugins/lib/libsbxjson.la plugi
 SBX_DAYTONA_TESTS = plugins/daytona/tests/daytona-sdk-session-passes.sh
 TESTS += $(SBX_DAYTONA_TESTS)
 EXTRA_DIST += $(SBX_DAYTONA_TESTS) plugins/daytona/tests/daytona-rig.sh \
-	$(SBX_DAYTONA_DOUBLES) $(SBX_DAYTONA_SPEC)
+	$(SBX_DAYTONA_DOUBLES) $(SBX_DAYTONA_SPEC) docs/backends/daytona.md
 
 ## What the tests install or leave in the build tree.
 clean-local: clean-local-daytona
