@@ -77,6 +77,7 @@ dist_errors_DATA = \
 	docs/errors/SBX_E4017.md \
 	docs/errors/SBX_E4030.md \
 	docs/errors/SBX_E4040.md \
+	docs/errors/SBX_E4070.md \
 	docs/errors/SBX_E5001.md \
 	docs/errors/SBX_E5002.md \
 	docs/errors/SBX_E5003.md \

@@ -108,6 +108,7 @@ typedef enum sbx_code {
     SBX_E_CREDENTIAL_MISSING = 4017,    /* SBX_E4017 the credential's environment variable is unset */
     SBX_E_MCP_NO_SANDBOX = 4030,        /* SBX_E4030 no such sandbox in this MCP session */
     SBX_E_INSECURE_ENDPOINT = 4040,     /* SBX_E4040 plain http:// to an address not loopback */
+    SBX_E_BACKEND_START_TIMEOUT = 4070, /* SBX_E4070 the provider's sandbox did not start in time */
 
     /* 5xxx: execution */
     SBX_E_EXEC_TIMEOUT = 5001,          /* SBX_E5001 (CLI only: see sbx_result_timed_out()) */

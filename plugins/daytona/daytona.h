@@ -11,6 +11,7 @@
  *               daemon's line markers, fed as it grows
  *   policy.c    the policy's limits as members of the create request,
  *               fail-closed where Daytona cannot express them exactly
+ *   lifecycle.c waiting for a created sandbox to start
  */
 #ifndef SBX_DAYTONA_H
 #define SBX_DAYTONA_H
@@ -75,5 +76,27 @@ int daytona_demux_finish(daytona_demux *d);
  * The detail goes through host->set_error.
  */
 int daytona_policy_body(json_object *body, const sbx_host *host, const sbx_plugin_limits *limits);
+
+/* --- lifecycle.c ------------------------------------------------------------ */
+
+/* daytona_start_state's answer for a sandbox still on its way to `started`. */
+#define DAYTONA_STARTING 1
+
+/*
+ * daytona_start_state - what a sandbox record (GET /sandbox/{id}) says of a
+ * create waited for; its state is copied to state. SBX_OK: `started`;
+ * DAYTONA_STARTING: still on its way (creating, starting, pulling the
+ * snapshot, ...); SBX_E_BACKEND_FAILED for any other state (error,
+ * build_failed, stopped, destroyed, ...), with Daytona's errorReason;
+ * SBX_E_BACKEND_PROTOCOL for a record without a state.
+ */
+int daytona_start_state(json_object *record, const sbx_host *host, char *state, size_t state_size);
+/*
+ * daytona_start_timeout - SBX_E_BACKEND_START_TIMEOUT for a sandbox that
+ * was still `state` when the wait's bound (waited_ms) passed, with
+ * Daytona's reason if it gave one.
+ */
+int daytona_start_timeout(const sbx_host *host, const char *id, const char *state,
+                          const char *reason, uint64_t waited_ms);
 
 #endif

@@ -31,7 +31,8 @@ plugins_daytona_tests_test_daytona_units_SOURCES = \
 	plugins/daytona/tests/test_daytona_units.c \
 	plugins/daytona/daytona.h \
 	plugins/daytona/logdemux.c \
-	plugins/daytona/policy.c
+	plugins/daytona/policy.c \
+	plugins/daytona/lifecycle.c
 plugins_daytona_tests_test_daytona_units_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(JSONC_CFLAGS)
 plugins_daytona_tests_test_daytona_units_LDADD = plugins/lib/libsbxjson.la plugins/lib/libsbxutil.la $(CHECK_LIBS) $(JSONC_LIBS)
 

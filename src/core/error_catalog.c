@@ -103,6 +103,7 @@ static const catalog_row catalog[] = {
     ROW(SBX_E_CREDENTIAL_MISSING, 4017, "the environment variable holding the backend's credential is not set"),
     ROW(SBX_E_MCP_NO_SANDBOX, 4030, "no sandbox with this id in the MCP session"),
     ROW(SBX_E_INSECURE_ENDPOINT, 4040, "a backend endpoint is plain http:// to an address that is not loopback"),
+    ROW(SBX_E_BACKEND_START_TIMEOUT, 4070, "the provider's sandbox did not start within the time allowed"),
 
     /* 5xxx: execution */
     ROW(SBX_E_EXEC_TIMEOUT, 5001, "the command ran past its timeout"),

@@ -3,7 +3,8 @@
  * split into stdout and stderr (markers cut at every byte, output before
  * the first marker, lookalike bytes, a callback that stops the feed), and
  * the policy's limits as members of the create request (exact requests for
- * each control, every refusal with its code). No server is needed.
+ * each control, every refusal with its code), and the wait for a created
+ * sandbox (its states, the errors naming them). No server is needed.
  */
 #include "../daytona.h"
 
@@ -247,6 +248,68 @@ START_TEST(policy_defaulted_limit_is_left_out_and_logged)
 }
 END_TEST
 
+/* --- lifecycle ------------------------------------------------------------- */
+
+static int state_of(const char *json, char *state)
+{
+    host_reset();
+    json_object *rec = json_tokener_parse(json);
+    ck_assert_ptr_nonnull(rec);
+    int rc = daytona_start_state(rec, &host, state, 32);
+    json_object_put(rec);
+    return rc;
+}
+
+START_TEST(start_state_started_and_on_the_way)
+{
+    char state[32];
+    ck_assert_int_eq(state_of("{\"id\":\"a\",\"state\":\"started\"}", state), SBX_OK);
+    ck_assert_str_eq(state, "started");
+    static const char *const way[] = {"creating", "starting", "pulling_snapshot",
+                                      "pending_build", "building_snapshot", "restoring"};
+    for (size_t i = 0; i < sizeof(way) / sizeof(way[0]); i++) {
+        char json[128];
+        snprintf(json, sizeof(json), "{\"id\":\"a\",\"state\":\"%s\"}", way[i]);
+        ck_assert_int_eq(state_of(json, state), DAYTONA_STARTING);
+        ck_assert_str_eq(state, way[i]);
+        ck_assert_int_eq(last_code, 0);
+    }
+}
+END_TEST
+
+START_TEST(start_state_failure_names_state_and_reason)
+{
+    char state[32];
+    ck_assert_int_eq(state_of("{\"id\":\"sb1\",\"state\":\"error\",\"errorReason\":\"no runner "
+                              "available\"}", state), SBX_E_BACKEND_FAILED);
+    ck_assert_int_eq(last_code, SBX_E_BACKEND_FAILED);
+    ck_assert_str_eq(last_msg, "daytona: sandbox sb1 did not start: Daytona reports it error: "
+                               "no runner available");
+    ck_assert_int_eq(state_of("{\"id\":\"sb1\",\"state\":\"build_failed\"}", state),
+                     SBX_E_BACKEND_FAILED);
+    /* A state a create never passes through fails at once, not at the bound. */
+    ck_assert_int_eq(state_of("{\"id\":\"sb1\",\"state\":\"destroyed\"}", state),
+                     SBX_E_BACKEND_FAILED);
+    ck_assert_int_eq(state_of("{\"id\":\"sb1\",\"state\":\"stopped\"}", state),
+                     SBX_E_BACKEND_FAILED);
+    ck_assert_int_eq(state_of("{\"id\":\"sb1\"}", state), SBX_E_BACKEND_PROTOCOL);
+    ck_assert_int_eq(state_of("{\"id\":\"sb1\",\"state\":7}", state), SBX_E_BACKEND_PROTOCOL);
+}
+END_TEST
+
+START_TEST(start_timeout_names_the_state_it_was_stuck_in)
+{
+    host_reset();
+    ck_assert_int_eq(daytona_start_timeout(&host, "sb2", "creating", NULL, 60500),
+                     SBX_E_BACKEND_START_TIMEOUT);
+    ck_assert_int_eq(last_code, SBX_E_BACKEND_START_TIMEOUT);
+    ck_assert_str_eq(last_msg, "daytona: sandbox sb2 did not start within 60 s: Daytona still "
+                               "reports it creating");
+    daytona_start_timeout(&host, "sb2", "pulling_snapshot", "pulling image", 1000);
+    ck_assert_ptr_nonnull(strstr(last_msg, "pulling_snapshot: pulling image"));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("daytona");
@@ -263,6 +326,11 @@ int main(void)
     tcase_add_test(tc, policy_whole_units_are_exact_requests);
     tcase_add_test(tc, policy_limit_that_would_round_up_is_refused);
     tcase_add_test(tc, policy_defaulted_limit_is_left_out_and_logged);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("lifecycle");
+    tcase_add_test(tc, start_state_started_and_on_the_way);
+    tcase_add_test(tc, start_state_failure_names_state_and_reason);
+    tcase_add_test(tc, start_timeout_names_the_state_it_was_stuck_in);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
