@@ -79,6 +79,7 @@ dist_errors_DATA = \
 	docs/errors/SBX_E4040.md \
 	docs/errors/SBX_E4060.md \
 	docs/errors/SBX_E4061.md \
+	docs/errors/SBX_E4070.md \
 	docs/errors/SBX_E5001.md \
 	docs/errors/SBX_E5002.md \
 	docs/errors/SBX_E5003.md \

@@ -110,6 +110,7 @@ typedef enum sbx_code {
     SBX_E_INSECURE_ENDPOINT = 4040,     /* SBX_E4040 plain http:// to an address not loopback */
     SBX_E_RUNTIME_DIR_UNSAFE = 4060,    /* SBX_E4060 the private runtime directory is not private */
     SBX_E_NOT_DETACHABLE = 4061,        /* SBX_E4061 the sandbox has no TTL: it dies with its handle */
+    SBX_E_BACKEND_START_TIMEOUT = 4070, /* SBX_E4070 the provider's sandbox did not start in time */
 
     /* 5xxx: execution */
     SBX_E_EXEC_TIMEOUT = 5001,          /* SBX_E5001 (CLI only: see sbx_result_timed_out()) */

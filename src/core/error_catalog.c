@@ -105,6 +105,7 @@ static const catalog_row catalog[] = {
     ROW(SBX_E_INSECURE_ENDPOINT, 4040, "a backend endpoint is plain http:// to an address that is not loopback"),
     ROW(SBX_E_RUNTIME_DIR_UNSAFE, 4060, "the private runtime directory is not private: refused"),
     ROW(SBX_E_NOT_DETACHABLE, 4061, "the sandbox was opened without a TTL: it cannot be detached"),
+    ROW(SBX_E_BACKEND_START_TIMEOUT, 4070, "the provider's sandbox did not start within the time allowed"),
 
     /* 5xxx: execution */
     ROW(SBX_E_EXEC_TIMEOUT, 5001, "the command ran past its timeout"),

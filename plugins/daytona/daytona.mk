@@ -1,0 +1,50 @@
+## The daytona backend. For now its first parts, unit-tested, and its test rig: spec-checked doubles of
+## Daytona's control plane and toolbox (each behind Prism), proved by the
+## official @daytonaio/sdk. Node and npm are test-time dependencies only:
+## the doubles' packages are installed by the tests themselves (npm ci).
+SBX_DAYTONA_DOUBLES = \
+	plugins/daytona/tests/doubles/package.json \
+	plugins/daytona/tests/doubles/package-lock.json \
+	plugins/daytona/tests/doubles/README.md \
+	plugins/daytona/tests/doubles/rig.js \
+	plugins/daytona/tests/doubles/front.js \
+	plugins/daytona/tests/doubles/control-plane.js \
+	plugins/daytona/tests/doubles/toolbox.js \
+	plugins/daytona/tests/doubles/toolbox-spec.js \
+	plugins/daytona/tests/doubles/sessions.js \
+	plugins/daytona/tests/doubles/files.js \
+	plugins/daytona/tests/doubles/sandbox.js \
+	plugins/daytona/tests/doubles/paths.js \
+	plugins/daytona/tests/doubles/faults.js \
+	plugins/daytona/tests/doubles/rig-selfcheck.js \
+	plugins/daytona/tests/doubles/sdk-session.js
+SBX_DAYTONA_SPEC = \
+	plugins/daytona/spec/SOURCES \
+	plugins/daytona/spec/api-openapi.yaml \
+	plugins/daytona/spec/toolbox-openapi.yaml
+
+## Unit tests of the backend's pure parts (no server needed). The plugin
+## itself is not built yet: its parts are tested as they are written.
+check_PROGRAMS += plugins/daytona/tests/test_daytona_units
+TESTS += plugins/daytona/tests/test_daytona_units
+plugins_daytona_tests_test_daytona_units_SOURCES = \
+	plugins/daytona/tests/test_daytona_units.c \
+	plugins/daytona/daytona.h \
+	plugins/daytona/logdemux.c \
+	plugins/daytona/policy.c \
+	plugins/daytona/lifecycle.c
+plugins_daytona_tests_test_daytona_units_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(JSONC_CFLAGS)
+plugins_daytona_tests_test_daytona_units_LDADD = plugins/lib/libsbxjson.la plugins/lib/libsbxutil.la $(CHECK_LIBS) $(JSONC_LIBS)
+
+SBX_DAYTONA_TESTS = plugins/daytona/tests/daytona-sdk-session-passes.sh
+TESTS += $(SBX_DAYTONA_TESTS)
+EXTRA_DIST += $(SBX_DAYTONA_TESTS) plugins/daytona/tests/daytona-rig.sh \
+	$(SBX_DAYTONA_DOUBLES) $(SBX_DAYTONA_SPEC) docs/backends/daytona.md
+
+## What the tests install or leave in the build tree.
+clean-local: clean-local-daytona
+clean-local-daytona:
+	-rm -rf plugins/daytona/tests/doubles/node_modules plugins/daytona/tests/npm-ci.lock \
+	  plugins/daytona/tests/doubles/npm-ci.log
+	-test "$(abs_srcdir)" = "$(abs_builddir)" || rm -rf plugins/daytona/tests/doubles plugins/daytona/spec
+.PHONY: clean-local-daytona

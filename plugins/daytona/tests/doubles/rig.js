@@ -1,0 +1,139 @@
+// Starts the Daytona test rig on 127.0.0.1 ports it picks:
+//   the control-plane double and the toolbox double, each behind Prism in
+//   proxy mode with --errors (the control plane loaded with the stored
+//   api-openapi.yaml, the toolbox with a copy of toolbox-openapi.yaml
+//   whose paths carry the /{sandboxId} prefix, derived here), so every
+//   request and response is checked against Daytona's published specs;
+//   and before each Prism a front door (front.js) that records the
+//   requests, keeps Prism's violations and answers the injected faults.
+// Usage: node rig.js STATE_DIR
+// Writes STATE_DIR/rig.json once everything answers:
+//   { apiUrl (the control plane's front door), toolboxUrl (the toolbox's
+//     front door: every sandbox's toolboxProxyUrl), apiPrismUrl,
+//     toolboxPrismUrl, controlUrl (the control-plane double itself, for
+//     /_control/), apiKey, jwtToken, organizationId, prismLogs }
+// and runs until SIGTERM or SIGINT, then kills every sandbox and Prism.
+// Credentials the doubles accept: DAYTONA_DOUBLE_API_KEY (or a fixed test
+// key), and a fixed JWT with its organisation. Faults: DAYTONA_DOUBLE_FAULTS
+// (see faults.js).
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { ControlPlane } from "./control-plane.js";
+import { createToolboxServer } from "./toolbox.js";
+import { Faults } from "./faults.js";
+import { createApiFront, createToolboxFront } from "./front.js";
+import { deriveToolboxSpec } from "./toolbox-spec.js";
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const SPEC_DIR = path.join(HERE, "..", "..", "spec");
+const PRISM = path.join(HERE, "node_modules", "@stoplight", "prism-cli", "dist", "index.js");
+const API_KEY = process.env.DAYTONA_DOUBLE_API_KEY || "dtn_" + "0123456789abcdef".repeat(4);
+const JWT = { token: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJkb3VibGUifQ.ZG91YmxlLXNpZ25hdHVyZQ",
+  organizationId: "4f3c2b1a-0d9e-4c8b-a7f6-e5d4c3b2a190" };
+
+const stateDir = process.argv[2];
+if (!stateDir || !fs.existsSync(stateDir)) {
+  console.error("usage: node rig.js STATE_DIR (an existing directory)");
+  process.exit(2);
+}
+
+function listen(server) {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve(server.address().port));
+  });
+}
+
+async function freePort() {
+  const s = net.createServer();
+  const port = await listen(s);
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+// Prism is up once it answers (its own 4xx for a bad request will do).
+async function waitHttp(port, child, ms) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) return false;
+    try {
+      await fetch(`http://127.0.0.1:${port}/`);
+      return true;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return false;
+}
+
+const prisms = [];
+let cp = null;
+
+function shutdown(code) {
+  if (cp) cp.closeAll();
+  for (const p of prisms) if (p.exitCode === null) p.kill("SIGKILL");
+  process.exit(code);
+}
+process.on("SIGTERM", () => shutdown(0));
+process.on("SIGINT", () => shutdown(0));
+
+async function startPrism(spec, upstreamPort, log) {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const port = await freePort();
+    const fd = fs.openSync(log, "a");
+    const child = spawn(process.execPath, [PRISM, "proxy", spec, `http://127.0.0.1:${upstreamPort}`,
+      "--errors", "-h", "127.0.0.1", "-p", String(port)], { stdio: ["ignore", fd, fd] });
+    fs.closeSync(fd);
+    prisms.push(child);
+    if (await waitHttp(port, child, 180000)) {
+      child.on("exit", (code, sig) => {
+        console.error(`prism (${path.basename(spec)}) exited (${code ?? sig})`);
+        shutdown(1);
+      });
+      return port;
+    }
+    if (child.exitCode === null) child.kill("SIGKILL");
+  }
+  console.error(`prism did not start for ${spec}; its log:\n${fs.readFileSync(log, "utf8")}`);
+  shutdown(1);
+  return 0;
+}
+
+const faults = new Faults((id) => cp.expire(id));
+cp = new ControlPlane({ apiKey: API_KEY, jwt: JWT, stateDir, faults });
+const cpPort = await listen(cp.server());
+const toolboxPort = await listen(createToolboxServer(cp.sandboxes));
+
+const toolboxSpec = path.join(stateDir, "toolbox-openapi.prefixed.json");
+deriveToolboxSpec(path.join(SPEC_DIR, "toolbox-openapi.yaml"), toolboxSpec);
+const apiLog = path.join(stateDir, "prism-api.log");
+const toolboxLog = path.join(stateDir, "prism-toolbox.log");
+// The two Prisms read their specs at once (each takes a while on a
+// loaded machine).
+const [apiPrism, toolboxPrism] = await Promise.all([
+  startPrism(path.join(SPEC_DIR, "api-openapi.yaml"), cpPort, apiLog),
+  startPrism(toolboxSpec, toolboxPort, toolboxLog),
+]);
+
+const apiFront = await listen(createApiFront({
+  prismPort: apiPrism, faults, requests: cp.requests, violations: cp.violations,
+}));
+const toolboxFront = await listen(createToolboxFront({ prismPort: toolboxPrism, toolboxPort, faults, cp }));
+cp.toolboxUrl = `http://127.0.0.1:${toolboxFront}`;
+
+const info = {
+  apiUrl: `http://127.0.0.1:${apiFront}`,
+  toolboxUrl: cp.toolboxUrl,
+  apiPrismUrl: `http://127.0.0.1:${apiPrism}`,
+  toolboxPrismUrl: `http://127.0.0.1:${toolboxPrism}`,
+  controlUrl: `http://127.0.0.1:${cpPort}`,
+  apiKey: API_KEY,
+  jwtToken: JWT.token,
+  organizationId: JWT.organizationId,
+  prismLogs: [apiLog, toolboxLog],
+};
+fs.writeFileSync(path.join(stateDir, "rig.json.tmp"), JSON.stringify(info, null, 2));
+fs.renameSync(path.join(stateDir, "rig.json.tmp"), path.join(stateDir, "rig.json"));
