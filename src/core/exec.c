@@ -346,6 +346,9 @@ static int run(sbx_result **out, sbx_sandbox *sb, const sbx_cmd *cmd, sbx_output
         .output = cb ? io_stream : io_capture,
         .input = cmd->has_stdin ? io_input : NULL,
         .cancel_fd = sbx__cancel_fd(cmd->cancel),
+        /* -1, never 0: a zero here would be a plugin polling our stdin. */
+        .input_ready_fd = -1,
+        .resize_fd = -1,
     };
     r->exit.struct_size = sizeof(r->exit);
     uint64_t start = now_ns();
