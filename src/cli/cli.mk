@@ -8,6 +8,7 @@ src_sandboxio_SOURCES = \
 	src/cli/cmd_doctor.c \
 	src/cli/cmd_gc.c \
 	src/cli/cmd_plugins.c \
+	src/cli/cmd_profiles.c \
 	src/cli/cmd_run.c \
 	src/cli/cmd_version.c \
 	src/cli/doctor_enforce.c \
@@ -18,18 +19,22 @@ src_sandboxio_SOURCES = \
 	src/cli/interrupt.c \
 	src/cli/interrupt.h \
 	src/cli/plugin_report.c \
+	src/cli/policy_profile.c \
+	src/cli/profile.c \
+	src/cli/profile.h \
+	src/cli/profile_load.c \
 	src/cli/plugin_report.h \
 	src/cli/run.h \
 	src/cli/run_options.c \
 	src/cli/run_output.c \
 	src/cli/util.c \
 	src/cli/util.h
-src_sandboxio_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
+src_sandboxio_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(YAML_CFLAGS)
 ## Every command builds whichever backends are enabled: they reach backends
 ## only through the library, so one left out is a plugin not found at run
 ## time (`sandboxio contract docker://` says so), never a missing symbol.
 ## `contract` runs the suite linked in from contract/.
-src_sandboxio_LDADD = contract/libsbxcontract.la src/libsandboxio.la plugins/lib/libsbxutil.la $(JSONC_LIBS)
+src_sandboxio_LDADD = contract/libsbxcontract.la src/libsandboxio.la plugins/lib/libsbxutil.la $(JSONC_LIBS) $(YAML_LIBS)
 
 dist_man_MANS += docs/man/sandboxio.1
 dist_doc_DATA += docs/cli.md

@@ -16,6 +16,7 @@ static int cmd_help(int argc, char **argv);
 static const struct sbx_cli_command commands[] = {
     { "run", cmd_run, "one-shot: create, exec, destroy" },
     { "mcp", cmd_mcp, "serve the Model Context Protocol (stdio or HTTP) to agents" },
+    { "profiles", cmd_profiles, "list the YAML profiles (DSN + policy); check a profiles file" },
     { "plugins", cmd_plugins, "list installed backends, their ABI, capabilities and tier" },
     { "doctor", cmd_doctor, "environment report to paste into an issue (no secrets)" },
     { "contract", cmd_contract, "run the contract suite against a backend" },

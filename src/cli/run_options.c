@@ -44,7 +44,9 @@ const char run_policy_usage[] =
     "                     container, userspace-kernel, microvm\n"
     "  -e, --env K=V      set K in CMD's environment (repeatable)\n"
     "  --env-pass NAME    pass NAME from this environment if set (repeatable)\n"
-    "  --output-cap SIZE  cap on each captured stream (default 16M)\n";
+    "  --output-cap SIZE  cap on each captured stream (default 16M)\n"
+    "  --profile NAME     start from profile NAME (default: $SANDBOXIO_PROFILE);\n"
+    "                     the options above override its values\n";
 
 static void usage(FILE *out)
 {
@@ -185,6 +187,24 @@ int policy_opts_init(struct policy_opts *po)
 
 int policy_opts_take(struct policy_opts *po, const char *cmd, int opt, const char *arg)
 {
+    struct policy_given *given;
+
+    po->cmd = cmd;
+    if (opt == OPT_PROFILE) {
+        po->profile = arg;
+        return 0;
+    }
+    given = realloc(po->given, (po->n_given + 1) * sizeof(*given));
+    if (!given)
+        return sbx_cli_error(SBX_E_NOMEM, "out of memory");
+    po->given = given;
+    given[po->n_given].opt = opt;
+    given[po->n_given++].arg = arg;
+    return 0;
+}
+
+int policy_opts_apply(struct policy_opts *po, const char *cmd, int opt, const char *arg)
+{
     int tier;
     uint64_t v;
 
@@ -241,6 +261,16 @@ int policy_opts_take(struct policy_opts *po, const char *cmd, int opt, const cha
 
 int policy_opts_finish(struct policy_opts *po)
 {
+    int cli_network = 0, status;
+
+    for (size_t i = 0; i < po->n_given; i++)
+        cli_network |= po->given[i].opt == OPT_NETWORK || po->given[i].opt == OPT_ALLOW_HOST;
+    if ((status = policy_opts_use_profile(po, cli_network)))
+        return status;
+    for (size_t i = 0; i < po->n_given; i++) {
+        if ((status = policy_opts_apply(po, po->cmd, po->given[i].opt, po->given[i].arg)))
+            return status;
+    }
     if (!po->network_given)
         po->network = po->hosts ? SBX_NET_ALLOWLIST : SBX_NET_NONE;
     return apply_network(po->policy, po->network, po->hosts);
@@ -250,6 +280,11 @@ void policy_opts_release(struct policy_opts *po)
 {
     sbx_policy_free(po->policy);
     po->policy = NULL;
+    free(po->given);
+    po->given = NULL;
+    po->n_given = 0;
+    po->used = NULL;
+    profile_set_free(&po->profiles);
 }
 
 const char *policy_opts_dsn(const struct policy_opts *po)
