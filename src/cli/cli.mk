@@ -56,7 +56,9 @@ SBX_CLI_TESTS = \
 	tests/cli/plugins-json-lists-fake.sh \
 	tests/cli/doctor-json-no-secrets.sh \
 	tests/cli/doctor-opens-no-socket.sh \
-	tests/cli/help-and-usage-errors.sh
+	tests/cli/help-and-usage-errors.sh \
+	tests/cli/run-profile-reaches-backend.sh \
+	tests/cli/profiles-list-and-check.sh
 TESTS += $(SBX_CLI_TESTS)
 EXTRA_DIST += $(SBX_CLI_TESTS) tests/cli/lib.sh
 
@@ -68,3 +70,11 @@ tests_cli_test_cli_parse_SOURCES = tests/cli/test_cli_parse.c \
 tests_cli_test_cli_parse_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(JSONC_CFLAGS)
 tests_cli_test_cli_parse_LDADD = src/libsandboxio.la plugins/lib/libsbxutil.la $(CHECK_LIBS) \
 	$(JSONC_LIBS)
+
+## Unit tests of the YAML profiles reader.
+check_PROGRAMS += tests/cli/test_profile
+TESTS += tests/cli/test_profile
+tests_cli_test_profile_SOURCES = tests/cli/test_profile.c \
+	src/cli/profile.c src/cli/profile_load.c src/cli/profile.h src/cli/util.c src/cli/util.h
+tests_cli_test_profile_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(JSONC_CFLAGS) $(YAML_CFLAGS)
+tests_cli_test_profile_LDADD = src/libsandboxio.la $(CHECK_LIBS) $(JSONC_LIBS) $(YAML_LIBS)

@@ -92,10 +92,14 @@ static int next(struct reader *r)
         yaml_event_delete(&r->ev);
     r->have_event = 0;
     if (!yaml_parser_parse(&r->parser, &r->ev)) {
-        const yaml_mark_t *at = &r->parser.problem_mark;
-        return fail(r, SBX_E_PROFILE_SYNTAX, at, "not valid YAML: %s%s%s",
-                    r->parser.problem ? r->parser.problem : "parse error",
-                    r->parser.context ? " " : "", r->parser.context ? r->parser.context : "");
+        const yaml_mark_t *at = &r->parser.problem_mark, *from = &r->parser.context_mark;
+        const char *problem = r->parser.problem ? r->parser.problem : "parse error";
+        /* The context ("while scanning a quoted scalar") points where the
+         * unfinished thing began, often the line to fix. */
+        if (r->parser.context)
+            return fail(r, SBX_E_PROFILE_SYNTAX, at, "not valid YAML: %s %s started at %zu:%zu",
+                        problem, r->parser.context, from->line + 1, from->column + 1);
+        return fail(r, SBX_E_PROFILE_SYNTAX, at, "not valid YAML: %s", problem);
     }
     r->have_event = 1;
     switch (r->ev.type) {
