@@ -37,7 +37,7 @@ src_sandboxio_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(YAML_CFLAGS)
 src_sandboxio_LDADD = contract/libsbxcontract.la src/libsandboxio.la plugins/lib/libsbxutil.la $(JSONC_LIBS) $(YAML_LIBS)
 
 dist_man_MANS += docs/man/sandboxio.1
-dist_doc_DATA += docs/cli.md
+dist_doc_DATA += docs/cli.md docs/profiles.md
 
 ## Shell tests of the CLI against the fake backend.
 SBX_CLI_TESTS = \
