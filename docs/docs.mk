@@ -30,6 +30,7 @@ dist_man_MANS += \
 	docs/man/sbx_cmd_set_env.3 \
 	docs/man/sbx_cmd_set_output_cap.3 \
 	docs/man/sbx_cmd_set_stdin.3 \
+	docs/man/sbx_cmd_set_stdin_fd.3 \
 	docs/man/sbx_cmd_set_timeout.3 \
 	docs/man/sbx_dirlist_count.3 \
 	docs/man/sbx_dirlist_free.3 \

@@ -39,6 +39,14 @@ SBX_API int sbx_cmd_set_env(sbx_cmd *cmd, const char *name, const char *value);
 SBX_API int sbx_cmd_set_cwd(sbx_cmd *cmd, const char *cwd);
 /** Bytes fed to standard input, then EOF (copied); needs SBX_CAP_STDIN. */
 SBX_API int sbx_cmd_set_stdin(sbx_cmd *cmd, const void *data, size_t len);
+/**
+ * Stream what descriptor fd gives to standard input as it arrives, then EOF
+ * when fd reaches end-of-file; needs SBX_CAP_STDIN. fd is not owned: it must
+ * stay open until the exec returns and is never closed. Replaces
+ * sbx_cmd_set_stdin() (and it this). A command with one may run in one exec
+ * at a time. Since 0.1.0.
+ */
+SBX_API int sbx_cmd_set_stdin_fd(sbx_cmd *cmd, int fd);
 /** Timeout in ms (0 = the policy's); the smaller of the two applies. Needs SBX_CAP_TIMEOUT. */
 SBX_API int sbx_cmd_set_timeout(sbx_cmd *cmd, uint64_t ms);
 /** Per-stream capture cap in bytes; the smaller of this and the policy's applies. */

@@ -97,7 +97,8 @@ SBX_DOCKER_TESTS = \
 	plugins/docker/tests/docker-default-limits-applied.sh \
 	plugins/docker/tests/docker-stopped-init-run-returns.sh \
 	plugins/docker/tests/docker-fifo-refused.sh \
-	plugins/docker/tests/docker-stdin-large.sh
+	plugins/docker/tests/docker-stdin-large.sh \
+	plugins/docker/tests/docker-interactive-stdin-streams.sh
 TESTS += $(SBX_DOCKER_TESTS)
 EXTRA_DIST += $(SBX_DOCKER_TESTS) plugins/docker/tests/dockerd-start.sh
 

@@ -39,6 +39,7 @@ typedef struct exec_run {
     size_t in_off, in_len;
     int have_status, timed_out, aborted, killed, input_failed;
     int cancel_fd;              /* the caller's cancel, -1 if none */
+    int input_ready_fd;         /* readable when input() will not block; -1 if none */
     int cancelled;
     lp_status status;
 } exec_run;
@@ -154,11 +155,20 @@ static int run_loop(exec_run *r, uint64_t timeout_ms)
     while (r->out >= 0 || r->err >= 0 || !r->have_status) {
         if (r->killed && !kill_deadline)
             kill_deadline = now_ms() + KILL_GRACE_MS;
-        struct pollfd p[5] = {
+        /*
+         * With nothing of stdin in hand and a caller that says when it has
+         * more, wait for that rather than for room in the command's stdin:
+         * input() is then called only when it will not block, so output
+         * keeps flowing while an interactive user has not typed yet.
+         */
+        int await_input = r->in >= 0 && r->input_ready_fd >= 0 && r->in_off == r->in_len;
+        struct pollfd p[6] = {
             { .fd = r->out, .events = POLLIN }, { .fd = r->err, .events = POLLIN },
-            { .fd = r->st, .events = POLLIN }, { .fd = r->in, .events = POLLOUT },
+            { .fd = r->st, .events = POLLIN },
+            { .fd = await_input ? -1 : r->in, .events = POLLOUT },
             /* It stays readable once cancelled: watched until then only. */
             { .fd = r->cancelled ? -1 : r->cancel_fd, .events = POLLIN },
+            { .fd = await_input && !r->killed ? r->input_ready_fd : -1, .events = POLLIN },
         };
         int wait = -1;
         if (kill_deadline) {
@@ -177,7 +187,7 @@ static int run_loop(exec_run *r, uint64_t timeout_ms)
         }
         if (r->st < 0 && !r->have_status)
             return -1;
-        int n = poll(p, 5, wait);
+        int n = poll(p, 6, wait);
         if (n < 0 && errno != EINTR)
             return -1;
         if (n <= 0)
@@ -188,7 +198,7 @@ static int run_loop(exec_run *r, uint64_t timeout_ms)
             drain(r, &r->err, 2);
         if (p[3].revents & (POLLERR | POLLHUP))
             close_fd(&r->in);
-        else if (p[3].revents & POLLOUT)
+        else if ((p[3].revents & POLLOUT) || p[5].revents)
             feed_stdin(r);
         if (p[2].revents && read_status(r) < 0)
             return -1;
@@ -257,7 +267,8 @@ int local_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io
 {
     local_sandbox *sb = sandbox;
     const sbx_host *host = sb->host;
-    exec_run r = { .io = io, .in = -1, .out = -1, .err = -1, .st = -1, .cancel_fd = -1 };
+    exec_run r = { .io = io, .in = -1, .out = -1, .err = -1, .st = -1, .cancel_fd = -1,
+                   .input_ready_fd = -1 };
     int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 }, st[2] = { -1, -1 };
     size_t len = 0;
     int rc, oomfd = -1;
@@ -274,6 +285,8 @@ int local_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io
     int has_input = SBX_STRUCT_HAS(io, input) && io->input;
     if (SBX_STRUCT_HAS(io, cancel_fd))
         r.cancel_fd = io->cancel_fd;
+    if (has_input && SBX_STRUCT_HAS(io, input_ready_fd))
+        r.input_ready_fd = io->input_ready_fd;
     r.buf = malloc(READ_CHUNK);
     r.inbuf = has_input ? malloc(STDIN_CHUNK) : NULL;
     if (!r.buf || (has_input && !r.inbuf)) {

@@ -90,7 +90,8 @@ TESTS += \
 	plugins/local/tests/local-passes-contract.sh \
 	plugins/local/tests/run-interrupt-stops-silent-command.sh \
 	plugins/local/tests/run-missing-program-exits-127-unexecutable-126.sh \
-	plugins/local/tests/run-network-open-refused-by-policy.sh
+	plugins/local/tests/run-network-open-refused-by-policy.sh \
+	plugins/local/tests/run-interactive-stdin-streams.sh
 EXTRA_DIST += \
 	plugins/local/tests/lib.sh \
 	plugins/local/tests/local-tests-pass-unprivileged.sh \
@@ -98,6 +99,7 @@ EXTRA_DIST += \
 	plugins/local/tests/run-interrupt-stops-silent-command.sh \
 	plugins/local/tests/run-missing-program-exits-127-unexecutable-126.sh \
 	plugins/local/tests/run-network-open-refused-by-policy.sh \
+	plugins/local/tests/run-interactive-stdin-streams.sh \
 	bench/local/run.sh \
 	docs/backends/local.md \
 	docs/performance.md

@@ -58,9 +58,10 @@ SBX_CLI_TESTS = \
 	tests/cli/doctor-opens-no-socket.sh \
 	tests/cli/help-and-usage-errors.sh \
 	tests/cli/run-profile-reaches-backend.sh \
-	tests/cli/profiles-list-and-check.sh
+	tests/cli/profiles-list-and-check.sh \
+	tests/cli/run-interactive-stdin-streams.sh
 TESTS += $(SBX_CLI_TESTS)
-EXTRA_DIST += $(SBX_CLI_TESTS) tests/cli/lib.sh
+EXTRA_DIST += $(SBX_CLI_TESTS) tests/cli/lib.sh tests/cli/interactive-echo.py
 
 ## Unit tests of the CLI's parsing and encoding helpers.
 check_PROGRAMS += tests/cli/test_cli_parse

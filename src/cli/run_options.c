@@ -12,17 +12,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "run.h"
 #include "util.h"
 
-enum { OPT_CWD = OPT_POLICY_END, OPT_STDIN, OPT_JSON };
+enum { OPT_CWD = OPT_POLICY_END, OPT_STDIN, OPT_JSON, OPT_INTERACTIVE };
 
 static const struct option options[] = {
     RUN_POLICY_OPTIONS,
     { "cwd", required_argument, NULL, OPT_CWD },
     { "stdin", no_argument, NULL, OPT_STDIN },
+    { "interactive", no_argument, NULL, OPT_INTERACTIVE },
     { "json", no_argument, NULL, OPT_JSON },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
@@ -61,7 +63,10 @@ static void usage(FILE *out)
           out);
     fputs(run_policy_usage, out);
     fputs("  -w, --cwd DIR      working directory, relative to the sandbox's work dir\n"
-          "  --stdin            feed all of this standard input to CMD (else EOF)\n"
+          "  -i, --interactive  stream this standard input to CMD as it arrives\n"
+          "                     (the default when it is a pipe, socket or file)\n"
+          "  --stdin            read all of this standard input first, then feed it\n"
+          "                     to CMD (a terminal without -i or --stdin gives EOF)\n"
           "  --json             capture the output and print one JSON object\n"
           "  -h, --help         show this help\n"
           "\n"
@@ -163,6 +168,20 @@ static int read_stdin(void **data, size_t *len)
     }
     *data = buf, *len = n;
     return 0;
+}
+
+/*
+ * Stdin that is data (a pipe, a socket, a file) is streamed without -i, as
+ * a shell would pass it: dropping it silently loses the user's input. A
+ * terminal, /dev/null or a closed stdin gives EOF unless -i asks for it.
+ */
+static int stdin_is_data(void)
+{
+    struct stat st;
+
+    if (fstat(STDIN_FILENO, &st) != 0)
+        return 0;
+    return S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISREG(st.st_mode);
 }
 
 static int set_stdin(sbx_cmd *cmd)
@@ -298,7 +317,7 @@ const char *policy_opts_dsn(const struct policy_opts *po)
 
 int run_opts_parse(struct run_opts *opts, int argc, char **argv)
 {
-    int opt, status, use_stdin = 0;
+    int opt, status, use_stdin = 0, interactive = 0;
     const char *cwd = NULL;
 
     memset(opts, 0, sizeof(*opts));
@@ -307,7 +326,7 @@ int run_opts_parse(struct run_opts *opts, int argc, char **argv)
 
     sbx_cli_getopt_reset();
     /* -e and -w as `docker run` has them. */
-    while (status == 0 && (opt = getopt_long(argc, argv, "+:he:w:", options, NULL)) != -1) {
+    while (status == 0 && (opt = getopt_long(argc, argv, "+:hie:w:", options, NULL)) != -1) {
         switch (opt) {
         case 'h':
             usage(stdout);
@@ -321,6 +340,10 @@ int run_opts_parse(struct run_opts *opts, int argc, char **argv)
             break;
         case OPT_STDIN:
             use_stdin = 1;
+            break;
+        case 'i':
+        case OPT_INTERACTIVE:
+            interactive = 1;
             break;
         case OPT_JSON:
             opts->json = 1;
@@ -336,6 +359,8 @@ int run_opts_parse(struct run_opts *opts, int argc, char **argv)
         return status;
     if (optind >= argc)
         return sbx_cli_usage_error("run", "no command given");
+    if (use_stdin && interactive)
+        return sbx_cli_usage_error("run", "--stdin reads all of stdin first, -i streams it: give one");
     if ((status = policy_opts_finish(&opts->po)))
         return status;
 
@@ -346,6 +371,8 @@ int run_opts_parse(struct run_opts *opts, int argc, char **argv)
         return status;
     if (use_stdin)
         status = set_stdin(opts->cmd);
+    else if (interactive || stdin_is_data())
+        status = lib_failed(sbx_cmd_set_stdin_fd(opts->cmd, STDIN_FILENO), "-i");
     return status;
 }
 

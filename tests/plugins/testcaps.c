@@ -114,6 +114,9 @@ static int tc_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io
     if (io->input) {
         char buf[256];
         long got, total = 0;
+        /* Streamed stdin comes with the descriptor to poll (ABI minor 2). */
+        if (SBX_STRUCT_HAS(io, input_ready_fd) && io->input_ready_fd >= 0)
+            record("stdin ready-fd");
         while ((got = io->input(io->userdata, buf, sizeof(buf))) > 0)
             total += got;
         record("stdin %ld", total);
