@@ -17,6 +17,7 @@ dist_man_MANS += \
 	docs/man/sbx_client_add_plugin_dir.3 \
 	docs/man/sbx_client_free.3 \
 	docs/man/sbx_client_gc.3 \
+	docs/man/sbx_client_ping.3 \
 	docs/man/sbx_client_probe.3 \
 	docs/man/sbx_client_new.3 \
 	docs/man/sbx_client_plugin_dir_at.3 \

@@ -374,6 +374,38 @@ START_TEST(stdin_fd_refused_without_cap)
 }
 END_TEST
 
+START_TEST(ping_reaches_the_plugin_or_says_nothing_to_contact)
+{
+    int reached = -1;
+    char *detail = (char *)1;
+    testcaps_setup(SBX_CAP_EXEC, SBX_TIER_NONE);
+    unsetenv("SBX_TESTCAPS_PING");
+    client = test_client();
+    ck_assert_code(sbx_client_ping(&reached, &detail, client, "testcaps://"), SBX_OK);
+    ck_assert_int_eq(reached, 0);
+    ck_assert_ptr_null(detail);
+    sbx_client_free(client);
+    setenv("SBX_TESTCAPS_PING", "ok", 1);
+    client = test_client();
+    ck_assert_code(sbx_client_ping(&reached, &detail, client, "testcaps://"), SBX_OK);
+    ck_assert_int_eq(reached, 1);
+    ck_assert_str_eq(detail, "testcaps service 1.0");
+    sbx_free(detail);
+    sbx_client_free(client);
+    setenv("SBX_TESTCAPS_PING", "gone", 1);
+    client = test_client();
+    ck_assert_code(sbx_client_ping(&reached, &detail, client, "testcaps://"), SBX_E_BACKEND_UNAVAILABLE);
+    ck_assert_int_eq(reached, 0);
+    ck_assert_ptr_null(detail);
+    ck_assert_str_eq(sbx_error_last()->message, "testcaps: cannot reach gone");
+    ck_assert_code(sbx_client_ping(NULL, NULL, client, "testcaps://"), SBX_E_INVALID_ARGUMENT);
+    ck_assert_code(sbx_client_ping(&reached, NULL, NULL, "testcaps://"), SBX_E_INVALID_ARGUMENT);
+    ck_assert_code(sbx_client_ping(&reached, NULL, client, NULL), SBX_E_INVALID_ARGUMENT);
+    ck_assert_code(sbx_client_ping(&reached, NULL, client, "nope"), SBX_E_DSN_NO_SCHEME);
+    unsetenv("SBX_TESTCAPS_PING");
+}
+END_TEST
+
 START_TEST(bad_arguments_have_exact_codes)
 {
     const char *empty[] = {"", NULL};
@@ -701,6 +733,7 @@ static Suite *api_suite(void)
     tcase_add_checked_fixture(tc, NULL, teardown);
     tcase_add_test(tc, stdin_refused_without_cap);
     tcase_add_test(tc, stdin_fd_refused_without_cap);
+    tcase_add_test(tc, ping_reaches_the_plugin_or_says_nothing_to_contact);
     tcase_add_test(tc, stdin_from_a_descriptor_is_streamed_then_eof);
     tcase_add_test(tc, oneshot_refused_before_anything_is_created);
     tcase_add_test(tc, oneshot_without_plugin_run_opens_execs_destroys);

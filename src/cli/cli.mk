@@ -12,6 +12,8 @@ src_sandboxio_SOURCES = \
 	src/cli/cmd_run.c \
 	src/cli/cmd_version.c \
 	src/cli/doctor_enforce.c \
+	src/cli/doctor_online.c \
+	src/cli/doctor_online.h \
 	src/cli/doctor_probe.c \
 	src/cli/doctor_probe.h \
 	src/cli/encode.c \
@@ -59,7 +61,8 @@ SBX_CLI_TESTS = \
 	tests/cli/help-and-usage-errors.sh \
 	tests/cli/run-profile-reaches-backend.sh \
 	tests/cli/profiles-list-and-check.sh \
-	tests/cli/run-interactive-stdin-streams.sh
+	tests/cli/run-interactive-stdin-streams.sh \
+	tests/cli/doctor-online-contacts-backends.sh
 TESTS += $(SBX_CLI_TESTS)
 EXTRA_DIST += $(SBX_CLI_TESTS) tests/cli/lib.sh tests/cli/interactive-echo.py
 

@@ -274,3 +274,34 @@ int sbx_client_gc(sbx_client *client, const char *dsn, sbx_gc_cb cb, void *userd
     sbx_dsn_free(parsed);
     return rc;
 }
+
+/* --- ping ---------------------------------------------------------------- */
+
+int sbx_client_ping(int *reached, char **detail, sbx_client *client, const char *dsn)
+{
+    if (detail)
+        *detail = NULL;
+    if (!reached || !client || !dsn)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_client_ping: NULL argument");
+    *reached = 0;
+    sbx_dsn *parsed = NULL;
+    int rc = sbx_dsn_parse(&parsed, dsn);
+    if (rc)
+        return rc;
+    sbx_loaded_plugin *lp = NULL;
+    rc = sbx__loader_get(client, sbx_dsn_scheme(parsed), &lp);
+    if (rc == SBX_OK && SBX_PLUGIN_HAS(lp->desc, ping)) {
+        char *line = NULL;
+        sbx_error_clear();
+        rc = lp->desc->ping(lp->state, &parsed->view, &line);
+        sbx__error_ensure(rc, "contacting the backend");
+        *reached = rc == SBX_OK;
+        /* A line the plugin made for a failure is dropped: the error says it. */
+        if (rc == SBX_OK && detail)
+            *detail = line;
+        else
+            free(line);
+    }
+    sbx_dsn_free(parsed);
+    return rc;
+}
