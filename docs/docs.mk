@@ -32,6 +32,8 @@ dist_man_MANS += \
 	docs/man/sbx_cmd_set_output_cap.3 \
 	docs/man/sbx_cmd_set_stdin.3 \
 	docs/man/sbx_cmd_set_stdin_fd.3 \
+	docs/man/sbx_cmd_set_pty.3 \
+	docs/man/sbx_cmd_set_pty_resize.3 \
 	docs/man/sbx_cmd_set_timeout.3 \
 	docs/man/sbx_dirlist_count.3 \
 	docs/man/sbx_dirlist_free.3 \

@@ -406,6 +406,15 @@ START_TEST(ping_reaches_the_plugin_or_says_nothing_to_contact)
 }
 END_TEST
 
+START_TEST(pty_refused_without_cap)
+{
+    open_with(SBX_CAP_STDIN);
+    sbx_cmd *cmd = cmd_of("sh", NULL);
+    ck_assert_int_eq(sbx_cmd_set_pty(cmd, 24, 80), SBX_OK);
+    assert_exec_refused(cmd, SBX_E_CAP_PTY);
+}
+END_TEST
+
 START_TEST(bad_arguments_have_exact_codes)
 {
     const char *empty[] = {"", NULL};
@@ -430,6 +439,9 @@ START_TEST(bad_arguments_have_exact_codes)
     ck_assert_code(sbx_cmd_set_stdin(cmd, NULL, 3), SBX_E_INVALID_ARGUMENT);
     ck_assert_code(sbx_cmd_set_stdin_fd(cmd, -1), SBX_E_INVALID_ARGUMENT);
     ck_assert_code(sbx_cmd_set_stdin_fd(NULL, 0), SBX_E_INVALID_ARGUMENT);
+    ck_assert_code(sbx_cmd_set_pty(NULL, 24, 80), SBX_E_INVALID_ARGUMENT);
+    ck_assert_code(sbx_cmd_set_pty_resize(cmd, -1, NULL, NULL), SBX_E_INVALID_ARGUMENT);
+    ck_assert_code(sbx_cmd_set_pty_resize(NULL, 0, NULL, NULL), SBX_E_INVALID_ARGUMENT);
     sbx_cmd_free(cmd);
 }
 END_TEST
@@ -733,6 +745,7 @@ static Suite *api_suite(void)
     tcase_add_checked_fixture(tc, NULL, teardown);
     tcase_add_test(tc, stdin_refused_without_cap);
     tcase_add_test(tc, stdin_fd_refused_without_cap);
+    tcase_add_test(tc, pty_refused_without_cap);
     tcase_add_test(tc, ping_reaches_the_plugin_or_says_nothing_to_contact);
     tcase_add_test(tc, stdin_from_a_descriptor_is_streamed_then_eof);
     tcase_add_test(tc, oneshot_refused_before_anything_is_created);

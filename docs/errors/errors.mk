@@ -65,6 +65,7 @@ dist_errors_DATA = \
 	docs/errors/SBX_E3020.md \
 	docs/errors/SBX_E3021.md \
 	docs/errors/SBX_E3025.md \
+	docs/errors/SBX_E3040.md \
 	docs/errors/SBX_E4001.md \
 	docs/errors/SBX_E4002.md \
 	docs/errors/SBX_E4003.md \

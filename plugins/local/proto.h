@@ -37,7 +37,8 @@ enum lp_type {
     LP_EXEC = 4,
     LP_KILL = 5,
     LP_STATUS = 6,
-    LP_FILTER = 7
+    LP_FILTER = 7,
+    LP_PTY = 8       /* supervisor -> client, on the status socket: the terminal's master */
 };
 
 typedef struct lp_hdr {
@@ -81,9 +82,13 @@ typedef struct lp_fail {
     /* followed by a NUL-terminated message naming the object */
 } lp_fail;
 
+#define LP_EXEC_PTY 1u /* run on a pseudo-terminal of rows x cols */
+
 typedef struct lp_exec {
     uint32_t argc;
     uint32_t envc;
+    uint32_t flags;   /* LP_EXEC_* */
+    uint16_t rows, cols;
     /* followed by argc + envc + 1 (cwd, "" = work dir) NUL-terminated strings */
 } lp_exec;
 

@@ -29,6 +29,8 @@ src_sandboxio_SOURCES = \
 	src/cli/run.h \
 	src/cli/run_options.c \
 	src/cli/run_output.c \
+	src/cli/run_tty.c \
+	src/cli/run_tty.h \
 	src/cli/util.c \
 	src/cli/util.h
 src_sandboxio_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(YAML_CFLAGS)

@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "interrupt.h"
 #include "run.h"
+#include "run_tty.h"
 #include "util.h"
 
 /* Report a failed library call: on stderr, and on stdout too in --json mode. */
@@ -92,7 +93,11 @@ int cmd_run(int argc, char **argv)
     /* One call creates the sandbox, runs the command and destroys it: a
      * sandbox that could not be destroyed is an error that outranks the
      * command's status (see `sandboxio gc`). */
+    /* -t: the terminal goes raw last, and back first, whatever the run gave. */
+    if (opts.tty && (status = sbx_cli_tty_begin(opts.cmd, opts.interactive)) != 0)
+        goto out;
     status = run_once(&opts, client, policy_opts_dsn(&opts.po));
+    sbx_cli_tty_end();
 out:
     sbx_client_free(client);
     run_opts_release(&opts);

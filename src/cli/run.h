@@ -97,6 +97,8 @@ extern const char run_policy_usage[];
 struct run_opts {
     struct policy_opts po;
     int json;
+    int interactive;        /* -i */
+    int tty;                /* -t */
     sbx_cmd *cmd;
 };
 

@@ -18,13 +18,14 @@
 #include "run.h"
 #include "util.h"
 
-enum { OPT_CWD = OPT_POLICY_END, OPT_STDIN, OPT_JSON, OPT_INTERACTIVE };
+enum { OPT_CWD = OPT_POLICY_END, OPT_STDIN, OPT_JSON, OPT_INTERACTIVE, OPT_TTY };
 
 static const struct option options[] = {
     RUN_POLICY_OPTIONS,
     { "cwd", required_argument, NULL, OPT_CWD },
     { "stdin", no_argument, NULL, OPT_STDIN },
     { "interactive", no_argument, NULL, OPT_INTERACTIVE },
+    { "tty", no_argument, NULL, OPT_TTY },
     { "json", no_argument, NULL, OPT_JSON },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
@@ -65,6 +66,8 @@ static void usage(FILE *out)
     fputs("  -w, --cwd DIR      working directory, relative to the sandbox's work dir\n"
           "  -i, --interactive  stream this standard input to CMD as it arrives\n"
           "                     (the default when it is a pipe, socket or file)\n"
+          "  -t, --tty          run CMD on a terminal of this terminal's size (with -i:\n"
+          "                     this terminal in raw mode, every key to CMD)\n"
           "  --stdin            read all of this standard input first, then feed it\n"
           "                     to CMD (a terminal without -i or --stdin gives EOF)\n"
           "  --json             capture the output and print one JSON object\n"
@@ -326,7 +329,7 @@ int run_opts_parse(struct run_opts *opts, int argc, char **argv)
 
     sbx_cli_getopt_reset();
     /* -e and -w as `docker run` has them. */
-    while (status == 0 && (opt = getopt_long(argc, argv, "+:hie:w:", options, NULL)) != -1) {
+    while (status == 0 && (opt = getopt_long(argc, argv, "+:hite:w:", options, NULL)) != -1) {
         switch (opt) {
         case 'h':
             usage(stdout);
@@ -344,6 +347,10 @@ int run_opts_parse(struct run_opts *opts, int argc, char **argv)
         case 'i':
         case OPT_INTERACTIVE:
             interactive = 1;
+            break;
+        case 't':
+        case OPT_TTY:
+            opts->tty = 1;
             break;
         case OPT_JSON:
             opts->json = 1;
@@ -373,6 +380,7 @@ int run_opts_parse(struct run_opts *opts, int argc, char **argv)
         status = set_stdin(opts->cmd);
     else if (interactive || stdin_is_data())
         status = lib_failed(sbx_cmd_set_stdin_fd(opts->cmd, STDIN_FILENO), "-i");
+    opts->interactive = interactive;
     return status;
 }
 
