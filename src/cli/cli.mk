@@ -10,6 +10,7 @@ src_sandboxio_SOURCES = \
 	src/cli/cmd_plugins.c \
 	src/cli/cmd_profiles.c \
 	src/cli/cmd_run.c \
+	src/cli/cmd_shell.c \
 	src/cli/cmd_version.c \
 	src/cli/doctor_enforce.c \
 	src/cli/doctor_online.c \
@@ -64,7 +65,8 @@ SBX_CLI_TESTS = \
 	tests/cli/run-profile-reaches-backend.sh \
 	tests/cli/profiles-list-and-check.sh \
 	tests/cli/run-interactive-stdin-streams.sh \
-	tests/cli/doctor-online-contacts-backends.sh
+	tests/cli/doctor-online-contacts-backends.sh \
+	tests/cli/shell-options-and-refusals.sh
 TESTS += $(SBX_CLI_TESTS)
 EXTRA_DIST += $(SBX_CLI_TESTS) tests/cli/lib.sh tests/cli/interactive-echo.py
 

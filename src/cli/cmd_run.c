@@ -68,13 +68,20 @@ static int run_once(const struct run_opts *opts, sbx_client *client, const char 
 int cmd_run(int argc, char **argv)
 {
     struct run_opts opts;
-    sbx_client *client = NULL;
-    int rc, status = run_opts_parse(&opts, argc, argv);
+    int status = run_opts_parse(&opts, argc, argv);
 
     if (status != 0) {
         run_opts_release(&opts);
         return status < 0 ? 0 : status;
     }
+    return run_with_opts(&opts);
+}
+
+int run_with_opts(struct run_opts *o)
+{
+    struct run_opts opts = *o;
+    sbx_client *client = NULL;
+    int rc, status;
     if (sbx_cli_interrupt_install() != 0) {
         status = sbx_cli_error(SBX_E_SYSTEM, "installing the signal handlers: %m");
         goto out;

@@ -15,6 +15,7 @@ static int cmd_help(int argc, char **argv);
 
 static const struct sbx_cli_command commands[] = {
     { "run", cmd_run, "one-shot: create, exec, destroy" },
+    { "shell", cmd_shell, "an interactive shell in a fresh sandbox (run -it -- sh)" },
     { "mcp", cmd_mcp, "serve the Model Context Protocol (stdio or HTTP) to agents" },
     { "profiles", cmd_profiles, "list the YAML profiles (DSN + policy); check a profiles file" },
     { "plugins", cmd_plugins, "list installed backends, their ABI, capabilities and tier" },

@@ -99,6 +99,7 @@ struct run_opts {
     int json;
     int interactive;        /* -i */
     int tty;                /* -t */
+    const char *shell_id;   /* shell ID: a named sandbox to attach to */
     sbx_cmd *cmd;
 };
 
@@ -109,7 +110,12 @@ struct run_opts {
  * either way.
  */
 int run_opts_parse(struct run_opts *opts, int argc, char **argv);
+/* The same for `sandboxio shell [OPTIONS] [ID]`: run -it ... -- sh. */
+int run_opts_parse_shell(struct run_opts *opts, int argc, char **argv);
 void run_opts_release(struct run_opts *opts);
+
+/* Run what opts asks for (cmd_run.c) and release opts; the exit status. */
+int run_with_opts(struct run_opts *opts);
 
 /*
  * Run the command in a sandbox made for it from dsn and policy

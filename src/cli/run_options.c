@@ -318,9 +318,28 @@ const char *policy_opts_dsn(const struct policy_opts *po)
     return env && *env ? env : SBX_CLI_DEFAULT_DSN;
 }
 
-int run_opts_parse(struct run_opts *opts, int argc, char **argv)
+static void shell_usage(FILE *out)
 {
-    int opt, status, use_stdin = 0, interactive = 0;
+    fputs("Usage: sandboxio shell [OPTIONS] [ID]\n"
+          "\n"
+          "An interactive shell (sh) in a fresh sandbox, on a terminal: the same\n"
+          "as `sandboxio run -it [OPTIONS] -- sh`. The sandbox is destroyed when\n"
+          "the shell exits, with the shell's status. ID (a named sandbox) is\n"
+          "refused until named sandboxes exist.\n"
+          "\n"
+          "Options:\n",
+          out);
+    fputs(run_policy_usage, out);
+    fputs("  -w, --cwd DIR      working directory, relative to the sandbox's work dir\n"
+          "  -h, --help         show this help\n",
+          out);
+}
+
+/* shell: the options of run but --json, --stdin and a command; one optional ID. */
+static int parse_as(struct run_opts *opts, int argc, char **argv, int shell)
+{
+    const char *name = shell ? "shell" : "run";
+    int opt, status, use_stdin = 0, interactive = shell;
     const char *cwd = NULL;
 
     memset(opts, 0, sizeof(*opts));
@@ -330,12 +349,16 @@ int run_opts_parse(struct run_opts *opts, int argc, char **argv)
     sbx_cli_getopt_reset();
     /* -e and -w as `docker run` has them. */
     while (status == 0 && (opt = getopt_long(argc, argv, "+:hite:w:", options, NULL)) != -1) {
+        /* -i and -t are what shell is; --json and --stdin would contradict it. */
+        if (shell && (opt == OPT_JSON || opt == OPT_STDIN))
+            return sbx_cli_usage_error(name, "%s is not an option of shell (it is always -it)",
+                                       argv[optind - 1]);
         switch (opt) {
         case 'h':
-            usage(stdout);
+            (shell ? shell_usage : usage)(stdout);
             return -1;
         case 'e':
-            status = policy_opts_take(&opts->po, "run", OPT_ENV, optarg);
+            status = policy_opts_take(&opts->po, name, OPT_ENV, optarg);
             break;
         case 'w':
         case OPT_CWD:
@@ -357,14 +380,24 @@ int run_opts_parse(struct run_opts *opts, int argc, char **argv)
             break;
         default:
             if (opt >= OPT_DSN && opt < OPT_POLICY_END)
-                status = policy_opts_take(&opts->po, "run", opt, optarg);
+                status = policy_opts_take(&opts->po, name, opt, optarg);
             else
-                return sbx_cli_option_error("run", argv, opt);
+                return sbx_cli_option_error(name, argv, opt);
         }
     }
     if (status)
         return status;
-    if (optind >= argc)
+    if (shell) {
+        static char *const sh[] = { "sh", NULL };
+        opts->tty = 1;
+        if (optind < argc)
+            opts->shell_id = argv[optind++];
+        if (optind < argc)
+            return sbx_cli_usage_error(name, "unexpected argument '%s' (shell takes one ID)",
+                                       argv[optind]);
+        argv = (char **)sh, optind = 0;
+    }
+    if (optind >= argc && !shell)
         return sbx_cli_usage_error("run", "no command given");
     if (use_stdin && interactive)
         return sbx_cli_usage_error("run", "--stdin reads all of stdin first, -i streams it: give one");
@@ -382,6 +415,16 @@ int run_opts_parse(struct run_opts *opts, int argc, char **argv)
         status = lib_failed(sbx_cmd_set_stdin_fd(opts->cmd, STDIN_FILENO), "-i");
     opts->interactive = interactive;
     return status;
+}
+
+int run_opts_parse(struct run_opts *opts, int argc, char **argv)
+{
+    return parse_as(opts, argc, argv, 0);
+}
+
+int run_opts_parse_shell(struct run_opts *opts, int argc, char **argv)
+{
+    return parse_as(opts, argc, argv, 1);
 }
 
 void run_opts_release(struct run_opts *opts)

@@ -4,7 +4,8 @@
 # client's size, a resize of the client's window reaches it, ^C goes to the
 # command (the client's terminal is raw) and not to sandboxio, and after
 # `exit 3` sandboxio exits 3 with the client's terminal mode restored, as
-# it is when sandboxio is stopped by SIGTERM.
+# it is when sandboxio is stopped by SIGTERM; `sandboxio shell` is the
+# same interactive shell.
 set -eu
 . "$SBX_TEST_SRCDIR/plugins/local/tests/lib.sh"
 if ! command -v tmux >/dev/null 2>&1; then
@@ -28,8 +29,13 @@ fail() {
 cat >"$tmp/session.sh" <<SH
 #!/bin/sh
 before=\$(stty -g)
-SANDBOXIO_LOCAL_INIT='$SANDBOXIO_LOCAL_INIT' SANDBOXIO_PLUGIN_PATH='$SANDBOXIO_PLUGIN_PATH' \\
-    '$b/src/sandboxio' run --dsn local:// -it -e PS1='sbx\$ ' -- sh
+if [ "\${1:-}" = shell ]; then
+    SANDBOXIO_LOCAL_INIT='$SANDBOXIO_LOCAL_INIT' SANDBOXIO_PLUGIN_PATH='$SANDBOXIO_PLUGIN_PATH' \\
+        '$b/src/sandboxio' shell --dsn local:// -e PS1='sbx\$ '
+else
+    SANDBOXIO_LOCAL_INIT='$SANDBOXIO_LOCAL_INIT' SANDBOXIO_PLUGIN_PATH='$SANDBOXIO_PLUGIN_PATH' \\
+        '$b/src/sandboxio' run --dsn local:// -it -e PS1='sbx\$ ' -- sh
+fi
 status=\$?
 [ "\$(stty -g)" = "\$before" ] && mode=restored || mode=left-changed
 echo "sandboxio exited \$status, terminal \$mode"
@@ -83,4 +89,12 @@ client=$(ps -o pid= --ppid "$shell" | tr -d ' ' | head -n 1)
 [ -n "$client" ] || fail "no sandboxio process under the session's shell $shell"
 kill -TERM "$client"
 wait_for 'sandboxio exited 143, terminal restored'
-echo "PASS: run -it -- sh: typed, answered, resized, ^C to the command, exit 3 and SIGTERM, terminal restored"
+# `sandboxio shell` is the same interactive shell.
+tmux -S "$sock" kill-session -t sbx
+tmux -S "$sock" new-session -d -s sbx -x 100 -y 30 "$tmp/session.sh shell"
+wait_for 'sbx$'
+type_line 'test -t 0 && echo "in-shell-$((2*3)) $(stty size)"'
+wait_for 'in-shell-6 30 100'
+type_line 'exit 5'
+wait_for 'sandboxio exited 5, terminal restored'
+echo "PASS: run -it -- sh and shell: typed, answered, resized, ^C to the command, exit and SIGTERM, terminal restored"
