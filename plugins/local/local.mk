@@ -92,7 +92,8 @@ TESTS += \
 	plugins/local/tests/run-missing-program-exits-127-unexecutable-126.sh \
 	plugins/local/tests/run-network-open-refused-by-policy.sh \
 	plugins/local/tests/run-interactive-stdin-streams.sh \
-	plugins/local/tests/run-tty-shell-in-tmux.sh
+	plugins/local/tests/run-tty-shell-in-tmux.sh \
+	plugins/local/tests/demo-on-local.sh
 EXTRA_DIST += \
 	plugins/local/tests/lib.sh \
 	plugins/local/tests/local-tests-pass-unprivileged.sh \
@@ -102,6 +103,7 @@ EXTRA_DIST += \
 	plugins/local/tests/run-network-open-refused-by-policy.sh \
 	plugins/local/tests/run-interactive-stdin-streams.sh \
 	plugins/local/tests/run-tty-shell-in-tmux.sh \
+	plugins/local/tests/demo-on-local.sh \
 	bench/local/run.sh \
 	docs/backends/local.md \
 	docs/performance.md

@@ -5,6 +5,7 @@ src_sandboxio_SOURCES = \
 	src/cli/main.c \
 	src/cli/commands.h \
 	src/cli/cmd_contract.c \
+	src/cli/cmd_demo.c \
 	src/cli/cmd_doctor.c \
 	src/cli/cmd_gc.c \
 	src/cli/cmd_plugins.c \
@@ -66,7 +67,8 @@ SBX_CLI_TESTS = \
 	tests/cli/profiles-list-and-check.sh \
 	tests/cli/run-interactive-stdin-streams.sh \
 	tests/cli/doctor-online-contacts-backends.sh \
-	tests/cli/shell-options-and-refusals.sh
+	tests/cli/shell-options-and-refusals.sh \
+	tests/cli/demo-prints-and-runs-each-step.sh
 TESTS += $(SBX_CLI_TESTS)
 EXTRA_DIST += $(SBX_CLI_TESTS) tests/cli/lib.sh tests/cli/interactive-echo.py
 

@@ -22,6 +22,7 @@ static const struct sbx_cli_command commands[] = {
     { "doctor", cmd_doctor, "environment report to paste into an issue (no secrets)" },
     { "contract", cmd_contract, "run the contract suite against a backend" },
     { "gc", cmd_gc, "remove sandboxes leaked by crashed clients" },
+    { "demo", cmd_demo, "a half-minute guided tour on the default backend" },
     { "version", cmd_version, "print the versions of sandboxio and its library" },
     { "help", cmd_help, "show the help of a command" },
 };
