@@ -61,6 +61,9 @@ static int run_once(const struct run_opts *opts, sbx_client *client, const char 
         status = rc == SBX_OK ? status_of(result) : sbx_cli_exit_code(rc);
     }
     sbx_result_free(result);
+    if (rc == SBX_E_CAP_STDIN && opts->stdin_auto)
+        fputs("  (stdin is a pipe or a file, so it is passed on; run with </dev/null to leave it)\n",
+              stderr);
     /* Like a shell: a run the user interrupted ends as if killed by that signal. */
     return sbx_cli_interrupted() ? 128 + sbx_cli_interrupted() : status;
 }

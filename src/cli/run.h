@@ -98,6 +98,7 @@ struct run_opts {
     struct policy_opts po;
     int json;
     int interactive;        /* -i */
+    int stdin_auto;         /* stdin streamed without -i: it is a pipe or a file */
     int tty;                /* -t */
     const char *shell_id;   /* shell ID: a named sandbox to attach to */
     sbx_cmd *cmd;

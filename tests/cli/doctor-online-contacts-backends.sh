@@ -8,13 +8,9 @@
 set -eu
 . "$SBX_TEST_SRCDIR/tests/cli/lib.sh"
 
-TESTCAPS_DIR="$SBX_TEST_BUILDDIR/tests/plugins/.libs"
-[ -f "$TESTCAPS_DIR/sandboxio-testcaps.so" ] ||
-    { echo "ERROR: the test plugin is not built in $TESTCAPS_DIR" >&2; exit 99; }
-SANDBOXIO_PLUGIN_PATH="$TESTCAPS_DIR:$SANDBOXIO_PLUGIN_PATH"
-SBX_TESTCAPS_LOG="$TMP/calls"
+use_testcaps
 SBX_TESTCAPS_PING=ok
-export SANDBOXIO_PLUGIN_PATH SBX_TESTCAPS_LOG SBX_TESTCAPS_PING
+export SBX_TESTCAPS_PING
 
 online() { # the "online" entry of scheme $1, bound to e
     json_check "$(printf '[e for e in d["online"] if e["scheme"] == "%s"] and (lambda e: %s)([e for e in d["online"] if e["scheme"] == "%s"][0])' "$1" "$2" "$1")"

@@ -33,3 +33,14 @@ set -e
 kill "$holder" 2>/dev/null || true
 expect_status 0
 expect_stdout "done"
+
+# A backend that cannot take stdin refuses piped stdin (never drops it), and
+# says how to run without it.
+use_testcaps
+SBX_TESTCAPS_CAPS=81
+export SBX_TESTCAPS_CAPS
+sbx_in "data" run --dsn testcaps:// -- prog
+expect_error 122 SBX_E3011
+expect_stderr_has "(stdin is a pipe or a file, so it is passed on; run with </dev/null to leave it)"
+sbx run --dsn testcaps:// -- prog
+expect_status 0
