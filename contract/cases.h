@@ -31,6 +31,9 @@ void sbxc_case_stream_abort(sbxc_ctx *ctx);
 void sbxc_case_stdin_default_empty(sbxc_ctx *ctx);
 void sbxc_case_stdin(sbxc_ctx *ctx);
 void sbxc_case_parallel_execs(sbxc_ctx *ctx);
+/* cases_pty.c */
+void sbxc_case_pty_size_and_terminal(sbxc_ctx *ctx);
+void sbxc_case_pty_resize(sbxc_ctx *ctx);
 /* cases_timeout.c */
 void sbxc_case_timeout_kills(sbxc_ctx *ctx);
 void sbxc_case_timeout_kills_tree(sbxc_ctx *ctx);

@@ -20,6 +20,7 @@ contract_libsbxcontract_la_SOURCES = \
 	contract/cases_exec.c \
 	contract/cases_output.c \
 	contract/cases_stdin.c \
+	contract/cases_pty.c \
 	contract/cases_timeout.c \
 	contract/cases_files.c \
 	contract/cases_files_hostile.c \

@@ -26,6 +26,7 @@ static const refusal refusals[] = {
     { SBX_CAP_FILES, SBX_E_CAP_FILES, BY_FILES },
     { SBX_CAP_STREAM, SBX_E_CAP_STREAM, BY_STREAM },
     { SBX_CAP_STDIN, SBX_E_CAP_STDIN, BY_EXEC },
+    { SBX_CAP_PTY, SBX_E_CAP_PTY, BY_EXEC },
     { SBX_CAP_ENV, SBX_E_POLICY_ENV, BY_EXEC },
     { SBX_CAP_CWD, SBX_E_CAP_CWD, BY_EXEC },
     { SBX_CAP_TIMEOUT, SBX_E_POLICY_TIMEOUT, BY_EXEC },
@@ -96,6 +97,8 @@ static sbx_cmd *marker_cmd(sbxc_ctx *ctx, uint64_t cap, const char *marker)
     int rc = SBX_OK;
     if (cap == SBX_CAP_STDIN)
         rc = sbx_cmd_set_stdin(cmd, "x\n", 2);
+    else if (cap == SBX_CAP_PTY)
+        rc = sbx_cmd_set_pty(cmd, 24, 80);
     else if (cap == SBX_CAP_ENV)
         rc = sbx_cmd_set_env(cmd, "SBXC_PROBE", "1");
     else if (cap == SBX_CAP_CWD)

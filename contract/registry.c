@@ -54,6 +54,11 @@ const sbxc_case sbxc_cases[] = {
       sbxc_case_clean_signal_state },
     { "SBX-EXEC-017", "a stream callback that stops kills the command", SBXC_MUST,
       EXEC | SBX_CAP_STREAM, 0, 60, sbxc_case_stream_abort },
+    /* terminals */
+    { "SBX-PTY-001", "a command on a terminal of the size asked, stderr on it too", SBXC_MUST,
+      EXEC | SBX_CAP_PTY, 0, 60, sbxc_case_pty_size_and_terminal },
+    { "SBX-PTY-002", "a resize reaches the terminal (SIGWINCH, new size)", SBXC_MUST,
+      EXEC | SBX_CAP_STREAM | SBX_CAP_PTY, 0, 60, sbxc_case_pty_resize },
     /* timeouts */
     { "SBX-TIME-001", "timeout kills the command and says so", SBXC_MUST,
       EXEC | SBX_CAP_TIMEOUT, 0, 60, sbxc_case_timeout_kills },

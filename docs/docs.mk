@@ -17,6 +17,7 @@ dist_man_MANS += \
 	docs/man/sbx_client_add_plugin_dir.3 \
 	docs/man/sbx_client_free.3 \
 	docs/man/sbx_client_gc.3 \
+	docs/man/sbx_client_ping.3 \
 	docs/man/sbx_client_probe.3 \
 	docs/man/sbx_client_new.3 \
 	docs/man/sbx_client_plugin_dir_at.3 \
@@ -30,6 +31,9 @@ dist_man_MANS += \
 	docs/man/sbx_cmd_set_env.3 \
 	docs/man/sbx_cmd_set_output_cap.3 \
 	docs/man/sbx_cmd_set_stdin.3 \
+	docs/man/sbx_cmd_set_stdin_fd.3 \
+	docs/man/sbx_cmd_set_pty.3 \
+	docs/man/sbx_cmd_set_pty_resize.3 \
 	docs/man/sbx_cmd_set_timeout.3 \
 	docs/man/sbx_dirlist_count.3 \
 	docs/man/sbx_dirlist_free.3 \

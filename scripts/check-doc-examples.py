@@ -11,6 +11,9 @@ local backend (configure --disable-local) a block that names local:// is
 compiled only. Shell
 blocks (```sh) run only when marked runnable; they run with `sh -eu` in a
 scratch directory, BUILDDIR/src (the CLI) first on PATH, and must exit 0.
+Every YAML block (```yaml) is a profiles file: `sandboxio profiles check`
+must accept it (exit 0), or exit N where it is marked `run exit=N`; a YAML
+block that is not a profiles file needs a skip marker with its reason.
 
 A block is marked by the line just before it:
   Markdown:  <!-- example: run -->                  (a shell block: run it)
@@ -71,8 +74,9 @@ def markdown_blocks(path, rel):
         i += 1
         mark = prev if 'example:' in prev else ''
         prev = ''
-        if lang in ('c', 'sh', 'shell', 'bash'):
-            yield Block('%s:%d' % (rel, start), 'c' if lang == 'c' else 'sh', '\n'.join(body) + '\n', mark)
+        if lang in ('c', 'sh', 'shell', 'bash', 'yaml', 'yml'):
+            kind = {'c': 'c', 'yaml': 'yaml', 'yml': 'yaml'}.get(lang, 'sh')
+            yield Block('%s:%d' % (rel, start), kind, '\n'.join(body) + '\n', mark)
 
 
 def unroff(line):
@@ -144,6 +148,13 @@ def check(block, srcdir, builddir, scratch, n):
         r = run(['timeout', '120', 'sh', '-euc', block.text], cwd=work, env=env)
         return None if r.returncode == block.exit else \
             'exit %d, not %d:\n%s' % (r.returncode, block.exit, r.stdout)
+    if block.lang == 'yaml':
+        path = os.path.join(scratch, 'block%d.yaml' % n)
+        with open(path, 'w', encoding='utf-8') as f:
+            f.write(block.text)
+        r = run([os.path.join(builddir, 'src', 'sandboxio'), 'profiles', 'check', path])
+        return None if r.returncode == block.exit else \
+            'sandboxio profiles check: exit %d, not %d:\n%s' % (r.returncode, block.exit, r.stdout)
     src = os.path.join(scratch, 'block%d.c' % n)
     text = block.text if kind == 'compile-only' else FOREIGN_DSN.sub('"fake://"', block.text)
     with open(src, 'w', encoding='utf-8') as f:
@@ -182,7 +193,8 @@ def main():
     with tempfile.TemporaryDirectory() as scratch:
         for n, block in enumerate(blocks(srcdir, files)):
             why = check(block, srcdir, builddir, scratch, n)
-            kind = block.kind if block.kind != 'default' else ('run' if block.lang == 'c' else 'not runnable')
+            kind = block.kind if block.kind != 'default' else \
+                {'c': 'run', 'yaml': 'checked'}.get(block.lang, 'not runnable')
             counts['%s %s' % (block.lang, kind)] = counts.get('%s %s' % (block.lang, kind), 0) + 1
             if why:
                 failed += 1

@@ -8,7 +8,7 @@ PACKAGES="
   build-essential autoconf automake libtool libltdl-dev pkg-config
   check libcurl4-openssl-dev libjson-c-dev libyaml-dev libseccomp-dev libarchive-dev
   libmicrohttpd-dev clang
-  python3 util-linux procps iproute2 strace groff-base valgrind
+  python3 util-linux procps iproute2 strace groff-base valgrind tmux
   docker.io busybox-static bubblewrap uidmap
   clang clang-tools libclang-rt-dev cppcheck abigail-tools
   dpkg-dev debhelper lintian

@@ -336,6 +336,85 @@ START_TEST(stdin_reaches_plugin_then_eof)
 }
 END_TEST
 
+START_TEST(stdin_from_a_descriptor_is_streamed_then_eof)
+{
+    open_with(SBX_CAP_STDIN);
+    sbx_cmd *cmd = cmd_of("cat", NULL);
+    char big[5000];
+    int fds[2];
+    memset(big, 'b', sizeof(big));
+    ck_assert_int_eq(pipe(fds), 0);
+    ck_assert_int_eq(write(fds[1], big, sizeof(big)), (int)sizeof(big));
+    close(fds[1]);
+    ck_assert_int_eq(sbx_cmd_set_stdin_fd(cmd, fds[0]), SBX_OK);
+    sbx_result *r = NULL;
+    ck_assert_code(sbx_exec(&r, sb, cmd), SBX_OK);
+    ck_assert(testcaps_log_has("stdin ready-fd"));
+    ck_assert(testcaps_log_has("stdin 5000"));
+    /* Not owned: still open after the exec. */
+    ck_assert_int_eq(close(fds[0]), 0);
+    sbx_result_free(r);
+    /* Bytes given later replace the descriptor: no ready-fd then. */
+    testcaps_setup(SBX_CAP_STDIN | SBX_CAP_EXEC | SBX_CAP_NET_NONE, SBX_TIER_NAMESPACE);
+    ck_assert_int_eq(sbx_cmd_set_stdin(cmd, "abc", 3), SBX_OK);
+    ck_assert_code(sbx_exec(&r, sb, cmd), SBX_OK);
+    ck_assert(!testcaps_log_has("stdin ready-fd"));
+    ck_assert(testcaps_log_has("stdin 3"));
+    sbx_result_free(r);
+    sbx_cmd_free(cmd);
+}
+END_TEST
+
+START_TEST(stdin_fd_refused_without_cap)
+{
+    open_with(0);
+    sbx_cmd *cmd = cmd_of("cat", NULL);
+    ck_assert_int_eq(sbx_cmd_set_stdin_fd(cmd, 0), SBX_OK);
+    assert_exec_refused(cmd, SBX_E_CAP_STDIN);
+}
+END_TEST
+
+START_TEST(ping_reaches_the_plugin_or_says_nothing_to_contact)
+{
+    int reached = -1;
+    char *detail = (char *)1;
+    testcaps_setup(SBX_CAP_EXEC, SBX_TIER_NONE);
+    unsetenv("SBX_TESTCAPS_PING");
+    client = test_client();
+    ck_assert_code(sbx_client_ping(&reached, &detail, client, "testcaps://"), SBX_OK);
+    ck_assert_int_eq(reached, 0);
+    ck_assert_ptr_null(detail);
+    sbx_client_free(client);
+    setenv("SBX_TESTCAPS_PING", "ok", 1);
+    client = test_client();
+    ck_assert_code(sbx_client_ping(&reached, &detail, client, "testcaps://"), SBX_OK);
+    ck_assert_int_eq(reached, 1);
+    ck_assert_str_eq(detail, "testcaps service 1.0");
+    sbx_free(detail);
+    sbx_client_free(client);
+    setenv("SBX_TESTCAPS_PING", "gone", 1);
+    client = test_client();
+    ck_assert_code(sbx_client_ping(&reached, &detail, client, "testcaps://"), SBX_E_BACKEND_UNAVAILABLE);
+    ck_assert_int_eq(reached, 0);
+    ck_assert_ptr_null(detail);
+    ck_assert_str_eq(sbx_error_last()->message, "testcaps: cannot reach gone");
+    ck_assert_code(sbx_client_ping(NULL, NULL, client, "testcaps://"), SBX_E_INVALID_ARGUMENT);
+    ck_assert_code(sbx_client_ping(&reached, NULL, NULL, "testcaps://"), SBX_E_INVALID_ARGUMENT);
+    ck_assert_code(sbx_client_ping(&reached, NULL, client, NULL), SBX_E_INVALID_ARGUMENT);
+    ck_assert_code(sbx_client_ping(&reached, NULL, client, "nope"), SBX_E_DSN_NO_SCHEME);
+    unsetenv("SBX_TESTCAPS_PING");
+}
+END_TEST
+
+START_TEST(pty_refused_without_cap)
+{
+    open_with(SBX_CAP_STDIN);
+    sbx_cmd *cmd = cmd_of("sh", NULL);
+    ck_assert_int_eq(sbx_cmd_set_pty(cmd, 24, 80), SBX_OK);
+    assert_exec_refused(cmd, SBX_E_CAP_PTY);
+}
+END_TEST
+
 START_TEST(bad_arguments_have_exact_codes)
 {
     const char *empty[] = {"", NULL};
@@ -358,6 +437,11 @@ START_TEST(bad_arguments_have_exact_codes)
     ck_assert_code(sbx_cmd_set_cwd(cmd, "a/../.."), SBX_E_PATH_ESCAPE);
     ck_assert_code(sbx_cmd_set_env(cmd, "A=B", "x"), SBX_E_INVALID_ARGUMENT);
     ck_assert_code(sbx_cmd_set_stdin(cmd, NULL, 3), SBX_E_INVALID_ARGUMENT);
+    ck_assert_code(sbx_cmd_set_stdin_fd(cmd, -1), SBX_E_INVALID_ARGUMENT);
+    ck_assert_code(sbx_cmd_set_stdin_fd(NULL, 0), SBX_E_INVALID_ARGUMENT);
+    ck_assert_code(sbx_cmd_set_pty(NULL, 24, 80), SBX_E_INVALID_ARGUMENT);
+    ck_assert_code(sbx_cmd_set_pty_resize(cmd, -1, NULL, NULL), SBX_E_INVALID_ARGUMENT);
+    ck_assert_code(sbx_cmd_set_pty_resize(NULL, 0, NULL, NULL), SBX_E_INVALID_ARGUMENT);
     sbx_cmd_free(cmd);
 }
 END_TEST
@@ -660,6 +744,10 @@ static Suite *api_suite(void)
     TCase *tc = tcase_create("core-guarantees");
     tcase_add_checked_fixture(tc, NULL, teardown);
     tcase_add_test(tc, stdin_refused_without_cap);
+    tcase_add_test(tc, stdin_fd_refused_without_cap);
+    tcase_add_test(tc, pty_refused_without_cap);
+    tcase_add_test(tc, ping_reaches_the_plugin_or_says_nothing_to_contact);
+    tcase_add_test(tc, stdin_from_a_descriptor_is_streamed_then_eof);
     tcase_add_test(tc, oneshot_refused_before_anything_is_created);
     tcase_add_test(tc, oneshot_without_plugin_run_opens_execs_destroys);
     tcase_add_test(tc, oneshot_uses_plugin_run_with_the_core_output_cap);

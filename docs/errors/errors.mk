@@ -27,6 +27,13 @@ dist_errors_DATA = \
 	docs/errors/SBX_E1030.md \
 	docs/errors/SBX_E1031.md \
 	docs/errors/SBX_E1032.md \
+	docs/errors/SBX_E1050.md \
+	docs/errors/SBX_E1051.md \
+	docs/errors/SBX_E1052.md \
+	docs/errors/SBX_E1053.md \
+	docs/errors/SBX_E1054.md \
+	docs/errors/SBX_E1055.md \
+	docs/errors/SBX_E1056.md \
 	docs/errors/SBX_E2001.md \
 	docs/errors/SBX_E2002.md \
 	docs/errors/SBX_E2003.md \
@@ -58,6 +65,7 @@ dist_errors_DATA = \
 	docs/errors/SBX_E3020.md \
 	docs/errors/SBX_E3021.md \
 	docs/errors/SBX_E3025.md \
+	docs/errors/SBX_E3040.md \
 	docs/errors/SBX_E4001.md \
 	docs/errors/SBX_E4002.md \
 	docs/errors/SBX_E4003.md \

@@ -89,6 +89,19 @@ SBX_API int sbx_client_plugin_info(sbx_client *client, const char *scheme, sbx_p
  */
 SBX_API int sbx_client_probe(sbx_client *client, const char *dsn, uint64_t *caps, int *tier);
 
+/**
+ * sbx_client_ping - contact the service behind the backend named by dsn
+ * (a daemon ping, an API credential check) without creating anything.
+ * *reached gets 1 when the backend answered, 0 when it has nothing to
+ * contact (a backend that runs in this process: SBX_OK then too); *detail
+ * (may be NULL) gets one line about what answered, or NULL; free it with
+ * sbx_free(). Opens a network or unix socket for backends that have a
+ * service. Errors: DSN errors (1xxx), plugin errors (2xxx), or what a
+ * sandbox would meet (SBX_E4001 unreachable, SBX_E4002 refused credential...).
+ * Since 0.1.0.
+ */
+SBX_API int sbx_client_ping(int *reached, char **detail, sbx_client *client, const char *dsn);
+
 /** Called by sbx_client_gc() for each leaked sandbox removed; non-zero stops. */
 typedef int (*sbx_gc_cb)(void *userdata, const char *sandbox_id, const char *reason);
 

@@ -52,6 +52,13 @@ typedef enum sbx_code {
     SBX_E_MCP_BAD_ARGUMENTS = 1030,  /* SBX_E1030 MCP tool arguments do not fit the schema */
     SBX_E_MCP_REQUEST_TOO_LARGE = 1031, /* SBX_E1031 an MCP request past --max-request */
     SBX_E_MCP_CONFIG = 1032,         /* SBX_E1032 the MCP server's configuration is refused */
+    SBX_E_PROFILE_SYNTAX = 1050, /* SBX_E1050 a profiles file is not valid YAML (CLI only) */
+    SBX_E_PROFILE_UNKNOWN_KEY = 1051, /* SBX_E1051 a profile has a key sandboxio does not know (CLI only) */
+    SBX_E_PROFILE_BAD_TYPE = 1052, /* SBX_E1052 a profile value has the wrong type (CLI only) */
+    SBX_E_PROFILE_DUPLICATE_KEY = 1053, /* SBX_E1053 a key is given twice (CLI only) */
+    SBX_E_PROFILE_BAD_VALUE = 1054, /* SBX_E1054 a value does not parse (CLI only) */
+    SBX_E_PROFILE_NOT_FOUND = 1055, /* SBX_E1055 no profile of that name (CLI only) */
+    SBX_E_PROFILE_UNREADABLE = 1056, /* SBX_E1056 a profiles file cannot be read (CLI only) */
 
     /* 2xxx: plugin loading and ABI */
     SBX_E_PLUGIN_NOT_FOUND = 2001,      /* SBX_E2001 */
@@ -87,6 +94,7 @@ typedef enum sbx_code {
     SBX_E_MCP_POLICY_WIDER = 3020,      /* SBX_E3020 a tool argument widens the operator's policy */
     SBX_E_MCP_SANDBOX_LIMIT = 3021,     /* SBX_E3021 the client has its maximum of sandboxes */
     SBX_E_POLICY_NETWORK_OPEN = 3025,   /* SBX_E3025 the backend cannot give an open network */
+    SBX_E_CAP_PTY = 3040,               /* SBX_E3040 the backend cannot run a command on a terminal */
 
     /* 4xxx: backend and provider */
     SBX_E_BACKEND_UNAVAILABLE = 4001,   /* SBX_E4001 */

@@ -39,6 +39,30 @@ SBX_API int sbx_cmd_set_env(sbx_cmd *cmd, const char *name, const char *value);
 SBX_API int sbx_cmd_set_cwd(sbx_cmd *cmd, const char *cwd);
 /** Bytes fed to standard input, then EOF (copied); needs SBX_CAP_STDIN. */
 SBX_API int sbx_cmd_set_stdin(sbx_cmd *cmd, const void *data, size_t len);
+/**
+ * Stream what descriptor fd gives to standard input as it arrives, then EOF
+ * when fd reaches end-of-file; needs SBX_CAP_STDIN. fd is not owned: it must
+ * stay open until the exec returns and is never closed. Replaces
+ * sbx_cmd_set_stdin() (and it this). A command with one may run in one exec
+ * at a time. Since 0.1.0.
+ */
+SBX_API int sbx_cmd_set_stdin_fd(sbx_cmd *cmd, int fd);
+/**
+ * Run the command on a pseudo-terminal of rows x cols (0: 24 x 80), as its
+ * controlling terminal, its stdin, stdout and stderr; its output arrives as
+ * stdout alone. Needs SBX_CAP_PTY (else SBX_E_CAP_PTY, nothing run).
+ * Since 0.1.0.
+ */
+SBX_API int sbx_cmd_set_pty(sbx_cmd *cmd, uint16_t rows, uint16_t cols);
+/**
+ * With sbx_cmd_set_pty(): descriptor fd polls readable when the caller's
+ * window size changed; the backend then calls winsize(userdata, ...), which
+ * gives the new size (and clears fd's readiness) and returns 0, and resizes
+ * the terminal. fd is not owned. Since 0.1.0.
+ */
+SBX_API int sbx_cmd_set_pty_resize(sbx_cmd *cmd, int fd,
+                                   int (*winsize)(void *userdata, uint16_t *rows, uint16_t *cols),
+                                   void *userdata);
 /** Timeout in ms (0 = the policy's); the smaller of the two applies. Needs SBX_CAP_TIMEOUT. */
 SBX_API int sbx_cmd_set_timeout(sbx_cmd *cmd, uint64_t ms);
 /** Per-stream capture cap in bytes; the smaller of this and the policy's applies. */

@@ -339,6 +339,17 @@ typedef struct sbx_plugin {
     /** SBX_CAP_PAUSE: freeze every process (files and memory kept) / thaw them. */
     int (*pause)(void *sandbox);
     int (*resume)(void *sandbox);
+    /**
+     * Optional (any backend): contact the service behind dsn without
+     * creating anything (a daemon ping, an API key check) and return
+     * SBX_OK if it answers, else the error a sandbox would meet
+     * (SBX_E_BACKEND_UNAVAILABLE naming the endpoint, SBX_E_BACKEND_AUTH,
+     * ...). *detail (never NULL) may get one line about what answered
+     * ("Docker Engine 27.1.1, API 1.46"), allocated with host->alloc.
+     * NULL: the backend has nothing to contact (it runs in this process).
+     * Only `sandboxio doctor --online` and sbx_client_ping() call it.
+     */
+    int (*ping)(void *state, const sbx_plugin_dsn *dsn, char **detail);
     /* --- end of minor 2: append new members below, bump the minor --- */
 } sbx_plugin;
 

@@ -370,5 +370,7 @@ void dk_resolved_clear(dk_resolved *r);
 int dk_gc(void *state, const sbx_plugin_dsn *dsn,
           int (*report)(void *userdata, const char *id, const char *reason), void *userdata,
           size_t *removed);
+/* ping (ping.c): connect, negotiate, ask /version; creates nothing. */
+int dk_ping(void *state, const sbx_plugin_dsn *dsn, char **detail);
 
 #endif

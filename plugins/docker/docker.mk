@@ -18,7 +18,8 @@ plugins_docker_sandboxio_docker_la_SOURCES = \
 	plugins/docker/pathcheck.c \
 	plugins/docker/files.c \
 	plugins/docker/files_exec.c \
-	plugins/docker/gc.c
+	plugins/docker/gc.c \
+	plugins/docker/ping.c
 nodist_plugins_docker_sandboxio_docker_la_SOURCES = plugins/docker/seccomp-profile.h
 plugins_docker_sandboxio_docker_la_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JSONC_CFLAGS) \
 	$(ARCHIVE_CFLAGS)
@@ -97,7 +98,9 @@ SBX_DOCKER_TESTS = \
 	plugins/docker/tests/docker-default-limits-applied.sh \
 	plugins/docker/tests/docker-stopped-init-run-returns.sh \
 	plugins/docker/tests/docker-fifo-refused.sh \
-	plugins/docker/tests/docker-stdin-large.sh
+	plugins/docker/tests/docker-stdin-large.sh \
+	plugins/docker/tests/docker-interactive-stdin-streams.sh \
+	plugins/docker/tests/docker-doctor-online-pings-daemon.sh
 TESTS += $(SBX_DOCKER_TESTS)
 EXTRA_DIST += $(SBX_DOCKER_TESTS) plugins/docker/tests/dockerd-start.sh
 

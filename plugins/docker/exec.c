@@ -187,6 +187,18 @@ static bool cancel_readable(const sbx_plugin_io *io)
 }
 
 /* The command must die: timed out, aborted by the output callback, or cancelled. */
+/* -1, or the descriptor that says input() has something (ABI minor 2). */
+static int input_ready_fd_of(const sbx_plugin_io *io)
+{
+    return io && SBX_STRUCT_HAS(io, input_ready_fd) ? io->input_ready_fd : -1;
+}
+
+static bool fd_readable(int fd)
+{
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    return poll(&p, 1, 0) > 0 && p.revents;
+}
+
 static bool must_stop(const run *r)
 {
     return r->timed_out || r->aborted || r->cancelled;
@@ -197,7 +209,7 @@ static int stream_loop(run *r, dk_hijack *hj, uint64_t deadline)
 {
     const sbx_plugin_io *io = r->io;
     bool want_input = io && SBX_STRUCT_HAS(io, input) && io->input;
-    int cancel_fd = cancel_fd_of(io);
+    int cancel_fd = cancel_fd_of(io), ready_fd = want_input ? input_ready_fd_of(io) : -1;
     char inbuf[65536], outbuf[65536];
     size_t in_len = 0, in_off = 0;
     bool in_eof = !want_input, write_closed = !want_input;
@@ -217,7 +229,8 @@ static int stream_loop(run *r, dk_hijack *hj, uint64_t deadline)
                 return r->failure;
             continue;
         }
-        if (!in_eof && in_off == in_len && !must_stop(r)) {
+        /* input() only when it will not block, where the caller says when that is. */
+        if (!in_eof && in_off == in_len && !must_stop(r) && (ready_fd < 0 || fd_readable(ready_fd))) {
             long got = io->input(io->userdata, inbuf, sizeof(inbuf));
             if (got <= 0)
                 in_eof = true;
@@ -279,15 +292,18 @@ static int stream_loop(run *r, dk_hijack *hj, uint64_t deadline)
             wait = 1000;
         else if (ended_at && (wait < 0 || (uint64_t)wait > ended_at + DK_ENDED_GRACE_MS - now))
             wait = (int)(ended_at + DK_ENDED_GRACE_MS - now);
-        struct pollfd p[2] = {
+        bool await_input = !in_eof && in_off == in_len && !must_stop(r);
+        struct pollfd p[3] = {
             {.fd = hj->fd, .events = POLLIN},
             /* It stays readable once cancelled: watched until then only. */
             {.fd = r->cancelled ? -1 : cancel_fd, .events = POLLIN},
+            /* Interactive stdin: wake when the user typed, not before. */
+            {.fd = await_input ? ready_fd : -1, .events = POLLIN},
         };
         /* More stdin to send, made or still to take: wake when it can go. */
-        if (in_off < in_len || (!in_eof && !must_stop(r)))
+        if (in_off < in_len || (await_input && ready_fd < 0))
             p[0].events |= POLLOUT;
-        if (poll(p, 2, wait) < 0 && errno != EINTR)
+        if (poll(p, 3, wait) < 0 && errno != EINTR)
             return r->sb->host->set_error(SBX_E_SYSTEM, "docker: poll: %s", strerror(errno));
         if (p[1].revents & POLLIN)
             r->cancelled = true;

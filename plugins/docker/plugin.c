@@ -64,6 +64,7 @@ static const sbx_plugin descriptor = {
     .sandbox_id = dk_sandbox_id,
     .gc = dk_gc,
     .run = dk_run,
+    .ping = dk_ping,
 };
 
 SBX_PLUGIN_EXPORT const sbx_plugin *sandboxio_plugin_v1(void);

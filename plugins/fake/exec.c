@@ -39,6 +39,7 @@ typedef struct exec_run {
     bool aborted;
     bool cancelled;         /* the caller's cancel_fd became readable */
     int cancel_fd;          /* -1 = none */
+    int input_ready_fd;     /* readable when input() will not block; -1 = none */
     bool sigpipe_was_pending;
     int fail;               /* an SBX code already reported, or SBX_OK */
 } exec_run;
@@ -152,15 +153,18 @@ static int poll_timeout_ms(const exec_run *r, uint64_t now)
 static void io_loop(exec_run *r)
 {
     for (;;) {
-        struct pollfd pfd[5];
-        int n = 0, ipid = -1, iin = -1, iout = -1, ierr = -1, icancel = -1;
+        struct pollfd pfd[6];
+        int n = 0, ipid = -1, iin = -1, iout = -1, ierr = -1, icancel = -1, iready = -1;
         uint64_t now;
 
         if (!r->leader_gone) {
             pfd[ipid = n++] = (struct pollfd){.fd = r->child.pidfd, .events = POLLIN};
             if (r->cancel_fd >= 0 && !r->cancelled)
                 pfd[icancel = n++] = (struct pollfd){.fd = r->cancel_fd, .events = POLLIN};
-            if (r->child.in_fd >= 0)
+            /* Nothing of stdin in hand: wait until input() will not block. */
+            if (r->child.in_fd >= 0 && r->input_ready_fd >= 0 && r->in_off == r->in_len)
+                pfd[iready = n++] = (struct pollfd){.fd = r->input_ready_fd, .events = POLLIN};
+            else if (r->child.in_fd >= 0)
                 pfd[iin = n++] = (struct pollfd){.fd = r->child.in_fd, .events = POLLOUT};
         } else if (r->child.out_fd < 0 && r->child.err_fd < 0) {
             return;
@@ -193,7 +197,8 @@ static void io_loop(exec_run *r)
             drain_output(r, &r->child.out_fd, 1);
         if (ierr >= 0 && pfd[ierr].revents != 0)
             drain_output(r, &r->child.err_fd, 2);
-        if (iin >= 0 && pfd[iin].revents != 0 && r->child.in_fd >= 0)
+        if (((iin >= 0 && pfd[iin].revents != 0) || (iready >= 0 && pfd[iready].revents != 0)) &&
+            r->child.in_fd >= 0)
             feed_stdin(r);
         if (ipid >= 0 && pfd[ipid].revents != 0) {
             /* The leader exited: what it left running in its group dies with it. */
@@ -258,7 +263,7 @@ int fake_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
               sbx_plugin_exit *exit_out)
 {
     fake_sandbox *sb = sandbox;
-    exec_run r = {.sb = sb, .io = io, .cancel_fd = -1};
+    exec_run r = {.sb = sb, .io = io, .cancel_fd = -1, .input_ready_fd = -1};
     sigset_t pipe_set, old_mask, pending;
     int rc;
 
@@ -266,6 +271,8 @@ int fake_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
         return sb->host->set_error(SBX_E_INVALID_ARGUMENT, "fake: exec needs a non-empty argv");
     if (io != NULL && SBX_STRUCT_HAS(io, cancel_fd))
         r.cancel_fd = io->cancel_fd;
+    if (io != NULL && io->input != NULL && SBX_STRUCT_HAS(io, input_ready_fd))
+        r.input_ready_fd = io->input_ready_fd;
     rc = fake_enter(sb);
     if (rc != SBX_OK)
         return rc;

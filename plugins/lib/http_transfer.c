@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -250,8 +251,17 @@ static int transport_error(xfer *x)
     curl_easy_getinfo(s->easy, CURLINFO_OS_ERRNO, &os_errno);
     int code = sbx_http_curl_code(x->result, os_errno);
     char detail[CURL_ERROR_SIZE + 64], tries[48] = "";
-    snprintf(detail, sizeof(detail), "%s",
-             s->errbuf[0] ? s->errbuf : curl_easy_strerror(x->result));
+    /*
+     * Over a unix socket curl speaks of the URL's host and "port 80", which
+     * sends a user looking for a TCP port: say what failed, on which socket.
+     */
+    if (cfg->unix_socket && x->result == CURLE_COULDNT_CONNECT)
+        snprintf(detail, sizeof(detail), "connecting to the socket %s: %s", cfg->unix_socket,
+                 os_errno == ENOENT ? "no such file (nothing listens there)"
+                 : os_errno ? strerror((int)os_errno) : "connection failed");
+    else
+        snprintf(detail, sizeof(detail), "%s",
+                 s->errbuf[0] ? s->errbuf : curl_easy_strerror(x->result));
     sbx_http_scrub(s, x->rq, detail, sizeof(detail));
     if (x->rs->attempts > 1)
         snprintf(tries, sizeof(tries), " (after %d tries)", x->rs->attempts);

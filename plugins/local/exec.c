@@ -20,6 +20,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -39,6 +40,10 @@ typedef struct exec_run {
     size_t in_off, in_len;
     int have_status, timed_out, aborted, killed, input_failed;
     int cancel_fd;              /* the caller's cancel, -1 if none */
+    int input_ready_fd;         /* readable when input() will not block; -1 if none */
+    int want_pty;               /* SBX_PLUGIN_CMD_PTY was asked for */
+    int pty;                    /* the terminal's master, for resizing; -1 if none */
+    int in_is_pty;              /* in is (a copy of) the master: write(), not send() */
     int cancelled;
     lp_status status;
 } exec_run;
@@ -60,7 +65,12 @@ static void close_fd(int *fd)
 /* Payload of LP_EXEC: counts, then argv, envp and cwd as C strings. */
 static char *build_request(const sbx_plugin_cmd *cmd, size_t *len_out)
 {
-    lp_exec h = { 0, 0 };
+    lp_exec h = { 0, 0, 0, 0, 0 };
+    if (SBX_STRUCT_HAS(cmd, cols) && (cmd->flags & SBX_PLUGIN_CMD_PTY)) {
+        h.flags = LP_EXEC_PTY;
+        h.rows = cmd->rows ? cmd->rows : 24;
+        h.cols = cmd->cols ? cmd->cols : 80;
+    }
     size_t len = sizeof h;
     for (const char *const *a = cmd->argv; *a; a++, h.argc++)
         len += strlen(*a) + 1;
@@ -122,20 +132,73 @@ static void feed_stdin(exec_run *r)
         r->in_off = 0;
         r->in_len = (size_t)n;
     }
-    ssize_t w = send(r->in, r->inbuf + r->in_off, r->in_len - r->in_off,
-                     MSG_NOSIGNAL | MSG_DONTWAIT);
+    ssize_t w = r->in_is_pty ? write(r->in, r->inbuf + r->in_off, r->in_len - r->in_off)
+                             : send(r->in, r->inbuf + r->in_off, r->in_len - r->in_off,
+                                    MSG_NOSIGNAL | MSG_DONTWAIT);
     if (w > 0)
         r->in_off += (size_t)w;
     else if (errno != EAGAIN && errno != EINTR)
         close_fd(&r->in); /* the command closed its stdin: the rest is not wanted */
 }
 
+/*
+ * The command runs on a terminal: its master replaces the pipes. Output is
+ * read from one copy, input written to another (closed apart at its EOF),
+ * and a third stays for resizing until the end.
+ */
+static int take_pty(exec_run *r, int master)
+{
+    int in = r->in >= 0 ? fcntl(master, F_DUPFD_CLOEXEC, 0) : -1;
+    int ctl = fcntl(master, F_DUPFD_CLOEXEC, 0);
+
+    if (ctl < 0 || (r->in >= 0 && in < 0) || fcntl(master, F_SETFL, O_NONBLOCK) < 0) {
+        close(master);
+        close_fd(&in);
+        close_fd(&ctl);
+        return -1;
+    }
+    close_fd(&r->out);
+    close_fd(&r->err);
+    r->out = master;
+    if (r->in >= 0) {
+        close_fd(&r->in);
+        r->in = in;
+        r->in_is_pty = 1;
+    }
+    r->pty = ctl;
+    return 0;
+}
+
+static void resize(exec_run *r)
+{
+    struct winsize ws = { 0 };
+    uint16_t rows = 0, cols = 0;
+
+    if (r->io->winsize(r->io->userdata, &rows, &cols) != 0 || !rows || !cols)
+        return;
+    ws.ws_row = rows, ws.ws_col = cols;
+    /* The terminal sends the command SIGWINCH itself. */
+    (void)ioctl(r->pty, TIOCSWINSZ, &ws);
+}
+
 static int read_status(exec_run *r)
 {
     lp_hdr hdr;
-    long n = lp_recv(r->st, &hdr, &r->status, sizeof r->status, NULL, NULL);
+    int fds[1];
+    size_t nfds = 1;
+    long n = lp_recv(r->st, &hdr, &r->status, sizeof r->status, fds, &nfds);
     if (n < 0 && (errno == EINTR || errno == EAGAIN))
         return 0;
+    if (n == 0 && hdr.type == LP_PTY && nfds == 1) {
+        /* Only where asked, and once: anything else is a broken supervisor. */
+        if (!r->want_pty || r->pty >= 0) {
+            close(fds[0]);
+            return -1;
+        }
+        return take_pty(r, fds[0]);
+    }
+    for (size_t i = 0; i < nfds; i++)
+        close(fds[i]);
     close_fd(&r->st);
     if (n != (long)sizeof r->status || hdr.type != LP_STATUS)
         return -1;
@@ -154,11 +217,23 @@ static int run_loop(exec_run *r, uint64_t timeout_ms)
     while (r->out >= 0 || r->err >= 0 || !r->have_status) {
         if (r->killed && !kill_deadline)
             kill_deadline = now_ms() + KILL_GRACE_MS;
-        struct pollfd p[5] = {
+        /*
+         * With nothing of stdin in hand and a caller that says when it has
+         * more, wait for that rather than for room in the command's stdin:
+         * input() is then called only when it will not block, so output
+         * keeps flowing while an interactive user has not typed yet.
+         */
+        int await_input = r->in >= 0 && r->input_ready_fd >= 0 && r->in_off == r->in_len;
+        int can_resize = r->pty >= 0 && SBX_STRUCT_HAS(r->io, winsize) && r->io->winsize &&
+                         r->io->resize_fd >= 0;
+        struct pollfd p[7] = {
             { .fd = r->out, .events = POLLIN }, { .fd = r->err, .events = POLLIN },
-            { .fd = r->st, .events = POLLIN }, { .fd = r->in, .events = POLLOUT },
+            { .fd = r->st, .events = POLLIN },
+            { .fd = await_input ? -1 : r->in, .events = POLLOUT },
             /* It stays readable once cancelled: watched until then only. */
             { .fd = r->cancelled ? -1 : r->cancel_fd, .events = POLLIN },
+            { .fd = await_input && !r->killed ? r->input_ready_fd : -1, .events = POLLIN },
+            { .fd = can_resize ? r->io->resize_fd : -1, .events = POLLIN },
         };
         int wait = -1;
         if (kill_deadline) {
@@ -177,7 +252,7 @@ static int run_loop(exec_run *r, uint64_t timeout_ms)
         }
         if (r->st < 0 && !r->have_status)
             return -1;
-        int n = poll(p, 5, wait);
+        int n = poll(p, 7, wait);
         if (n < 0 && errno != EINTR)
             return -1;
         if (n <= 0)
@@ -188,7 +263,7 @@ static int run_loop(exec_run *r, uint64_t timeout_ms)
             drain(r, &r->err, 2);
         if (p[3].revents & (POLLERR | POLLHUP))
             close_fd(&r->in);
-        else if (p[3].revents & POLLOUT)
+        else if ((p[3].revents & POLLOUT) || p[5].revents)
             feed_stdin(r);
         if (p[2].revents && read_status(r) < 0)
             return -1;
@@ -196,6 +271,8 @@ static int run_loop(exec_run *r, uint64_t timeout_ms)
             r->cancelled = 1;
             request_kill(r);
         }
+        if (p[6].revents)
+            resize(r);
     }
     return 0;
 }
@@ -257,7 +334,8 @@ int local_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io
 {
     local_sandbox *sb = sandbox;
     const sbx_host *host = sb->host;
-    exec_run r = { .io = io, .in = -1, .out = -1, .err = -1, .st = -1, .cancel_fd = -1 };
+    exec_run r = { .io = io, .in = -1, .out = -1, .err = -1, .st = -1, .cancel_fd = -1,
+                   .input_ready_fd = -1, .pty = -1 };
     int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 }, st[2] = { -1, -1 };
     size_t len = 0;
     int rc, oomfd = -1;
@@ -274,6 +352,9 @@ int local_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io
     int has_input = SBX_STRUCT_HAS(io, input) && io->input;
     if (SBX_STRUCT_HAS(io, cancel_fd))
         r.cancel_fd = io->cancel_fd;
+    if (has_input && SBX_STRUCT_HAS(io, input_ready_fd))
+        r.input_ready_fd = io->input_ready_fd;
+    r.want_pty = SBX_STRUCT_HAS(cmd, cols) && (cmd->flags & SBX_PLUGIN_CMD_PTY);
     r.buf = malloc(READ_CHUNK);
     r.inbuf = has_input ? malloc(STDIN_CHUNK) : NULL;
     if (!r.buf || (has_input && !r.inbuf)) {
@@ -330,6 +411,7 @@ out:
     close_fd(&r.out);
     close_fd(&r.err);
     close_fd(&r.st);
+    close_fd(&r.pty);
     for (int i = 0; i < 2; i++) {
         close_fd(&in[i]);
         close_fd(&out[i]);

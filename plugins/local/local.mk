@@ -102,7 +102,10 @@ TESTS += \
 	plugins/local/tests/local-passes-contract.sh \
 	plugins/local/tests/run-interrupt-stops-silent-command.sh \
 	plugins/local/tests/run-missing-program-exits-127-unexecutable-126.sh \
-	plugins/local/tests/run-network-open-refused-by-policy.sh
+	plugins/local/tests/run-network-open-refused-by-policy.sh \
+	plugins/local/tests/run-interactive-stdin-streams.sh \
+	plugins/local/tests/run-tty-shell-in-tmux.sh \
+	plugins/local/tests/demo-on-local.sh
 EXTRA_DIST += \
 	plugins/local/tests/lib.sh \
 	plugins/local/tests/local-tests-pass-unprivileged.sh \
@@ -110,6 +113,9 @@ EXTRA_DIST += \
 	plugins/local/tests/run-interrupt-stops-silent-command.sh \
 	plugins/local/tests/run-missing-program-exits-127-unexecutable-126.sh \
 	plugins/local/tests/run-network-open-refused-by-policy.sh \
+	plugins/local/tests/run-interactive-stdin-streams.sh \
+	plugins/local/tests/run-tty-shell-in-tmux.sh \
+	plugins/local/tests/demo-on-local.sh \
 	bench/local/run.sh \
 	docs/backends/local.md \
 	docs/performance.md

@@ -58,7 +58,8 @@ enum lp_type {
     LP_LINK = 8,
     LP_CLIENT = 9,
     LP_DESTROY = 10,
-    LP_TTL = 11
+    LP_TTL = 11,
+    LP_PTY = 12      /* supervisor -> client, on the status socket: the terminal's master */
 };
 
 typedef struct lp_hdr {
@@ -104,9 +105,13 @@ typedef struct lp_fail {
     /* followed by a NUL-terminated message naming the object */
 } lp_fail;
 
+#define LP_EXEC_PTY 1u /* run on a pseudo-terminal of rows x cols */
+
 typedef struct lp_exec {
     uint32_t argc;
     uint32_t envc;
+    uint32_t flags;   /* LP_EXEC_* */
+    uint16_t rows, cols;
     /* followed by argc + envc + 1 (cwd, "" = work dir) NUL-terminated strings */
 } lp_exec;
 

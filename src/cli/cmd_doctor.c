@@ -1,7 +1,8 @@
 /*
  * cmd_doctor.c - `sandboxio doctor`: an environment report to paste into an
  * issue. It names the credential variables that are set but never prints
- * their values, and opens no socket.
+ * their values, and opens no socket unless --online asks it to contact the
+ * backends.
  */
 #include "config.h"
 
@@ -13,6 +14,7 @@
 #include <sandboxio/plugin.h>
 
 #include "commands.h"
+#include "doctor_online.h"
 #include "doctor_probe.h"
 #include "plugin_report.h"
 #include "util.h"
@@ -29,18 +31,23 @@ struct doctor {
     int plugins_code;           /* why it failed */
     char *dsn_redacted;         /* SANDBOXIO_DSN redacted, NULL if unset */
     struct sbx_cli_kernel_facts kernel;
+    int online;                 /* --online: the backends were contacted */
+    struct sbx_cli_online contacted;
 };
 
 static void usage(FILE *out)
 {
-    fputs("Usage: sandboxio doctor [--json]\n"
+    fputs("Usage: sandboxio doctor [--online] [--json]\n"
           "\n"
           "Print a report of this environment to paste into an issue: versions,\n"
           "plugin directories, each plugin's load result, the kernel and its\n"
           "sandboxing features, and which credential variables are set (their\n"
-          "names only, never their values). Opens no network socket.\n"
+          "names only, never their values). Opens no socket: what a backend\n"
+          "declares is shown, not whether its service answers.\n"
           "\n"
           "Options:\n"
+          "  --online    also contact each backend (the docker daemon: a ping and\n"
+          "              its version) and report whether it answers\n"
           "  --json      print one JSON object instead of text\n"
           "  -h, --help  show this help\n",
           out);
@@ -71,11 +78,14 @@ static int doctor_gather(struct doctor *d)
     d->plugins_code = sbx_client_plugins(d->client, &d->plugins);
     if (d->plugins_code != SBX_OK)
         d->plugins = NULL;
+    if (d->online && d->plugins)
+        return sbx_cli_online_check(&d->contacted, d->client, d->plugins);
     return 0;
 }
 
 static void doctor_release(struct doctor *d)
 {
+    sbx_cli_online_release(&d->contacted);
     sbx_plugin_list_free(d->plugins);
     sbx_client_free(d->client);
     sbx_free(d->dsn_redacted);
@@ -196,6 +206,9 @@ static int print_report_json(const struct doctor *d)
         if (!rc) rc = sbx_cli_json_add(obj, "plugins_error",
                                        json_object_new_string(sbx_error_id(d->plugins_code)));
     }
+    /* null: not contacted (the default, offline doctor). */
+    if (!rc) rc = d->online ? sbx_cli_json_add(obj, "online", sbx_cli_online_json(&d->contacted))
+                            : sbx_cli_json_add_null(obj, "online");
     if (!rc) rc = sbx_cli_json_add(obj, "default_limits", default_limits_json());
     if (!rc) rc = sbx_cli_json_add(obj, "kernel", kernel_json(&d->kernel));
     if (!rc) rc = sbx_cli_json_add(obj, "credentials_set", credentials_json());
@@ -257,6 +270,13 @@ static int print_report_text(const struct doctor *d)
         sbx_cli_plugins_table(stdout, d->plugins);
         printf("Enforceable here (declared capabilities the backend's probe confirms):\n");
         sbx_cli_enforceable_text(stdout, d->client, d->plugins);
+        if (d->online) {
+            printf("Backends contacted (--online):\n");
+            sbx_cli_online_text(stdout, &d->contacted);
+        } else {
+            printf("Backends: not contacted; `sandboxio doctor --online` checks that each\n"
+                   "  answers (a backend listed above may still be unreachable)\n");
+        }
     } else
         printf("  listing failed: %s: %s\n", sbx_error_id(d->plugins_code),
                sbx_strerror(d->plugins_code));
@@ -277,9 +297,30 @@ int cmd_doctor(int argc, char **argv)
     struct doctor d = { 0 };
     int json = 0, status;
 
-    int done = sbx_cli_json_options("doctor", argc, argv, 0, usage, &json);
-    if (done >= 0)
-        return done;
+    static const struct option options[] = {
+        { "json", no_argument, NULL, 'j' },
+        { "online", no_argument, NULL, 'o' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    int opt;
+
+    sbx_cli_getopt_reset();
+    while ((opt = getopt_long(argc, argv, "+:h", options, NULL)) != -1) {
+        switch (opt) {
+        case 'h':
+            usage(stdout);
+            return 0;
+        case 'j':
+            json = 1;
+            break;
+        case 'o':
+            d.online = 1;
+            break;
+        default:
+            return sbx_cli_option_error("doctor", argv, opt);
+        }
+    }
     if (optind < argc)
         return sbx_cli_usage_error("doctor", "unexpected argument '%s'", argv[optind]);
 

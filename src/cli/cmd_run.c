@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "interrupt.h"
 #include "run.h"
+#include "run_tty.h"
 #include "util.h"
 
 /* Report a failed library call: on stderr, and on stdout too in --json mode. */
@@ -60,6 +61,9 @@ static int run_once(const struct run_opts *opts, sbx_client *client, const char 
         status = rc == SBX_OK ? status_of(result) : sbx_cli_exit_code(rc);
     }
     sbx_result_free(result);
+    if (rc == SBX_E_CAP_STDIN && opts->stdin_auto)
+        fputs("  (stdin is a pipe or a file, so it is passed on; run with </dev/null to leave it)\n",
+              stderr);
     /* Like a shell: a run the user interrupted ends as if killed by that signal. */
     return sbx_cli_interrupted() ? 128 + sbx_cli_interrupted() : status;
 }
@@ -71,13 +75,20 @@ static const char interrupt_note[] =
 int cmd_run(int argc, char **argv)
 {
     struct run_opts opts;
-    sbx_client *client = NULL;
-    int rc, status = run_opts_parse(&opts, argc, argv);
+    int status = run_opts_parse(&opts, argc, argv);
 
     if (status != 0) {
         run_opts_release(&opts);
         return status < 0 ? 0 : status;
     }
+    return run_with_opts(&opts);
+}
+
+int run_with_opts(struct run_opts *o)
+{
+    struct run_opts opts = *o;
+    sbx_client *client = NULL;
+    int rc, status;
     if (sbx_cli_interrupt_install(interrupt_note) != 0) {
         status = sbx_cli_error(SBX_E_SYSTEM, "installing the signal handlers: %m");
         goto out;
@@ -96,7 +107,11 @@ int cmd_run(int argc, char **argv)
     /* One call creates the sandbox, runs the command and destroys it: a
      * sandbox that could not be destroyed is an error that outranks the
      * command's status (see `sandboxio gc`). */
+    /* -t: the terminal goes raw last, and back first, whatever the run gave. */
+    if (opts.tty && (status = sbx_cli_tty_begin(opts.cmd, opts.interactive)) != 0)
+        goto out;
     status = run_once(&opts, client, policy_opts_dsn(&opts.po));
+    sbx_cli_tty_end();
 out:
     sbx_client_free(client);
     run_opts_release(&opts);

@@ -22,5 +22,8 @@ int cmd_version(int argc, char **argv);
 int cmd_contract(int argc, char **argv);
 int cmd_gc(int argc, char **argv);
 int cmd_mcp(int argc, char **argv);
+int cmd_profiles(int argc, char **argv);
+int cmd_shell(int argc, char **argv);
+int cmd_demo(int argc, char **argv);
 
 #endif

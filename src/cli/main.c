@@ -15,11 +15,14 @@ static int cmd_help(int argc, char **argv);
 
 static const struct sbx_cli_command commands[] = {
     { "run", cmd_run, "one-shot: create, exec, destroy" },
+    { "shell", cmd_shell, "an interactive shell in a fresh sandbox (run -it -- sh)" },
     { "mcp", cmd_mcp, "serve the Model Context Protocol (stdio or HTTP) to agents" },
+    { "profiles", cmd_profiles, "list the YAML profiles (DSN + policy); check a profiles file" },
     { "plugins", cmd_plugins, "list installed backends, their ABI, capabilities and tier" },
     { "doctor", cmd_doctor, "environment report to paste into an issue (no secrets)" },
     { "contract", cmd_contract, "run the contract suite against a backend" },
     { "gc", cmd_gc, "remove sandboxes leaked by crashed clients" },
+    { "demo", cmd_demo, "a half-minute guided tour on the default backend" },
     { "version", cmd_version, "print the versions of sandboxio and its library" },
     { "help", cmd_help, "show the help of a command" },
 };

@@ -8,18 +8,21 @@
 #include <json-c/json.h>
 #include <sandboxio/sandboxio.h>
 
+#include "profile.h"
+
 /*
  * The policy options every command that makes sandboxes takes (`run`,
  * `mcp`): --dsn, --timeout, --memory, --cpus, --pids, --disk,
  * --no-default-limits, --network, --allow-host, --min-tier, --env,
- * --env-pass, --output-cap. A command puts
+ * --env-pass, --output-cap, and --profile NAME (else $SANDBOXIO_PROFILE),
+ * whose values come first and which the other options override. A command puts
  * RUN_POLICY_OPTIONS first in its getopt_long table and hands every option
  * it does not know itself to policy_opts_take().
  */
 enum {
     OPT_DSN = 256, OPT_TIMEOUT, OPT_MEMORY, OPT_CPUS, OPT_PIDS, OPT_NETWORK, OPT_ALLOW_HOST,
     OPT_MIN_TIER, OPT_ENV, OPT_ENV_PASS, OPT_OUTPUT_CAP, OPT_DISK, OPT_NO_DEFAULT_LIMITS,
-    OPT_POLICY_END
+    OPT_PROFILE, OPT_POLICY_END
 };
 
 #define RUN_POLICY_OPTIONS \
@@ -35,32 +38,57 @@ enum {
     { "min-tier", required_argument, NULL, OPT_MIN_TIER }, \
     { "env", required_argument, NULL, OPT_ENV }, \
     { "env-pass", required_argument, NULL, OPT_ENV_PASS }, \
-    { "output-cap", required_argument, NULL, OPT_OUTPUT_CAP }
+    { "output-cap", required_argument, NULL, OPT_OUTPUT_CAP }, \
+    { "profile", required_argument, NULL, OPT_PROFILE }
 
 /* The policy the options built, and the ceilings they set (for `mcp`). */
+struct policy_given {
+    int opt;
+    const char *arg;
+};
+
 struct policy_opts {
-    const char *dsn;        /* NULL: SANDBOXIO_DSN, then SBX_CLI_DEFAULT_DSN */
+    const char *cmd;        /* for messages */
+    const char *dsn;        /* NULL: the profile's, SANDBOXIO_DSN, then SBX_CLI_DEFAULT_DSN */
+    const char *profile;    /* --profile, else NULL */
+    /* The options, in order (args borrowed from argv): applied after the
+     * profile, and replayed by `mcp` to build a tighter copy for one call. */
+    struct policy_given *given;
+    size_t n_given;
+    struct profile_set profiles;   /* read only when a profile is asked for */
+    const struct profile *used;    /* the profile applied, or NULL */
+    uint64_t ttl_ms;        /* the profile's ttl; 0: none */
     sbx_policy *policy;
     uint64_t timeout_ms;    /* 0: none given */
     size_t output_cap;      /* SBX_DEFAULT_OUTPUT_CAP unless given */
     int network;            /* an sbx_network, once policy_opts_finish() ran */
     int network_given;
     size_t hosts;
-    /* Every option taken, in order (args borrowed from argv): `mcp` replays
-     * them to build a tighter copy of the policy for one call. */
-    struct policy_opt { int opt; const char *arg; } *taken;
-    size_t ntaken;
 };
 
 /* Start with the library's default policy. Returns 0 or an exit status. */
 int policy_opts_init(struct policy_opts *po);
 /*
- * Apply option opt (an OPT_* of RUN_POLICY_OPTIONS) with its argument, for
- * command cmd's messages. Returns 0, or the exit status of the error reported.
+ * Take option opt (an OPT_* of RUN_POLICY_OPTIONS) with its argument (which
+ * must outlive po), for command cmd's messages; it is applied by
+ * policy_opts_finish(), after the profile's values. Returns 0, or the exit
+ * status of the error reported.
  */
 int policy_opts_take(struct policy_opts *po, const char *cmd, int opt, const char *arg);
-/* After the last option: settle the network mode. 0 or an exit status. */
+/* Apply option opt now. Returns 0, or the exit status of the error reported. */
+int policy_opts_apply(struct policy_opts *po, const char *cmd, int opt, const char *arg);
+/*
+ * After the last option: apply the profile (--profile, else
+ * $SANDBOXIO_PROFILE when not empty), then the options, then settle the
+ * network mode. 0 or an exit status.
+ */
 int policy_opts_finish(struct policy_opts *po);
+/*
+ * Apply the profile named by --profile or $SANDBOXIO_PROFILE, if any
+ * (policy_profile.c); cli_network: the options set the network, so the
+ * profile's network and allow-hosts are not used. 0 or an exit status.
+ */
+int policy_opts_use_profile(struct policy_opts *po, int cli_network);
 void policy_opts_release(struct policy_opts *po);
 /* The DSN to use: --dsn, else $SANDBOXIO_DSN, else the default backend. */
 const char *policy_opts_dsn(const struct policy_opts *po);
@@ -71,6 +99,10 @@ extern const char run_policy_usage[];
 struct run_opts {
     struct policy_opts po;
     int json;
+    int interactive;        /* -i */
+    int stdin_auto;         /* stdin streamed without -i: it is a pipe or a file */
+    int tty;                /* -t */
+    const char *shell_id;   /* shell ID: a named sandbox to attach to */
     sbx_cmd *cmd;
 };
 
@@ -81,7 +113,12 @@ struct run_opts {
  * either way.
  */
 int run_opts_parse(struct run_opts *opts, int argc, char **argv);
+/* The same for `sandboxio shell [OPTIONS] [ID]`: run -it ... -- sh. */
+int run_opts_parse_shell(struct run_opts *opts, int argc, char **argv);
 void run_opts_release(struct run_opts *opts);
+
+/* Run what opts asks for (cmd_run.c) and release opts; the exit status. */
+int run_with_opts(struct run_opts *opts);
 
 /*
  * Run the command in a sandbox made for it from dsn and policy

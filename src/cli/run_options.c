@@ -12,17 +12,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "run.h"
 #include "util.h"
 
-enum { OPT_CWD = OPT_POLICY_END, OPT_STDIN, OPT_JSON };
+enum { OPT_CWD = OPT_POLICY_END, OPT_STDIN, OPT_JSON, OPT_INTERACTIVE, OPT_TTY };
 
 static const struct option options[] = {
     RUN_POLICY_OPTIONS,
     { "cwd", required_argument, NULL, OPT_CWD },
     { "stdin", no_argument, NULL, OPT_STDIN },
+    { "interactive", no_argument, NULL, OPT_INTERACTIVE },
+    { "tty", no_argument, NULL, OPT_TTY },
     { "json", no_argument, NULL, OPT_JSON },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
@@ -44,7 +47,9 @@ const char run_policy_usage[] =
     "                     container, userspace-kernel, microvm\n"
     "  -e, --env K=V      set K in CMD's environment (repeatable)\n"
     "  --env-pass NAME    pass NAME from this environment if set (repeatable)\n"
-    "  --output-cap SIZE  cap on each captured stream (default 16M)\n";
+    "  --output-cap SIZE  cap on each captured stream (default 16M)\n"
+    "  --profile NAME     start from profile NAME (default: $SANDBOXIO_PROFILE);\n"
+    "                     the options above override its values\n";
 
 static void usage(FILE *out)
 {
@@ -59,7 +64,12 @@ static void usage(FILE *out)
           out);
     fputs(run_policy_usage, out);
     fputs("  -w, --cwd DIR      working directory, relative to the sandbox's work dir\n"
-          "  --stdin            feed all of this standard input to CMD (else EOF)\n"
+          "  -i, --interactive  stream this standard input to CMD as it arrives\n"
+          "                     (the default when it is a pipe, socket or file)\n"
+          "  -t, --tty          run CMD on a terminal of this terminal's size (with -i:\n"
+          "                     this terminal in raw mode, every key to CMD)\n"
+          "  --stdin            read all of this standard input first, then feed it\n"
+          "                     to CMD (a terminal without -i or --stdin gives EOF)\n"
           "  --json             capture the output and print one JSON object\n"
           "  -h, --help         show this help\n"
           "\n"
@@ -163,6 +173,20 @@ static int read_stdin(void **data, size_t *len)
     return 0;
 }
 
+/*
+ * Stdin that is data (a pipe, a socket, a file) is streamed without -i, as
+ * a shell would pass it: dropping it silently loses the user's input. A
+ * terminal, /dev/null or a closed stdin gives EOF unless -i asks for it.
+ */
+static int stdin_is_data(void)
+{
+    struct stat st;
+
+    if (fstat(STDIN_FILENO, &st) != 0)
+        return 0;
+    return S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISREG(st.st_mode);
+}
+
 static int set_stdin(sbx_cmd *cmd)
 {
     void *data = NULL;
@@ -183,25 +207,29 @@ int policy_opts_init(struct policy_opts *po)
     return lib_failed(sbx_policy_new(&po->policy), "creating the policy");
 }
 
-/* Keep opt and arg for a replay (see struct policy_opts). */
-static int remember(struct policy_opts *po, int opt, const char *arg)
+int policy_opts_take(struct policy_opts *po, const char *cmd, int opt, const char *arg)
 {
-    struct policy_opt *grown = realloc(po->taken, (po->ntaken + 1) * sizeof(*grown));
+    struct policy_given *given;
 
-    if (!grown)
+    po->cmd = cmd;
+    if (opt == OPT_PROFILE) {
+        po->profile = arg;
+        return 0;
+    }
+    given = realloc(po->given, (po->n_given + 1) * sizeof(*given));
+    if (!given)
         return sbx_cli_error(SBX_E_NOMEM, "out of memory");
-    po->taken = grown;
-    po->taken[po->ntaken++] = (struct policy_opt){ opt, arg };
+    po->given = given;
+    given[po->n_given].opt = opt;
+    given[po->n_given++].arg = arg;
     return 0;
 }
 
-int policy_opts_take(struct policy_opts *po, const char *cmd, int opt, const char *arg)
+int policy_opts_apply(struct policy_opts *po, const char *cmd, int opt, const char *arg)
 {
-    int tier, status;
+    int tier;
     uint64_t v;
 
-    if ((status = remember(po, opt, arg)))
-        return status;
     switch (opt) {
     case OPT_DSN:
         po->dsn = arg;
@@ -255,6 +283,17 @@ int policy_opts_take(struct policy_opts *po, const char *cmd, int opt, const cha
 
 int policy_opts_finish(struct policy_opts *po)
 {
+    /* network_given already: `mcp` set a call's tighter network itself. */
+    int cli_network = po->network_given, status;
+
+    for (size_t i = 0; i < po->n_given; i++)
+        cli_network |= po->given[i].opt == OPT_NETWORK || po->given[i].opt == OPT_ALLOW_HOST;
+    if ((status = policy_opts_use_profile(po, cli_network)))
+        return status;
+    for (size_t i = 0; i < po->n_given; i++) {
+        if ((status = policy_opts_apply(po, po->cmd, po->given[i].opt, po->given[i].arg)))
+            return status;
+    }
     if (!po->network_given)
         po->network = po->hosts ? SBX_NET_ALLOWLIST : SBX_NET_NONE;
     return apply_network(po->policy, po->network, po->hosts);
@@ -264,9 +303,11 @@ void policy_opts_release(struct policy_opts *po)
 {
     sbx_policy_free(po->policy);
     po->policy = NULL;
-    free(po->taken);
-    po->taken = NULL;
-    po->ntaken = 0;
+    free(po->given);
+    po->given = NULL;
+    po->n_given = 0;
+    po->used = NULL;
+    profile_set_free(&po->profiles);
 }
 
 const char *policy_opts_dsn(const struct policy_opts *po)
@@ -278,9 +319,28 @@ const char *policy_opts_dsn(const struct policy_opts *po)
     return env && *env ? env : SBX_CLI_DEFAULT_DSN;
 }
 
-int run_opts_parse(struct run_opts *opts, int argc, char **argv)
+static void shell_usage(FILE *out)
 {
-    int opt, status, use_stdin = 0;
+    fputs("Usage: sandboxio shell [OPTIONS] [ID]\n"
+          "\n"
+          "An interactive shell (sh) in a fresh sandbox, on a terminal: the same\n"
+          "as `sandboxio run -it [OPTIONS] -- sh`. The sandbox is destroyed when\n"
+          "the shell exits, with the shell's status. ID (a named sandbox) is\n"
+          "refused until named sandboxes exist.\n"
+          "\n"
+          "Options:\n",
+          out);
+    fputs(run_policy_usage, out);
+    fputs("  -w, --cwd DIR      working directory, relative to the sandbox's work dir\n"
+          "  -h, --help         show this help\n",
+          out);
+}
+
+/* shell: the options of run but --json, --stdin and a command; one optional ID. */
+static int parse_as(struct run_opts *opts, int argc, char **argv, int shell)
+{
+    const char *name = shell ? "shell" : "run";
+    int opt, status, use_stdin = 0, interactive = shell;
     const char *cwd = NULL;
 
     memset(opts, 0, sizeof(*opts));
@@ -289,13 +349,17 @@ int run_opts_parse(struct run_opts *opts, int argc, char **argv)
 
     sbx_cli_getopt_reset();
     /* -e and -w as `docker run` has them. */
-    while (status == 0 && (opt = getopt_long(argc, argv, "+:he:w:", options, NULL)) != -1) {
+    while (status == 0 && (opt = getopt_long(argc, argv, "+:hite:w:", options, NULL)) != -1) {
+        /* -i and -t are what shell is; --json and --stdin would contradict it. */
+        if (shell && (opt == OPT_JSON || opt == OPT_STDIN))
+            return sbx_cli_usage_error(name, "%s is not an option of shell (it is always -it)",
+                                       argv[optind - 1]);
         switch (opt) {
         case 'h':
-            usage(stdout);
+            (shell ? shell_usage : usage)(stdout);
             return -1;
         case 'e':
-            status = policy_opts_take(&opts->po, "run", OPT_ENV, optarg);
+            status = policy_opts_take(&opts->po, name, OPT_ENV, optarg);
             break;
         case 'w':
         case OPT_CWD:
@@ -304,20 +368,40 @@ int run_opts_parse(struct run_opts *opts, int argc, char **argv)
         case OPT_STDIN:
             use_stdin = 1;
             break;
+        case 'i':
+        case OPT_INTERACTIVE:
+            interactive = 1;
+            break;
+        case 't':
+        case OPT_TTY:
+            opts->tty = 1;
+            break;
         case OPT_JSON:
             opts->json = 1;
             break;
         default:
             if (opt >= OPT_DSN && opt < OPT_POLICY_END)
-                status = policy_opts_take(&opts->po, "run", opt, optarg);
+                status = policy_opts_take(&opts->po, name, opt, optarg);
             else
-                return sbx_cli_option_error("run", argv, opt);
+                return sbx_cli_option_error(name, argv, opt);
         }
     }
     if (status)
         return status;
-    if (optind >= argc)
+    if (shell) {
+        static char *const sh[] = { "sh", NULL };
+        opts->tty = 1;
+        if (optind < argc)
+            opts->shell_id = argv[optind++];
+        if (optind < argc)
+            return sbx_cli_usage_error(name, "unexpected argument '%s' (shell takes one ID)",
+                                       argv[optind]);
+        argv = (char **)sh, optind = 0;
+    }
+    if (optind >= argc && !shell)
         return sbx_cli_usage_error("run", "no command given");
+    if (use_stdin && interactive)
+        return sbx_cli_usage_error("run", "--stdin reads all of stdin first, -i streams it: give one");
     if ((status = policy_opts_finish(&opts->po)))
         return status;
 
@@ -328,7 +412,20 @@ int run_opts_parse(struct run_opts *opts, int argc, char **argv)
         return status;
     if (use_stdin)
         status = set_stdin(opts->cmd);
+    else if (interactive || (opts->stdin_auto = stdin_is_data()))
+        status = lib_failed(sbx_cmd_set_stdin_fd(opts->cmd, STDIN_FILENO), "-i");
+    opts->interactive = interactive;
     return status;
+}
+
+int run_opts_parse(struct run_opts *opts, int argc, char **argv)
+{
+    return parse_as(opts, argc, argv, 0);
+}
+
+int run_opts_parse_shell(struct run_opts *opts, int argc, char **argv)
+{
+    return parse_as(opts, argc, argv, 1);
 }
 
 void run_opts_release(struct run_opts *opts)

@@ -236,6 +236,23 @@ void sbx_plugin_list_free(sbx_plugin_list *list)
     free(list);
 }
 
+/* --- calls on a backend by DSN, without a sandbox ---------------------- */
+
+/* Parse dsn and load the plugin of its scheme; *parsed is the caller's to free. */
+static int backend_of(sbx_client *client, const char *dsn, sbx_dsn **parsed,
+                      sbx_loaded_plugin **lp)
+{
+    int rc = sbx_dsn_parse(parsed, dsn);
+    if (rc)
+        return rc;
+    rc = sbx__loader_get(client, sbx_dsn_scheme(*parsed), lp);
+    if (rc) {
+        sbx_dsn_free(*parsed);
+        *parsed = NULL;
+    }
+    return rc;
+}
+
 /* --- gc ------------------------------------------------------------------ */
 
 struct gc_ctx {
@@ -257,11 +274,8 @@ int sbx_client_gc(sbx_client *client, const char *dsn, sbx_gc_cb cb, void *userd
     if (removed)
         *removed = 0;
     sbx_dsn *parsed = NULL;
-    int rc = sbx_dsn_parse(&parsed, dsn);
-    if (rc)
-        return rc;
     sbx_loaded_plugin *lp = NULL;
-    rc = sbx__loader_get(client, sbx_dsn_scheme(parsed), &lp);
+    int rc = backend_of(client, dsn, &parsed, &lp);
     if (rc == SBX_OK && SBX_PLUGIN_HAS(lp->desc, gc)) {
         struct gc_ctx g = {cb, userdata};
         size_t n = 0;
@@ -270,6 +284,34 @@ int sbx_client_gc(sbx_client *client, const char *dsn, sbx_gc_cb cb, void *userd
         sbx__error_ensure(rc, "garbage collection");
         if (removed)
             *removed = n;
+    }
+    sbx_dsn_free(parsed);
+    return rc;
+}
+
+/* --- ping ---------------------------------------------------------------- */
+
+int sbx_client_ping(int *reached, char **detail, sbx_client *client, const char *dsn)
+{
+    if (detail)
+        *detail = NULL;
+    if (!reached || !client || !dsn)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_client_ping: NULL argument");
+    *reached = 0;
+    sbx_dsn *parsed = NULL;
+    sbx_loaded_plugin *lp = NULL;
+    int rc = backend_of(client, dsn, &parsed, &lp);
+    if (rc == SBX_OK && SBX_PLUGIN_HAS(lp->desc, ping)) {
+        char *line = NULL;
+        sbx_error_clear();
+        rc = lp->desc->ping(lp->state, &parsed->view, &line);
+        sbx__error_ensure(rc, "contacting the backend");
+        *reached = rc == SBX_OK;
+        /* A line the plugin made for a failure is dropped: the error says it. */
+        if (rc == SBX_OK && detail)
+            *detail = line;
+        else
+            free(line);
     }
     sbx_dsn_free(parsed);
     return rc;

@@ -46,6 +46,13 @@ static const catalog_row catalog[] = {
     ROW(SBX_E_MCP_BAD_ARGUMENTS, 1030, "the MCP tool arguments do not fit the tool's input schema"),
     ROW(SBX_E_MCP_REQUEST_TOO_LARGE, 1031, "the MCP request is larger than the server accepts"),
     ROW(SBX_E_MCP_CONFIG, 1032, "the MCP server's configuration is refused"),
+    ROW(SBX_E_PROFILE_SYNTAX, 1050, "the profiles file is not valid YAML"),
+    ROW(SBX_E_PROFILE_UNKNOWN_KEY, 1051, "a profile has an unknown key"),
+    ROW(SBX_E_PROFILE_BAD_TYPE, 1052, "a profile value has the wrong type"),
+    ROW(SBX_E_PROFILE_DUPLICATE_KEY, 1053, "a profile name or key is given twice"),
+    ROW(SBX_E_PROFILE_BAD_VALUE, 1054, "a profile value is not valid for its key"),
+    ROW(SBX_E_PROFILE_NOT_FOUND, 1055, "no profile of that name in any profiles file"),
+    ROW(SBX_E_PROFILE_UNREADABLE, 1056, "a profiles file cannot be read"),
 
     /* 2xxx: plugin loading and ABI */
     ROW(SBX_E_PLUGIN_NOT_FOUND, 2001, "no plugin for this scheme on the search path"),
@@ -82,6 +89,7 @@ static const catalog_row catalog[] = {
     ROW(SBX_E_MCP_POLICY_WIDER, 3020, "a tool argument asks for more than the operator's policy allows"),
     ROW(SBX_E_MCP_SANDBOX_LIMIT, 3021, "the MCP client has open as many sandboxes as it may"),
     ROW(SBX_E_POLICY_NETWORK_OPEN, 3025, "policy refused: the backend cannot give the command an open network"),
+    ROW(SBX_E_CAP_PTY, 3040, "the backend cannot run a command on a terminal"),
 
     /* 4xxx: backend and provider */
     ROW(SBX_E_BACKEND_UNAVAILABLE, 4001, "the backend is not available"),

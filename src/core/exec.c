@@ -7,9 +7,12 @@
  */
 #include "internal.h"
 
+#include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 struct sbx_cmd {
     sbx_strvec argv;
@@ -17,6 +20,12 @@ struct sbx_cmd {
     char *cwd;
     sbx_buf stdin_data;
     bool has_stdin;
+    int stdin_fd;             /* streamed stdin (not owned); -1 = stdin_data */
+    bool pty;                 /* run on a pseudo-terminal of rows x cols */
+    uint16_t rows, cols;
+    int resize_fd;            /* readable when the size changed (not owned); -1 = fixed */
+    int (*winsize)(void *userdata, uint16_t *rows, uint16_t *cols);
+    void *winsize_ud;
     uint64_t timeout_ms;
     size_t output_cap;
     bool has_output_cap;
@@ -44,6 +53,8 @@ int sbx_cmd_new(sbx_cmd **out, const char *const *argv)
     sbx_cmd *cmd = sbx__calloc(1, sizeof(*cmd));
     if (!cmd)
         return SBX_E_NOMEM;
+    cmd->stdin_fd = -1;
+    cmd->resize_fd = -1;
     for (size_t i = 0; argv[i]; i++) {
         int rc = sbx__strvec_push(&cmd->argv, argv[i]);
         if (rc) {
@@ -93,7 +104,40 @@ int sbx_cmd_set_stdin(sbx_cmd *cmd, const void *data, size_t len)
         return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_cmd_set_stdin: bad argument");
     sbx__buf_clear(&cmd->stdin_data);
     cmd->has_stdin = true;
+    cmd->stdin_fd = -1;
     return sbx__buf_append(&cmd->stdin_data, data, len);
+}
+
+int sbx_cmd_set_stdin_fd(sbx_cmd *cmd, int fd)
+{
+    if (!cmd || fd < 0)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_cmd_set_stdin_fd: bad argument");
+    sbx__buf_clear(&cmd->stdin_data);
+    cmd->has_stdin = true;
+    cmd->stdin_fd = fd;
+    return SBX_OK;
+}
+
+int sbx_cmd_set_pty(sbx_cmd *cmd, uint16_t rows, uint16_t cols)
+{
+    if (!cmd)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_cmd_set_pty: cmd is NULL");
+    cmd->pty = true;
+    cmd->rows = rows;
+    cmd->cols = cols;
+    return SBX_OK;
+}
+
+int sbx_cmd_set_pty_resize(sbx_cmd *cmd, int fd,
+                           int (*winsize)(void *userdata, uint16_t *rows, uint16_t *cols),
+                           void *userdata)
+{
+    if (!cmd || fd < 0 || !winsize)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_cmd_set_pty_resize: bad argument");
+    cmd->resize_fd = fd;
+    cmd->winsize = winsize;
+    cmd->winsize_ud = userdata;
+    return SBX_OK;
 }
 
 int sbx_cmd_set_timeout(sbx_cmd *cmd, uint64_t ms)
@@ -157,6 +201,7 @@ static int plan_exec(const sbx_sandbox *sb, const sbx_cmd *cmd, bool stream, boo
         ((cmd->env.n || sb->policy.env.n) && (rc = sbx__sandbox_need(sb, SBX_CAP_ENV))) ||
         (cmd->cwd && (rc = sbx__sandbox_need(sb, SBX_CAP_CWD))) ||
         (cmd->has_stdin && (rc = sbx__sandbox_need(sb, SBX_CAP_STDIN))) ||
+        (cmd->pty && (rc = sbx__sandbox_need(sb, SBX_CAP_PTY))) ||
         (timeout && (rc = sbx__sandbox_need(sb, SBX_CAP_TIMEOUT))))
         return rc;
     if ((rc = sbx__strvec_copy(&plan->envp, &sb->policy.env)) != SBX_OK)
@@ -178,6 +223,9 @@ static int plan_exec(const sbx_sandbox *sb, const sbx_cmd *cmd, bool stream, boo
         .envp = plan->envp.v ? (const char *const *)plan->envp.v : empty_env,
         .cwd = cmd->cwd,
         .timeout_ms = timeout,
+        .flags = cmd->pty ? SBX_PLUGIN_CMD_PTY : 0,
+        .rows = cmd->pty ? cmd->rows : 0,
+        .cols = cmd->pty ? cmd->cols : 0,
     };
     plan->cap = sb->policy.output_cap;
     if (cmd->has_output_cap)
@@ -200,17 +248,47 @@ typedef struct exec_io {
  * all the core can do with a plugin older than minor 2, which does not
  * watch cancel_fd.
  */
+/*
+ * Streamed stdin: what the descriptor has now. The plugin polls it first
+ * (input_ready_fd), so a read seldom waits; one that would (a non-blocking
+ * descriptor that another reader emptied) waits here rather than report a
+ * false EOF.
+ */
+static long io_input_fd(int fd, void *buf, size_t len)
+{
+    for (;;) {
+        ssize_t n = read(fd, buf, len);
+        if (n >= 0)
+            return (long)n;
+        if (errno == EAGAIN || errno == EWOULDBLOCK) {
+            struct pollfd p = {.fd = fd, .events = POLLIN};
+            if (poll(&p, 1, -1) < 0 && errno != EINTR)
+                return -1;
+        } else if (errno != EINTR) {
+            return -1;
+        }
+    }
+}
+
 static long io_input(void *userdata, void *buf, size_t len)
 {
     exec_io *io = userdata;
     if (sbx_cancel_triggered(io->cmd->cancel))
         return -1;
+    if (io->cmd->stdin_fd >= 0)
+        return io_input_fd(io->cmd->stdin_fd, buf, len);
     size_t left = io->cmd->stdin_data.len - io->stdin_off;
     size_t n = left < len ? left : len;
     if (n)
         memcpy(buf, io->cmd->stdin_data.data + io->stdin_off, n);
     io->stdin_off += n;
     return (long)n;
+}
+
+static int io_winsize(void *userdata, uint16_t *rows, uint16_t *cols)
+{
+    exec_io *io = userdata;
+    return io->cmd->winsize(io->cmd->winsize_ud, rows, cols);
 }
 
 static int io_capture(void *userdata, int stream, const void *data, size_t len)
@@ -346,6 +424,10 @@ static int run(sbx_result **out, sbx_sandbox *sb, const sbx_cmd *cmd, sbx_output
         .output = cb ? io_stream : io_capture,
         .input = cmd->has_stdin ? io_input : NULL,
         .cancel_fd = sbx__cancel_fd(cmd->cancel),
+        /* -1, never 0: a zero here would be a plugin polling our stdin. */
+        .input_ready_fd = cmd->has_stdin ? cmd->stdin_fd : -1,
+        .resize_fd = cmd->pty && cmd->winsize ? cmd->resize_fd : -1,
+        .winsize = cmd->pty && cmd->winsize ? io_winsize : NULL,
     };
     r->exit.struct_size = sizeof(r->exit);
     uint64_t start = now_ns();

@@ -45,6 +45,24 @@ sbx_in() {
     echo "sandboxio $* <<< '$input' -> $status"
 }
 
+# use_testcaps: put the core's test plugin first on the search path; it logs
+# every call it receives to $SBX_TESTCAPS_LOG ($TMP/calls).
+use_testcaps() {
+    TESTCAPS_DIR="$SBX_TEST_BUILDDIR/tests/plugins/.libs"
+    [ -f "$TESTCAPS_DIR/sandboxio-testcaps.so" ] ||
+        { echo "ERROR: the test plugin is not built in $TESTCAPS_DIR" >&2; exit 99; }
+    SANDBOXIO_PLUGIN_PATH="$TESTCAPS_DIR:$SANDBOXIO_PLUGIN_PATH"
+    SBX_TESTCAPS_LOG="$TMP/calls"
+    export SANDBOXIO_PLUGIN_PATH SBX_TESTCAPS_LOG
+}
+
+# expect_calls LINE...: the test plugin's log is exactly these lines; then empty it.
+expect_calls() {
+    printf '%s\n' "$@" >"$TMP/expected"
+    diff -u "$TMP/expected" "$SBX_TESTCAPS_LOG" >&2 || fail "the backend did not get what was asked"
+    rm -f "$SBX_TESTCAPS_LOG"
+}
+
 expect_status() {
     [ "$status" -eq "$1" ] || fail "exit status $status, expected $1"
 }

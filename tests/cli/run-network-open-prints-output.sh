@@ -1,6 +1,7 @@
 #!/bin/sh
 # `run --network open` on fake:// runs the command and streams its output
-# to our own stdout and stderr; stdin reaches it only with --stdin.
+# to our own stdout and stderr; stdin reaches it with --stdin, or streamed
+# when it is a pipe.
 set -eu
 . "$SBX_TEST_SRCDIR/tests/cli/lib.sh"
 
@@ -40,7 +41,11 @@ sbx_in "fed through" run --network open --stdin -- cat
 expect_status 0
 expect_stdout "fed through"
 
-# Without --stdin the command sees EOF at once, even if ours has data.
-sbx_in "must not arrive" run --network open -- cat
+# Without --stdin, piped stdin is streamed as -i does (it used to be
+# dropped without a word); stdin from /dev/null is EOF at once.
+sbx_in "streamed" run --network open -- cat
+expect_status 0
+expect_stdout "streamed"
+sbx run --network open -- cat
 expect_status 0
 expect_stdout ""

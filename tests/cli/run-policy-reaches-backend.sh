@@ -7,22 +7,12 @@
 set -eu
 . "$SBX_TEST_SRCDIR/tests/cli/lib.sh"
 
-TESTCAPS_DIR="$SBX_TEST_BUILDDIR/tests/plugins/.libs"
-[ -f "$TESTCAPS_DIR/sandboxio-testcaps.so" ] ||
-    { echo "ERROR: the test plugin is not built in $TESTCAPS_DIR" >&2; exit 99; }
-SANDBOXIO_PLUGIN_PATH="$TESTCAPS_DIR:$SANDBOXIO_PLUGIN_PATH"
-SBX_TESTCAPS_LOG="$TMP/calls"
+use_testcaps
 # exec, env, cwd, timeout, net-none, net-allowlist, limit-memory/cpu/pids; no stream.
 SBX_TESTCAPS_CAPS=ff1
 SBX_TESTCAPS_TIER=2
 SBX_CLI_NOT_PASSED=host-value
 export SANDBOXIO_PLUGIN_PATH SBX_TESTCAPS_LOG SBX_TESTCAPS_CAPS SBX_TESTCAPS_TIER SBX_CLI_NOT_PASSED
-
-expect_calls() {
-    printf '%s\n' "$@" >"$TMP/expected"
-    diff -u "$TMP/expected" "$SBX_TESTCAPS_LOG" >&2 || fail "the backend did not get what was asked"
-    rm -f "$SBX_TESTCAPS_LOG"
-}
 
 # The default policy on a backend that guarantees no network runs.
 sbx run --dsn testcaps:// -- prog 3

@@ -3,7 +3,7 @@
 ## sources it tests itself, with ASan+UBSan and libFuzzer's coverage.
 ## Seed corpora: tests/fuzz/corpus/<target>/.
 FUZZ_TARGETS = tests/fuzz/fuzz_dsn tests/fuzz/fuzz_docker_demux tests/fuzz/fuzz_docker_control \
-	tests/fuzz/fuzz_e2b_envelope tests/fuzz/fuzz_mcp_jsonrpc
+	tests/fuzz/fuzz_e2b_envelope tests/fuzz/fuzz_mcp_jsonrpc tests/fuzz/fuzz_profile
 EXTRA_PROGRAMS += $(FUZZ_TARGETS)
 CLEANFILES += $(FUZZ_TARGETS)
 
@@ -38,7 +38,13 @@ tests_fuzz_fuzz_mcp_jsonrpc_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS) $(JSONC_CFLAGS)
 tests_fuzz_fuzz_mcp_jsonrpc_LDFLAGS = $(FUZZ_CFLAGS)
 tests_fuzz_fuzz_mcp_jsonrpc_LDADD = $(JSONC_LIBS)
 
-EXTRA_DIST += scripts/run-fuzz.sh tests/fuzz/corpus tests/fuzz/fuzz_dsn.dict
+## The CLI's YAML profiles reader: every byte of a profiles file.
+tests_fuzz_fuzz_profile_SOURCES = tests/fuzz/fuzz_profile.c src/cli/profile.c src/cli/util.c
+tests_fuzz_fuzz_profile_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS) $(JSONC_CFLAGS) $(YAML_CFLAGS)
+tests_fuzz_fuzz_profile_LDFLAGS = $(FUZZ_CFLAGS)
+tests_fuzz_fuzz_profile_LDADD = src/libsandboxio.la $(JSONC_LIBS) $(YAML_LIBS)
+
+EXTRA_DIST += scripts/run-fuzz.sh tests/fuzz/corpus tests/fuzz/fuzz_dsn.dict tests/fuzz/fuzz_profile.dict
 
 .PHONY: fuzz
 if FUZZ

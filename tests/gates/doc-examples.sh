@@ -2,8 +2,9 @@
 # The executable-docs gate passes on the tree (every C block of README.md and
 # docs/ compiles with -Wall -Wextra -Werror and runs), and turns red on a
 # block that does not compile, one with a warning, one that fails when run,
-# a runnable shell block that fails and a marker without a reason; a
-# docker:// DSN in a block runs on the fake backend.
+# a runnable shell block that fails, a marker without a reason and a YAML
+# block that is not a valid profiles file; a docker:// DSN in a block runs
+# on the fake backend.
 set -u
 src=${SBX_TEST_SRCDIR:?}; build=${SBX_TEST_BUILDDIR:?}
 gate="$src/scripts/check-doc-examples.py"
@@ -77,5 +78,22 @@ int main(void)
     sbx_client_free(client);
     return ok ? 0 : 2;
 }
+'"$fence"
+expect pass "a YAML profiles block" "$fence"'yaml
+p:
+  memory: 1G
+'"$fence"
+expect fail "a YAML block with an unknown key" "$fence"'yaml
+p:
+  netwrok: open
+'"$fence"
+expect pass "a YAML block refused as its marker says" '<!-- example: run exit=120 -->
+'"$fence"'yaml
+p:
+  memory: 512MB
+'"$fence"
+expect pass "a YAML block that is no profiles file, skipped with its reason" '<!-- example: skip: a CI workflow -->
+'"$fence"'yaml
+jobs: [build]
 '"$fence"
 echo "PASS: broken, warning, failing and unmarked blocks turn the gate red"

@@ -11,6 +11,8 @@
  *                       from the call log: every open probes first)
  *   SBX_TESTCAPS_RUN    set: the descriptor has run (one-shot), else NULL
  *   SBX_TESTCAPS_DESTROY_FAIL  set: destroy fails with SBX_E_BACKEND_FAILED
+ *   SBX_TESTCAPS_PING   unset: no ping; "ok": ping answers; else ping fails
+ *                       with SBX_E_BACKEND_UNAVAILABLE naming that text
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +23,7 @@ static sbx_plugin desc;
 static const sbx_host *host;
 static int tc_run(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *l,
                   const sbx_plugin_cmd *cmd, const sbx_plugin_io *io, sbx_plugin_exit *exit_out);
+static int tc_ping(void *state, const sbx_plugin_dsn *dsn, char **detail);
 
 static void record(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void record(const char *fmt, ...)
@@ -47,6 +50,22 @@ static void read_env(void)
     desc.caps = caps ? strtoull(caps, NULL, 16) : SBX_CAP_EXEC;
     desc.tier = tier ? atoi(tier) : SBX_TIER_UNKNOWN;
     desc.run = getenv("SBX_TESTCAPS_RUN") ? tc_run : NULL;
+    desc.ping = getenv("SBX_TESTCAPS_PING") ? tc_ping : NULL;
+}
+
+static int tc_ping(void *state, const sbx_plugin_dsn *dsn, char **detail)
+{
+    const char *how = getenv("SBX_TESTCAPS_PING");
+    (void)state;
+    (void)dsn;
+    record("ping");
+    if (how && strcmp(how, "ok") == 0) {
+        *detail = host->alloc(sizeof("testcaps service 1.0"));
+        if (*detail)
+            memcpy(*detail, "testcaps service 1.0", sizeof("testcaps service 1.0"));
+        return SBX_OK;
+    }
+    return host->set_error(SBX_E_BACKEND_UNAVAILABLE, "testcaps: cannot reach %s", how ? how : "");
 }
 
 static int tc_init(const sbx_host *h, void **state)
@@ -114,6 +133,9 @@ static int tc_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io
     if (io->input) {
         char buf[256];
         long got, total = 0;
+        /* Streamed stdin comes with the descriptor to poll (ABI minor 2). */
+        if (SBX_STRUCT_HAS(io, input_ready_fd) && io->input_ready_fd >= 0)
+            record("stdin ready-fd");
         while ((got = io->input(io->userdata, buf, sizeof(buf))) > 0)
             total += got;
         record("stdin %ld", total);

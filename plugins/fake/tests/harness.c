@@ -206,7 +206,8 @@ int th_exec(void *sb, const char *const *argv, const char *const *envp, const ch
                           .envp = envp ? envp : no_env, .cwd = cwd, .timeout_ms = timeout_ms};
     sbx_plugin_io io = {.struct_size = sizeof(io), .userdata = r, .output = on_output,
                         .input = (r->in != NULL || r->in_fail) ? on_input : NULL,
-                        .cancel_fd = r->cancel_fd > 0 ? r->cancel_fd : -1};
+                        .cancel_fd = r->cancel_fd > 0 ? r->cancel_fd : -1,
+                        .input_ready_fd = -1, .resize_fd = -1};
 
     r->exit = (sbx_plugin_exit){.struct_size = sizeof(r->exit), .exit_code = -7, .signal = -7};
     return th_plugin->exec(sb, &cmd, &io, &r->exit);

@@ -52,6 +52,8 @@ int init_parse_config(init_config *cfg, char *buf, size_t len, init_failure *why
  */
 int init_setup(const init_config *cfg, const void *bpf, size_t bpflen, init_failure *why);
 
+struct lp_exec;
+
 /*
  * Serve the sandbox's clients until it ends (serve.c): the creator's
  * control socket ctl and, for a sandbox with a TTL, every client the keeper
@@ -65,9 +67,11 @@ int init_keeper(int argc, char **argv);
 
 /*
  * Run one exec as a supervisor (a forked child of init): never returns.
- * fds: stdin, stdout, stderr, status socket.
+ * fds: stdin, stdout, stderr, status socket; how: the request's flags
+ * (LP_EXEC_PTY: a terminal of how->rows x how->cols instead of fds 0-2).
  */
 __attribute__((noreturn)) void init_supervise(char *const *argv, char *const *envp,
-                                              const char *cwd, const int fds[4]);
+                                              const char *cwd, const int fds[4],
+                                              const struct lp_exec *how);
 
 #endif

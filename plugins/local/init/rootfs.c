@@ -237,6 +237,15 @@ static int setup_dev(uint64_t size, init_failure *why)
     }
     for (size_t i = 0; i < sizeof links / sizeof *links; i++)
         STEP(why, LP_STEP_DEV, symlink(links[i][0], links[i][1]), "symlink %s", links[i][1]);
+    /*
+     * The sandbox's own devpts instance, for commands run on a terminal:
+     * its terminals are the only ones the sandbox can see or open, none of
+     * the host's. (TIOCSTI stays refused by the seccomp filter.)
+     */
+    STEP(why, LP_STEP_DEV, mkdir("/newroot/dev/pts", 0755), "mkdir /dev/pts");
+    STEP(why, LP_STEP_DEV, mount("devpts", "/newroot/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC,
+                                 "newinstance,ptmxmode=0666,mode=0620"), "devpts on /dev/pts");
+    STEP(why, LP_STEP_DEV, symlink("pts/ptmx", "/newroot/dev/ptmx"), "symlink /dev/ptmx");
     return mount_tmpfs("/newroot/dev/shm", "1777", size, LP_STEP_DEV, why);
 }
 

@@ -46,7 +46,7 @@ static int64_t now_ms(void)
 }
 
 /* Split an LP_EXEC payload into argv, envp and cwd (pointing into msgbuf). */
-static int parse_exec(size_t len, char ***argv, char ***envp, const char **cwd)
+static int parse_exec(size_t len, char ***argv, char ***envp, const char **cwd, lp_exec *out)
 {
     lp_exec hdr;
     if (len < sizeof hdr)
@@ -74,6 +74,7 @@ static int parse_exec(size_t len, char ***argv, char ***envp, const char **cwd)
     v[hdr.argc] = NULL;
     *argv = v;
     *envp = v + hdr.argc + 1;
+    *out = hdr;
     return 0;
 }
 
@@ -82,8 +83,9 @@ static void serve_exec(size_t len, int fds[4], int sigfd, int workfd)
     char **argv, **envp;
     const char *cwd;
     lp_status st = { .kind = LP_SUPERVISOR_FAILED, .err = EINVAL };
+    lp_exec hdr;
 
-    if (parse_exec(len, &argv, &envp, &cwd) < 0) {
+    if (parse_exec(len, &argv, &envp, &cwd, &hdr) < 0) {
         lp_send(fds[3], LP_STATUS, &st, sizeof st, NULL, 0);
         goto out;
     }
@@ -97,7 +99,7 @@ static void serve_exec(size_t len, int fds[4], int sigfd, int workfd)
             close(keeper);
         close(workfd);
         close(sigfd);
-        init_supervise(argv, envp, cwd, fds);
+        init_supervise(argv, envp, cwd, fds, &hdr);
     }
     if (pid < 0) {
         st.err = errno;

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/signalfd.h>
@@ -32,6 +33,8 @@
 
 static pid_t main_pid;
 static int main_status, main_done;
+/* The exec's terminal, if it has one: static, so vfork() cannot clobber them. */
+static int master = -1, peer = -1;
 
 static void reap(int block)
 {
@@ -128,11 +131,33 @@ static int exec_command(char *const *argv, char *const *envp)
     return saved;
 }
 
-void init_supervise(char *const *argv, char *const *envp, const char *cwd, const int fds[4])
+/*
+ * A terminal of the sandbox's devpts: the master stays here until the
+ * command runs, then goes to the client, which relays and resizes it; the
+ * peer (TIOCGPTPEER: no path lookup) becomes the command's terminal.
+ */
+static int open_pty(const lp_exec *how)
+{
+    struct winsize ws = { .ws_row = how->rows, .ws_col = how->cols };
+
+    master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (master < 0)
+        return -1;
+    if (unlockpt(master) < 0 || ioctl(master, TIOCSWINSZ, &ws) < 0)
+        return -1;
+    peer = ioctl(master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC);
+    return peer < 0 ? -1 : 0;
+}
+
+void init_supervise(char *const *argv, char *const *envp, const char *cwd, const int fds[4],
+                    const lp_exec *how)
 {
     lp_status st = { .kind = LP_SUPERVISOR_FAILED };
     int errpipe[2], sfd = fds[3];
     sigset_t all, chld;
+
+    if ((how->flags & LP_EXEC_PTY) && open_pty(how) < 0)
+        goto fail;
 
     sigemptyset(&chld);
     sigaddset(&chld, SIGCHLD);
@@ -165,7 +190,10 @@ void init_supervise(char *const *argv, char *const *envp, const char *cwd, const
             if (write(adj, "500", 3) < 0) { /* only a hint */ }
             close(adj);
         }
-        if (setsid() < 0 || dup2(fds[0], 0) < 0 || dup2(fds[1], 1) < 0 || dup2(fds[2], 2) < 0)
+        /* On a terminal: a new session whose controlling terminal it is. */
+        if (setsid() < 0 || (peer >= 0 && ioctl(peer, TIOCSCTTY, 0) < 0) ||
+            dup2(peer >= 0 ? peer : fds[0], 0) < 0 || dup2(peer >= 0 ? peer : fds[1], 1) < 0 ||
+            dup2(peer >= 0 ? peer : fds[2], 2) < 0)
             report[1] = errno;
         else if (cwd[0] && chdir(cwd) < 0)
             report[0] = LP_CWD_FAILED, report[1] = errno;
@@ -178,12 +206,21 @@ void init_supervise(char *const *argv, char *const *envp, const char *cwd, const
     for (int i = 0; i < 3; i++)
         close(fds[i]);
     close(errpipe[1]);
+    if (peer >= 0)
+        close(peer);   /* the command's alone: its exit ends the terminal's output */
 
     int report[2];
     ssize_t n;
     do
         n = read(errpipe[0], report, sizeof report);
     while (n < 0 && errno == EINTR);
+    if (n != (ssize_t)sizeof report && master >= 0) {
+        /* It runs: the client takes the master (before any status). */
+        if (lp_send(sfd, LP_PTY, NULL, 0, &master, 1) < 0)
+            kill(-main_pid, SIGKILL);
+        close(master);
+        master = -1;
+    }
     if (n == (ssize_t)sizeof report) {
         kill_tree();
         st = (lp_status){ .kind = report[0], .err = report[1] };

@@ -30,11 +30,11 @@ static int bad(struct mcp_args *a, const char *why)
  * without a port covering the name with any port. */
 static int host_covered(const struct policy_opts *po, const char *host)
 {
-    for (size_t i = 0; i < po->ntaken; i++) {
-        const char *allowed = po->taken[i].arg;
+    for (size_t i = 0; i < po->n_given; i++) {
+        const char *allowed = po->given[i].arg;
         size_t n;
 
-        if (po->taken[i].opt != OPT_ALLOW_HOST)
+        if (po->given[i].opt != OPT_ALLOW_HOST)
             continue;
         n = strlen(allowed);
         if (strcasecmp(allowed, host) == 0)
@@ -192,11 +192,12 @@ int mcp_tighten_policy(sbx_policy **out, const struct mcp_config *cfg, const str
      * but for memory: an exit status here means out of memory. */
     if (policy_opts_init(&copy))
         return SBX_E_NOMEM;
-    for (size_t i = 0; !rc && i < po->ntaken; i++) {
-        int opt = po->taken[i].opt;
+    copy.profile = po->profile; /* the operator's profile, under the options */
+    for (size_t i = 0; !rc && i < po->n_given; i++) {
+        int opt = po->given[i].opt;
         if (t->network_given && (opt == OPT_NETWORK || opt == OPT_ALLOW_HOST))
             continue;
-        if (policy_opts_take(&copy, "mcp", opt, po->taken[i].arg))
+        if (policy_opts_take(&copy, "mcp", opt, po->given[i].arg))
             rc = SBX_E_NOMEM;
     }
     if (!rc && t->network_given) {

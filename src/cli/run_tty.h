@@ -1,0 +1,21 @@
+/*
+ * run_tty.h - `run -t`: the command on a pseudo-terminal of the client's
+ * size, the client's terminal in raw mode meanwhile, resized on SIGWINCH.
+ */
+#ifndef SBX_CLI_RUN_TTY_H
+#define SBX_CLI_RUN_TTY_H
+
+#include <sandboxio/sandboxio.h>
+
+/*
+ * Ask for a terminal of the client's size for cmd (24 x 80 when neither
+ * stdin nor stdout is one), follow the client's resizes, and with raw != 0
+ * put the client's terminal (stdin) in raw mode, so that every key goes to
+ * the command. Returns 0 or an exit status (reported). Restored by
+ * sbx_cli_tty_end(), which also runs at exit.
+ */
+int sbx_cli_tty_begin(sbx_cmd *cmd, int raw);
+/* Put the client's terminal back as it was; safe to call more than once. */
+void sbx_cli_tty_end(void);
+
+#endif

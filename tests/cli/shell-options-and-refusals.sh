@@ -1,0 +1,28 @@
+#!/bin/sh
+# `sandboxio shell` is run -it -- sh: on a backend without terminals it is
+# refused before anything runs (SBX_E3040, exit 122); --json and --stdin
+# contradict it; a named sandbox (ID) is refused while named sandboxes do
+# not exist, never ignored. (The shell itself is driven through tmux on
+# local: plugins/local/tests/run-tty-shell-in-tmux.sh.)
+set -eu
+. "$SBX_TEST_SRCDIR/tests/cli/lib.sh"
+
+sbx shell --network open
+expect_error 122 SBX_E3040
+expect_stderr_has "backend 'fake' does not declare the 'pty' capability"
+sbx run -t --network open -- true
+expect_error 122 SBX_E3040
+sbx shell --network open --json
+expect_error 120 SBX_E1018
+sbx shell --network open --stdin
+expect_error 120 SBX_E1018
+sbx shell --network open box1
+expect_error 120 SBX_E1018
+expect_stderr_has "'box1': a shell in a named sandbox needs named sandboxes"
+sbx shell --network open box1 box2
+expect_error 120 SBX_E1018
+sbx shell --help
+expect_status 0
+expect_stdout_has "Usage: sandboxio shell [OPTIONS] [ID]"
+sbx --help
+expect_stdout_has "shell"
