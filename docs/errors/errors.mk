@@ -77,6 +77,7 @@ dist_errors_DATA = \
 	docs/errors/SBX_E4017.md \
 	docs/errors/SBX_E4030.md \
 	docs/errors/SBX_E4040.md \
+	docs/errors/SBX_E4041.md \
 	docs/errors/SBX_E5001.md \
 	docs/errors/SBX_E5002.md \
 	docs/errors/SBX_E5003.md \
@@ -86,6 +87,7 @@ dist_errors_DATA = \
 	docs/errors/SBX_E5008.md \
 	docs/errors/SBX_E5011.md \
 	docs/errors/SBX_E5012.md \
+	docs/errors/SBX_E5040.md \
 	docs/errors/SBX_E9001.md \
 	docs/errors/SBX_E9002.md \
 	docs/errors/SBX_E9003.md

@@ -108,6 +108,7 @@ typedef enum sbx_code {
     SBX_E_CREDENTIAL_MISSING = 4017,    /* SBX_E4017 the credential's environment variable is unset */
     SBX_E_MCP_NO_SANDBOX = 4030,        /* SBX_E4030 no such sandbox in this MCP session */
     SBX_E_INSECURE_ENDPOINT = 4040,     /* SBX_E4040 plain http:// to an address not loopback */
+    SBX_E_TEMPLATE_NOT_FOUND = 4041,    /* SBX_E4041 the backend has no such template or image */
 
     /* 5xxx: execution */
     SBX_E_EXEC_TIMEOUT = 5001,          /* SBX_E5001 (CLI only: see sbx_result_timed_out()) */
@@ -119,6 +120,7 @@ typedef enum sbx_code {
     SBX_E_EXEC_CANCELLED = 5008,        /* SBX_E5008 the command's sbx_cancel was triggered */
     SBX_E_EXEC_NOT_FOUND = 5011,        /* SBX_E5011 no such program in the sandbox */
     SBX_E_EXEC_DENIED = 5012,           /* SBX_E5012 the program exists but cannot be executed */
+    SBX_E_EXEC_SANDBOX_GONE = 5040,     /* SBX_E5040 the sandbox ended (its TTL, a kill) while the command ran */
 
     /* 9xxx: internal */
     SBX_E_NOMEM = 9001,                 /* SBX_E9001 */

@@ -103,6 +103,7 @@ static const catalog_row catalog[] = {
     ROW(SBX_E_CREDENTIAL_MISSING, 4017, "the environment variable holding the backend's credential is not set"),
     ROW(SBX_E_MCP_NO_SANDBOX, 4030, "no sandbox with this id in the MCP session"),
     ROW(SBX_E_INSECURE_ENDPOINT, 4040, "a backend endpoint is plain http:// to an address that is not loopback"),
+    ROW(SBX_E_TEMPLATE_NOT_FOUND, 4041, "the backend has no such template or image"),
 
     /* 5xxx: execution */
     ROW(SBX_E_EXEC_TIMEOUT, 5001, "the command ran past its timeout"),
@@ -114,6 +115,7 @@ static const catalog_row catalog[] = {
     ROW(SBX_E_EXEC_CANCELLED, 5008, "the command was cancelled"),
     ROW(SBX_E_EXEC_NOT_FOUND, 5011, "the program was not found in the sandbox"),
     ROW(SBX_E_EXEC_DENIED, 5012, "the program exists but cannot be executed"),
+    ROW(SBX_E_EXEC_SANDBOX_GONE, 5040, "the sandbox ended (its TTL, a kill) while the command ran"),
 
     /* 9xxx: internal */
     ROW(SBX_E_NOMEM, 9001, "out of memory"),

@@ -1,0 +1,98 @@
+/*
+ * E2B's control plane (openapi.yml): a session with the key in X-API-Key,
+ * JSON requests, and its failures as SBX_E codes with E2B's own message
+ * ({code, message} bodies). Idempotent calls are retried with backoff by
+ * the toolkit; create never is (a retried create could make two sandboxes).
+ */
+#include "e2b.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <sandboxio/errors.h>
+
+#include "../lib/sbx-cred.h"
+
+int e2b_api_open(e2b_api *a, const sbx_host *host, const sbx_plugin_dsn *dsn)
+{
+    memset(a, 0, sizeof(*a));
+    a->host = host;
+    int rc = e2b_endpoint_parse(&a->ep, host, dsn);
+    if (rc)
+        return rc;
+    const char *key = NULL;
+    rc = sbx_cred_get(&key, host, E2B_NAME, "E2B_API_KEY",
+                      "get one at https://e2b.dev/dashboard?tab=keys");
+    if (rc == SBX_OK && (size_t)snprintf(a->key_header, sizeof(a->key_header), "X-API-Key: %s",
+                                         key) >= sizeof(a->key_header))
+        rc = host->set_error(SBX_E_DSN_BAD_OPTION_VALUE, "e2b: E2B_API_KEY is too long");
+    if (rc) {
+        e2b_endpoint_clear(&a->ep);
+        return rc;
+    }
+    a->headers[0] = a->key_header;
+    sbx_http_config cfg = {
+        .plugin = E2B_NAME,
+        .base_url = a->ep.api_url,
+        .display = a->ep.api_url,
+        .service = "E2B's control plane",
+        .headers = a->headers,
+        .connect_timeout_ms = 15000,
+        .retry = {.attempts = 5, .base_ms = 200, .max_ms = 5000, .deadline_ms = 60000},
+    };
+    rc = sbx_http_init(&a->http, host, &cfg);
+    if (rc)
+        e2b_endpoint_clear(&a->ep);
+    return rc;
+}
+
+void e2b_api_clear(e2b_api *a)
+{
+    sbx_http_clear(&a->http);
+    e2b_endpoint_clear(&a->ep);
+    memset(a->key_header, 0, sizeof(a->key_header));
+}
+
+static bool has(const char *message, const char *needle)
+{
+    return message && strcasestr(message, needle) != NULL;
+}
+
+int e2b_api_code(long status, const char *message)
+{
+    /* The spec gives create no 404: E2B answers a missing template 400 or 404, naming it. */
+    if ((status == 400 || status == 404) && has(message, "template") && has(message, "not found"))
+        return SBX_E_TEMPLATE_NOT_FOUND;
+    /* A team at its limit of concurrent sandboxes (429 or 403, "... limit ..."). */
+    if ((status == 429 || status == 403) && (has(message, "concurrent") || has(message, "quota")))
+        return SBX_E_BACKEND_QUOTA;
+    return sbx_http_status_code(status);
+}
+
+int e2b_api_call(e2b_api *a, const char *method, const char *path, const char *body, int retry,
+                 const char *context, json_object **out, long *status)
+{
+    if (out)
+        *out = NULL;
+    sbx_http_request rq = {
+        .method = method,
+        .path = path,
+        .body = body,
+        .content_type = body ? "application/json" : NULL,
+        .timeout_ms = 120000,
+        .retry = retry,
+    };
+    sbx_http_response rs = {0};
+    int rc = sbx_http_send(&a->http, &rq, &rs);
+    if (status)
+        *status = rs.status;
+    if (rc == SBX_OK && (rs.status < 200 || rs.status >= 300)) {
+        char msg[512];
+        sbx_json_message(rs.body.data ? rs.body.data : "", rs.body.len, msg, sizeof(msg));
+        rc = sbx_http_fail_as(&a->http, e2b_api_code(rs.status, msg), &rq, &rs, context, msg);
+    } else if (rc == SBX_OK && out && rs.body.len) {
+        rc = sbx_json_parse(out, a->host, E2B_NAME, "API", context, rs.body.data, rs.body.len);
+    }
+    sbx_http_response_clear(&rs);
+    return rc;
+}
