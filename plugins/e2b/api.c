@@ -86,6 +86,7 @@ int e2b_api_call(e2b_api *a, const char *method, const char *path, const char *b
     int rc = sbx_http_send(&a->http, &rq, &rs);
     if (status)
         *status = rs.status;
+    a->retry_after_ms = rs.retry_after_ms;
     if (rc == SBX_OK && (rs.status < 200 || rs.status >= 300)) {
         char msg[512];
         sbx_json_message(rs.body.data ? rs.body.data : "", rs.body.len, msg, sizeof(msg));

@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <json-c/json.h>
+#include <sandboxio/common.h>
 #include <sandboxio/plugin.h>
 
 /* --- envelope.c ------------------------------------------------------------ */
@@ -134,6 +135,7 @@ typedef struct e2b_api {
     char key_header[256];
     const char *headers[2];
     sbx_http http;
+    long retry_after_ms;           /* the last answer's Retry-After, -1 if none */
 } e2b_api;
 
 typedef struct e2b_sandbox {
@@ -159,6 +161,8 @@ void e2b_api_clear(e2b_api *a);
  */
 int e2b_api_call(e2b_api *a, const char *method, const char *path, const char *body, int retry,
                  const char *context, json_object **out, long *status);
+/* The label that names one create call, so a create whose answer was lost can be found. */
+#define E2B_LABEL_CREATE "io.sandboxio.create-id"
 /* The code for a control-plane failure: the toolkit's table refined by E2B's message. */
 int e2b_api_code(long status, const char *message);
 

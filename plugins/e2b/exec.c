@@ -267,7 +267,7 @@ static void kill_tree(run *r)
         sbx_buf out = {0};
         sbx_plugin_exit x = {.struct_size = sizeof(x)};
         if (e2b_run_quiet(r->sb, argv, &out, &x) != SBX_OK)
-            r->sb->host->log(1, E2B_NAME, "could not kill the session of the command");
+            r->sb->host->log(SBX_LOG_WARN, E2B_NAME, "could not kill the session of the command");
         sbx_buf_clear(&out);
     }
     if (r->pid) {
