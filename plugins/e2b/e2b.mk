@@ -66,7 +66,8 @@ plugins_e2b_tests_test_e2b_units_LDADD = plugins/lib/libsbxutil.la $(CHECK_LIBS)
 SBX_E2B_TESTS = plugins/e2b/tests/e2b-sdk-session-passes.sh
 if SBX_ENABLE_E2B
 SBX_E2B_TESTS += plugins/e2b/tests/e2b-passes-contract.sh \
-	plugins/e2b/tests/e2b-create-request-per-policy.sh
+	plugins/e2b/tests/e2b-create-request-per-policy.sh \
+	plugins/e2b/tests/e2b-faults-mapped.sh
 endif
 TESTS += $(SBX_E2B_TESTS)
 EXTRA_DIST += $(SBX_E2B_TESTS) plugins/e2b/tests/e2b-rig.sh plugins/e2b/tests/e2b-control.sh \
