@@ -67,7 +67,8 @@ SBX_E2B_TESTS = plugins/e2b/tests/e2b-sdk-session-passes.sh
 if SBX_ENABLE_E2B
 SBX_E2B_TESTS += plugins/e2b/tests/e2b-passes-contract.sh \
 	plugins/e2b/tests/e2b-create-request-per-policy.sh \
-	plugins/e2b/tests/e2b-faults-mapped.sh
+	plugins/e2b/tests/e2b-faults-mapped.sh \
+	plugins/e2b/tests/e2b-gc-removes-leaked.sh
 endif
 TESTS += $(SBX_E2B_TESTS)
 EXTRA_DIST += $(SBX_E2B_TESTS) plugins/e2b/tests/e2b-rig.sh plugins/e2b/tests/e2b-control.sh \
