@@ -6,7 +6,8 @@
  *
  * Files by concern:
  *   plugin.c    the descriptor
- *   sandbox.c   open (create), destroy (kill), the sandbox's id, set_ttl
+ *   sandbox.c   open (create), destroy (kill), the sandbox's id
+ *   lifecycle.c open_named, attach, detach, list, set_ttl, pause, resume
  *   api.c       the control plane: its session, requests, errors
  *   rpc.c       envd: its session, unary Connect calls, their errors
  *   stream.c    process.Process/Start as a server stream, driven by hand
@@ -148,6 +149,7 @@ typedef struct e2b_sandbox {
     const char *envd_headers[3];
     sbx_http envd;              /* unary RPCs and /files; exec streams have their own handles */
     uint64_t ttl_ms;            /* 0: dies with its handle */
+    char *name, *policy;        /* as attach() found them, or NULL */
 } e2b_sandbox;
 
 /* api.c */
@@ -163,6 +165,9 @@ int e2b_api_call(e2b_api *a, const char *method, const char *path, const char *b
                  const char *context, json_object **out, long *status);
 /* The label that names one create call, so a create whose answer was lost can be found. */
 #define E2B_LABEL_CREATE "io.sandboxio.create-id"
+/* A sandbox's name (open_named), and the core's policy it was made with. */
+#define E2B_LABEL_NAME "io.sandboxio.name"
+#define E2B_LABEL_POLICY "io.sandboxio.policy"
 /* The code for a control-plane failure: the toolkit's table refined by E2B's message. */
 int e2b_api_code(long status, const char *message);
 
@@ -217,12 +222,35 @@ int e2b_file_remove(void *sandbox, const char *path, int recursive);
 int e2b_file_mkdir(void *sandbox, const char *path);
 
 /* sandbox.c */
+/* A handle with its control-plane session, no sandbox yet. */
+int e2b_sandbox_new(e2b_sandbox **out, const sbx_host *host, const sbx_plugin_dsn *dsn);
+void e2b_sandbox_free(e2b_sandbox *sb);
+bool e2b_id_ok(const char *id);
+/* DELETE /sandboxes/{id}; one already gone is no failure. */
+int e2b_kill(e2b_sandbox *sb);
+/* GET /v2/sandboxes?metadata=key=value: the array in *list (json_object_put() it). */
+int e2b_find(e2b_api *a, const char *key, const char *value, json_object **list);
+/* open() with a name, a TTL and the policy (opts may be NULL: open()). */
+int e2b_open_with(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
+                  const sbx_plugin_sandbox_opts *opts, void **sandbox);
 int e2b_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
              void **sandbox);
 int e2b_destroy(void *sandbox);
 const char *e2b_sandbox_id(void *sandbox);
 /* Whether the control plane still knows the sandbox (false after its TTL or a kill). */
 bool e2b_sandbox_alive(e2b_sandbox *sb);
+
+/* lifecycle.c: ABI minor 2 */
+int e2b_open_named(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
+                   const sbx_plugin_sandbox_opts *opts, void **sandbox);
+int e2b_attach(void *state, const sbx_plugin_dsn *dsn, const char *id_or_name, void **sandbox,
+               sbx_plugin_sandbox_info *info);
+int e2b_detach(void *sandbox);
+int e2b_list(void *state, const sbx_plugin_dsn *dsn,
+             int (*entry)(void *userdata, const sbx_plugin_sandbox_info *info), void *userdata);
+int e2b_set_ttl(void *sandbox, uint64_t ttl_ms);
+int e2b_pause(void *sandbox);
+int e2b_resume(void *sandbox);
 
 /* gc.c */
 int e2b_gc(void *state, const sbx_plugin_dsn *dsn,

@@ -18,6 +18,7 @@ plugins_e2b_sandboxio_e2b_la_SOURCES = \
 	plugins/e2b/exec.c \
 	plugins/e2b/files.c \
 	plugins/e2b/sandbox.c \
+	plugins/e2b/lifecycle.c \
 	plugins/e2b/gc.c
 plugins_e2b_sandboxio_e2b_la_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JSONC_CFLAGS)
 plugins_e2b_sandboxio_e2b_la_LIBADD = plugins/lib/libsbxhttp.la plugins/lib/libsbxjson.la \
@@ -68,7 +69,14 @@ if SBX_ENABLE_E2B
 SBX_E2B_TESTS += plugins/e2b/tests/e2b-passes-contract.sh \
 	plugins/e2b/tests/e2b-create-request-per-policy.sh \
 	plugins/e2b/tests/e2b-faults-mapped.sh \
-	plugins/e2b/tests/e2b-gc-removes-leaked.sh
+	plugins/e2b/tests/e2b-gc-removes-leaked.sh \
+	plugins/e2b/tests/e2b-lifecycle-members.sh
+## The minor 2 members through the plugin's descriptor (dlopen), against the rig.
+check_PROGRAMS += plugins/e2b/tests/lifecycle-members
+plugins_e2b_tests_lifecycle_members_SOURCES = plugins/e2b/tests/lifecycle-members.c \
+	plugins/lib/tests/host.h
+plugins_e2b_tests_lifecycle_members_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+plugins_e2b_tests_lifecycle_members_LDADD = $(CHECK_LIBS) -ldl
 endif
 TESTS += $(SBX_E2B_TESTS)
 EXTRA_DIST += $(SBX_E2B_TESTS) plugins/e2b/tests/e2b-rig.sh plugins/e2b/tests/e2b-control.sh \

@@ -57,20 +57,8 @@ int e2b_gc(void *state, const sbx_plugin_dsn *dsn,
     int rc = e2b_api_open(&api, st->host, dsn);
     if (rc)
         return rc;
-    /* metadata=key%3Dvalue, the pair itself URL-encoded (openapi.yml). */
-    char *filter = sbx_http_escape(&api.http, SBX_LABEL_MARK "=1");
-    char path[256];
     json_object *list = NULL;
-    if (!filter) {
-        e2b_api_clear(&api);
-        return st->host->set_error(SBX_E_NOMEM, "e2b: out of memory");
-    }
-    snprintf(path, sizeof(path), "/v2/sandboxes?metadata=%s&limit=100", filter);
-    curl_free(filter);
-    rc = e2b_api_call(&api, "GET", path, NULL, SBX_HTTP_RETRY_AUTO, "listing sandboxio's sandboxes",
-                      &list, NULL);
-    if (rc == SBX_OK && !json_object_is_type(list, json_type_array))
-        rc = st->host->set_error(SBX_E_BACKEND_PROTOCOL, "e2b: the sandbox list is not an array");
+    rc = e2b_find(&api, SBX_LABEL_MARK, "1", &list);
     if (rc == SBX_OK) {
         gc_ctx g = {.api = &api, .list = list};
         sbx_gc_list items = {.count = json_object_array_length(list), .id = item_id,

@@ -12,12 +12,14 @@
  * Only what the contract suite proves against the doubles. Not declared:
  * limit-memory, limit-cpu, limit-pids, limit-disk (the template fixes them;
  * E2B cannot set them per sandbox, so the core refuses a policy that asks),
- * oom-report (envd does not say), net-allowlist (not yet), pause, snapshot,
- * ports, pty, native.
+ * oom-report (envd does not say), net-allowlist (not yet), snapshot, ports,
+ * pty, native. attach and pause are proved by e2b-lifecycle-members.sh
+ * through the descriptor until the contract suite has cases for them.
  */
 #define E2B_CAPS                                                                          \
     (SBX_CAP_EXEC | SBX_CAP_STREAM | SBX_CAP_STDIN | SBX_CAP_FILES | SBX_CAP_ENV |        \
-     SBX_CAP_CWD | SBX_CAP_TIMEOUT | SBX_CAP_NET_NONE | SBX_CAP_PERSIST)
+     SBX_CAP_CWD | SBX_CAP_TIMEOUT | SBX_CAP_NET_NONE | SBX_CAP_PERSIST | SBX_CAP_PAUSE |   \
+     SBX_CAP_ATTACH)
 
 static int e2b_init(const sbx_host *host, void **state)
 {
@@ -62,6 +64,13 @@ static const sbx_plugin descriptor = {
     .file_mkdir = e2b_file_mkdir,
     .sandbox_id = e2b_sandbox_id,
     .gc = e2b_gc,
+    .open_named = e2b_open_named,
+    .attach = e2b_attach,
+    .detach = e2b_detach,
+    .list = e2b_list,
+    .set_ttl = e2b_set_ttl,
+    .pause = e2b_pause,
+    .resume = e2b_resume,
 };
 
 SBX_PLUGIN_EXPORT const sbx_plugin *sandboxio_plugin_v1(void);

@@ -27,14 +27,27 @@
 #define CREATE_TRIES 4
 #define CREATE_WAIT_MAX_MS 10000
 
-static json_object *metadata(uint64_t ttl_s, const char *create_id)
+/*
+ * The labels. A sandbox made with a TTL outlives its owner on purpose: it
+ * carries no owner pid (gc keeps it) and no label TTL (E2B ends it at its
+ * timeout, which set_ttl moves and a label could not follow).
+ */
+static json_object *metadata(uint64_t ttl_s, const char *create_id,
+                             const sbx_plugin_sandbox_opts *opts)
 {
+    bool detachable = opts && opts->ttl_ms;
     sbx_owner_labels l;
-    sbx_owner_labels_make(&l, ttl_s);
+    sbx_owner_labels_make(&l, detachable ? 0 : ttl_s);
     json_object *m = json_object_new_object();
     int bad = !m || sbx_json_add_str(m, E2B_LABEL_CREATE, create_id);
+    if (!bad && opts && opts->name)
+        bad = sbx_json_add_str(m, E2B_LABEL_NAME, opts->name);
+    if (!bad && opts && opts->policy)
+        bad = sbx_json_add_str(m, E2B_LABEL_POLICY, opts->policy);
     for (size_t i = 0; !bad && i < SBX_OWNER_LABELS; i++)
-        bad = sbx_json_add_str(m, l.kv[i].key, l.kv[i].value);
+        if (!detachable || (strcmp(l.kv[i].key, SBX_LABEL_PID) != 0 &&
+                            strcmp(l.kv[i].key, SBX_LABEL_START) != 0))
+            bad = sbx_json_add_str(m, l.kv[i].key, l.kv[i].value);
     if (bad) {
         json_object_put(m);
         return NULL;
@@ -60,21 +73,23 @@ static void make_create_id(char *out, size_t size)
  * want the access token either way (allowPublicTraffic false).
  */
 static char *create_body(const e2b_endpoint *ep, const sbx_plugin_limits *limits,
-                         const char *create_id)
+                         const char *create_id, const sbx_plugin_sandbox_opts *opts)
 {
     json_object *req = json_object_new_object(), *net = json_object_new_object();
     int bad = !req || !net;
     char *text = NULL;
     if (!bad) {
         bad |= sbx_json_add_str(req, "templateID", ep->template_id);
-        bad |= sbx_json_add(req, "timeout", json_object_new_int64((int64_t)ep->timeout_s));
+        /* A TTL given with the sandbox replaces the DSN's timeout. */
+        uint64_t timeout_s = opts && opts->ttl_ms ? (opts->ttl_ms + 999) / 1000 : ep->timeout_s;
+        bad |= sbx_json_add(req, "timeout", json_object_new_int64((int64_t)timeout_s));
         bad |= sbx_json_add(req, "secure", json_object_new_boolean(1));
         bad |= sbx_json_add(req, "allow_internet_access",
                             json_object_new_boolean(limits->network == SBX_NET_OPEN));
         bad |= sbx_json_add(net, "allowPublicTraffic", json_object_new_boolean(0));
         bad |= sbx_json_add(req, "network", net);
         net = NULL;
-        bad |= sbx_json_add(req, "metadata", metadata(ep->timeout_s, create_id));
+        bad |= sbx_json_add(req, "metadata", metadata(timeout_s, create_id, opts));
         if (!bad)
             text = sbx_json_text(req);
     }
@@ -83,21 +98,23 @@ static char *create_body(const e2b_endpoint *ep, const sbx_plugin_limits *limits
     return text;
 }
 
-static bool id_ok(const char *id)
+bool e2b_id_ok(const char *id)
 {
     size_t n = strlen(id);
     return n > 0 && n < 64 && strspn(id, "abcdefghijklmnopqrstuvwxyz0123456789-_") == n;
 }
 
-static void sandbox_free(e2b_sandbox *sb)
+void e2b_sandbox_free(e2b_sandbox *sb)
 {
+    free(sb->name);
+    free(sb->policy);
     sbx_http_clear(&sb->envd);
     e2b_api_clear(&sb->api);
     memset(sb->token_header, 0, sizeof(sb->token_header));
     free(sb);
 }
 
-static int kill_sandbox(e2b_sandbox *sb)
+int e2b_kill(e2b_sandbox *sb)
 {
     char path[96];
     long status = 0;
@@ -108,28 +125,41 @@ static int kill_sandbox(e2b_sandbox *sb)
     return rc == SBX_E_NOT_FOUND && status == 404 ? SBX_OK : rc;
 }
 
+int e2b_find(e2b_api *a, const char *key, const char *value, json_object **list)
+{
+    char *pair = NULL, path[512];
+    *list = NULL;
+    if (asprintf(&pair, "%s=%s", key, value) < 0)
+        return a->host->set_error(SBX_E_NOMEM, "e2b: out of memory");
+    char *filter = sbx_http_escape(&a->http, pair);
+    free(pair);
+    if (!filter)
+        return a->host->set_error(SBX_E_NOMEM, "e2b: out of memory");
+    int n = snprintf(path, sizeof(path), "/v2/sandboxes?metadata=%s&limit=100", filter);
+    curl_free(filter);
+    if (n < 0 || (size_t)n >= sizeof(path))
+        return a->host->set_error(SBX_E_INVALID_ARGUMENT, "e2b: the metadata filter is too long");
+    int rc = e2b_api_call(a, "GET", path, NULL, SBX_HTTP_RETRY_AUTO, "listing sandboxes", list,
+                          NULL);
+    if (rc == SBX_OK && !json_object_is_type(*list, json_type_array)) {
+        json_object_put(*list);
+        *list = NULL;
+        rc = a->host->set_error(SBX_E_BACKEND_PROTOCOL, "e2b: the sandbox list is not an array");
+    }
+    return rc;
+}
+
 /* Kill what a create that got no clear answer may have made (found by its create id). */
 static int sweep_lost_create(e2b_sandbox *sb, const char *create_id)
 {
-    char *pair = NULL, path[256];
-    if (asprintf(&pair, "%s=%s", E2B_LABEL_CREATE, create_id) < 0)
-        return sb->host->set_error(SBX_E_NOMEM, "e2b: out of memory");
-    char *filter = sbx_http_escape(&sb->api.http, pair);
-    free(pair);
-    if (!filter)
-        return sb->host->set_error(SBX_E_NOMEM, "e2b: out of memory");
-    snprintf(path, sizeof(path), "/v2/sandboxes?metadata=%s", filter);
-    curl_free(filter);
     json_object *list = NULL;
-    int rc = e2b_api_call(&sb->api, "GET", path, NULL, SBX_HTTP_RETRY_AUTO,
-                          "looking for the sandbox of a failed create", &list, NULL);
-    size_t n = rc == SBX_OK && json_object_is_type(list, json_type_array)
-                   ? json_object_array_length(list) : 0;
+    int rc = e2b_find(&sb->api, E2B_LABEL_CREATE, create_id, &list);
+    size_t n = rc == SBX_OK ? json_object_array_length(list) : 0;
     for (size_t i = 0; rc == SBX_OK && i < n; i++) {
         const char *id = sbx_json_str(json_object_array_get_idx(list, i), "sandboxID");
-        if (id && id_ok(id)) {
+        if (id && e2b_id_ok(id)) {
             snprintf(sb->id, sizeof(sb->id), "%s", id);
-            rc = kill_sandbox(sb);
+            rc = e2b_kill(sb);
             sb->id[0] = '\0';
         }
     }
@@ -138,11 +168,12 @@ static int sweep_lost_create(e2b_sandbox *sb, const char *create_id)
 }
 
 /* POST /sandboxes, tried again only where no second sandbox can come of it. */
-static int create(e2b_sandbox *sb, const sbx_plugin_limits *limits, json_object **out)
+static int create(e2b_sandbox *sb, const sbx_plugin_limits *limits,
+                  const sbx_plugin_sandbox_opts *opts, json_object **out)
 {
     char create_id[64];
     make_create_id(create_id, sizeof(create_id));
-    char *body = create_body(&sb->api.ep, limits, create_id);
+    char *body = create_body(&sb->api.ep, limits, create_id, opts);
     if (!body)
         return sb->host->set_error(SBX_E_NOMEM, "e2b: out of memory");
     long wait = 500;
@@ -168,11 +199,8 @@ static int create(e2b_sandbox *sb, const sbx_plugin_limits *limits, json_object 
     return rc;
 }
 
-int e2b_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
-             void **sandbox)
+int e2b_sandbox_new(e2b_sandbox **out, const sbx_host *host, const sbx_plugin_dsn *dsn)
 {
-    e2b_state *st = state;
-    const sbx_host *host = st->host;
     e2b_sandbox *sb = calloc(1, sizeof(*sb));
     if (!sb)
         return host->set_error(SBX_E_NOMEM, "e2b: out of memory");
@@ -182,12 +210,44 @@ int e2b_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *li
         free(sb);
         return rc;
     }
+    *out = sb;
+    return SBX_OK;
+}
+
+/* A name is unique among this key's sandboxes: one in use is a conflict, and nothing is made. */
+static int name_free(e2b_sandbox *sb, const char *name)
+{
+    json_object *list = NULL;
+    int rc = e2b_find(&sb->api, E2B_LABEL_NAME, name, &list);
+    if (rc == SBX_OK && json_object_array_length(list) > 0)
+        rc = sb->host->set_error(SBX_E_BACKEND_CONFLICT, "e2b: a sandbox named %s exists (%s)",
+                                 name,
+                                 sbx_json_str(json_object_array_get_idx(list, 0), "sandboxID")
+                                     ?: "?");
+    json_object_put(list);
+    return rc;
+}
+
+int e2b_open_with(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
+                  const sbx_plugin_sandbox_opts *opts, void **sandbox)
+{
+    e2b_state *st = state;
+    const sbx_host *host = st->host;
+    e2b_sandbox *sb = NULL;
+    int rc = e2b_sandbox_new(&sb, host, dsn);
+    if (rc)
+        return rc;
+    if (opts && opts->name && (rc = name_free(sb, opts->name)) != SBX_OK) {
+        e2b_sandbox_free(sb);
+        return rc;
+    }
+    sb->ttl_ms = opts ? opts->ttl_ms : 0;
     json_object *out = NULL;
-    rc = create(sb, limits, &out);
+    rc = create(sb, limits, opts, &out);
     const char *id = NULL, *token = NULL;
     if (rc == SBX_OK)
         rc = sbx_json_get_string(&id, host, E2B_NAME, "creating a sandbox", out, "sandboxID");
-    if (rc == SBX_OK && !id_ok(id))
+    if (rc == SBX_OK && !e2b_id_ok(id))
         rc = host->set_error(SBX_E_BACKEND_PROTOCOL, "e2b: creating a sandbox: a bad sandboxID");
     if (rc == SBX_OK) {
         snprintf(sb->id, sizeof(sb->id), "%s", id);
@@ -201,19 +261,25 @@ int e2b_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *li
     json_object_put(out);
     if (rc) {
         if (sb->id[0])
-            kill_sandbox(sb);
-        sandbox_free(sb);
+            e2b_kill(sb);
+        e2b_sandbox_free(sb);
         return rc;
     }
     *sandbox = sb;
     return SBX_OK;
 }
 
+int e2b_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
+             void **sandbox)
+{
+    return e2b_open_with(state, dsn, limits, NULL, sandbox);
+}
+
 int e2b_destroy(void *sandbox)
 {
     e2b_sandbox *sb = sandbox;
-    int rc = kill_sandbox(sb);
-    sandbox_free(sb);
+    int rc = e2b_kill(sb);
+    e2b_sandbox_free(sb);
     return rc;
 }
 

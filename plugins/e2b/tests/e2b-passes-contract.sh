@@ -24,7 +24,7 @@ esac
 if grep '^SKIP' "$OUT" | grep -v 'not declared ('; then
     fail "cases skipped although their capabilities are declared"
 fi
-head -n 1 "$OUT" | grep -q 'caps exec,stream,stdin,files,env,cwd,timeout,net-none,persist' ||
+head -n 1 "$OUT" | grep -q 'caps exec,stream,stdin,files,env,cwd,timeout,net-none,persist,pause,attach' ||
     fail "the declared capabilities changed: $(head -n 1 "$OUT")"
 rig_no_violations
 left=$(node -e "fetch('$RIG_CONTROL/_control/sandboxes').then(r=>r.text()).then(t=>process.stdout.write(t))")
