@@ -82,6 +82,15 @@ TESTS += $(SBX_E2B_TESTS)
 EXTRA_DIST += $(SBX_E2B_TESTS) plugins/e2b/tests/e2b-rig.sh plugins/e2b/tests/e2b-control.sh \
 	$(SBX_E2B_DOUBLES) $(SBX_E2B_SPEC) docs/backends/e2b.md
 
+## Against real E2B, with the key in E2B_API_KEY: never part of make check
+## (it costs money and needs the network); scripts/test.sh runs it when the
+## key is set. 77 (SKIP, with the reason) without one.
+check-e2b-real: all
+	@$(AM_TESTS_ENVIRONMENT) SANDBOXIO_PLUGIN_PATH='$(abs_top_builddir)/plugins/e2b/.libs'; \
+	  export SANDBOXIO_PLUGIN_PATH; $(SHELL) $(srcdir)/plugins/e2b/tests/e2b-real-contract.sh
+EXTRA_DIST += plugins/e2b/tests/e2b-real-contract.sh
+.PHONY: check-e2b-real
+
 ## What the tests install or leave in the build tree.
 clean-local: clean-local-e2b
 clean-local-e2b:
