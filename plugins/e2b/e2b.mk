@@ -82,6 +82,14 @@ TESTS += $(SBX_E2B_TESTS)
 EXTRA_DIST += $(SBX_E2B_TESTS) plugins/e2b/tests/e2b-rig.sh plugins/e2b/tests/e2b-control.sh \
 	$(SBX_E2B_DOUBLES) $(SBX_E2B_SPEC) docs/backends/e2b.md
 
+## The benchmark: bench/e2b/run.sh builds its driver on demand
+## (`make bench/e2b/bench-e2b`); never installed.
+EXTRA_PROGRAMS += bench/e2b/bench-e2b
+bench_e2b_bench_e2b_SOURCES = bench/e2b/bench-e2b.c bench/median.h
+bench_e2b_bench_e2b_LDADD = src/libsandboxio.la
+CLEANFILES += bench/e2b/bench-e2b
+EXTRA_DIST += bench/e2b/run.sh bench/e2b/sdk-loop.mjs
+
 ## Against real E2B, with the key in E2B_API_KEY: never part of make check
 ## (it costs money and needs the network); scripts/test.sh runs it when the
 ## key is set. 77 (SKIP, with the reason) without one.
