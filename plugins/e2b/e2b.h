@@ -24,6 +24,7 @@
 
 #include "config.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -125,17 +126,34 @@ void e2b_endpoint_clear(e2b_endpoint *ep);
 /* The E2B user's home: the sandbox's work dir (envd resolves relative paths there). */
 #define E2B_HOME "/home/user"
 
-typedef struct e2b_state {
-    const sbx_host *host;
-} e2b_state;
-
-/* The control plane for one DSN: its endpoint and a session with the key. */
-typedef struct e2b_api {
-    const sbx_host *host;
-    e2b_endpoint ep;
+/*
+ * Control-plane sessions are the plugin's, not a sandbox's: a sandbox uses
+ * one only to be made and killed, and an idle session holds a connection
+ * and curl's buffers (some 20 KiB). A call takes an idle session of its
+ * endpoint and key from the pool, or makes one, and gives it back; past
+ * E2B_POOL at once a call has a session of its own for its length.
+ */
+#define E2B_POOL 8
+typedef struct e2b_conn {
+    bool used, busy;
+    char base_url[E2B_URL_MAX];
     char key_header[256];
     const char *headers[2];
     sbx_http http;
+} e2b_conn;
+
+typedef struct e2b_state {
+    const sbx_host *host;
+    pthread_mutex_t lock;
+    e2b_conn pool[E2B_POOL];
+} e2b_state;
+
+/* The control plane for one DSN: its endpoint and the key. */
+typedef struct e2b_api {
+    const sbx_host *host;
+    e2b_state *st;
+    e2b_endpoint ep;
+    char key_header[256];
     long retry_after_ms;           /* the last answer's Retry-After, -1 if none */
 } e2b_api;
 
@@ -153,8 +171,12 @@ typedef struct e2b_sandbox {
 } e2b_sandbox;
 
 /* api.c */
-int e2b_api_open(e2b_api *a, const sbx_host *host, const sbx_plugin_dsn *dsn);
+int e2b_api_open(e2b_api *a, e2b_state *st, const sbx_plugin_dsn *dsn);
 void e2b_api_clear(e2b_api *a);
+/* Free the pool's sessions (fini). */
+void e2b_pool_clear(e2b_state *st);
+/* text URL-encoded (curl_free() it), NULL when out of memory (the error set). */
+char *e2b_api_escape(e2b_api *a, const char *text);
 /*
  * e2b_api_call - method path with body (JSON text or NULL); a 2xx answer's
  * JSON in *out when out is non-NULL (json_object_put() it). A failure sets
@@ -223,7 +245,7 @@ int e2b_file_mkdir(void *sandbox, const char *path);
 
 /* sandbox.c */
 /* A handle with its control-plane session, no sandbox yet. */
-int e2b_sandbox_new(e2b_sandbox **out, const sbx_host *host, const sbx_plugin_dsn *dsn);
+int e2b_sandbox_new(e2b_sandbox **out, e2b_state *st, const sbx_plugin_dsn *dsn);
 void e2b_sandbox_free(e2b_sandbox *sb);
 bool e2b_id_ok(const char *id);
 /* DELETE /sandboxes/{id}; one already gone is no failure. */

@@ -54,7 +54,7 @@ int e2b_gc(void *state, const sbx_plugin_dsn *dsn,
     e2b_api api;
     if (removed)
         *removed = 0;
-    int rc = e2b_api_open(&api, st->host, dsn);
+    int rc = e2b_api_open(&api, st, dsn);
     if (rc)
         return rc;
     json_object *list = NULL;

@@ -137,7 +137,7 @@ int e2b_attach(void *state, const sbx_plugin_dsn *dsn, const char *id_or_name, v
 {
     e2b_state *st = state;
     e2b_sandbox *sb = NULL;
-    int rc = e2b_sandbox_new(&sb, st->host, dsn);
+    int rc = e2b_sandbox_new(&sb, st, dsn);
     if (rc)
         return rc;
     json_object *detail = NULL;
@@ -190,7 +190,7 @@ int e2b_list(void *state, const sbx_plugin_dsn *dsn,
 {
     e2b_state *st = state;
     e2b_api api;
-    int rc = e2b_api_open(&api, st->host, dsn);
+    int rc = e2b_api_open(&api, st, dsn);
     if (rc)
         return rc;
     json_object *list = NULL;

@@ -33,14 +33,18 @@ static int e2b_init(const sbx_host *host, void **state)
                                curl_easy_strerror(cc));
     }
     st->host = host;
+    pthread_mutex_init(&st->lock, NULL);
     *state = st;
     return SBX_OK;
 }
 
 static void e2b_fini(void *state)
 {
+    e2b_state *st = state;
+    e2b_pool_clear(st);
+    pthread_mutex_destroy(&st->lock);
     curl_global_cleanup();
-    free(state);
+    free(st);
 }
 
 static const sbx_plugin descriptor = {

@@ -131,10 +131,10 @@ int e2b_find(e2b_api *a, const char *key, const char *value, json_object **list)
     *list = NULL;
     if (asprintf(&pair, "%s=%s", key, value) < 0)
         return a->host->set_error(SBX_E_NOMEM, "e2b: out of memory");
-    char *filter = sbx_http_escape(&a->http, pair);
+    char *filter = e2b_api_escape(a, pair);
     free(pair);
     if (!filter)
-        return a->host->set_error(SBX_E_NOMEM, "e2b: out of memory");
+        return SBX_E_NOMEM;
     int n = snprintf(path, sizeof(path), "/v2/sandboxes?metadata=%s&limit=100", filter);
     curl_free(filter);
     if (n < 0 || (size_t)n >= sizeof(path))
@@ -199,13 +199,14 @@ static int create(e2b_sandbox *sb, const sbx_plugin_limits *limits,
     return rc;
 }
 
-int e2b_sandbox_new(e2b_sandbox **out, const sbx_host *host, const sbx_plugin_dsn *dsn)
+int e2b_sandbox_new(e2b_sandbox **out, e2b_state *st, const sbx_plugin_dsn *dsn)
 {
+    const sbx_host *host = st->host;
     e2b_sandbox *sb = calloc(1, sizeof(*sb));
     if (!sb)
         return host->set_error(SBX_E_NOMEM, "e2b: out of memory");
     sb->host = host;
-    int rc = e2b_api_open(&sb->api, host, dsn);
+    int rc = e2b_api_open(&sb->api, st, dsn);
     if (rc) {
         free(sb);
         return rc;
@@ -234,7 +235,7 @@ int e2b_open_with(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limit
     e2b_state *st = state;
     const sbx_host *host = st->host;
     e2b_sandbox *sb = NULL;
-    int rc = e2b_sandbox_new(&sb, host, dsn);
+    int rc = e2b_sandbox_new(&sb, st, dsn);
     if (rc)
         return rc;
     if (opts && opts->name && (rc = name_free(sb, opts->name)) != SBX_OK) {
