@@ -28,9 +28,9 @@ exec "$real" "\$@"
 EOF
 chmod +x "$dir/wrap/pkg-config"
 
-echo "check-minimal-build: configure --disable-local --disable-docker, pkg-config hides: $refused"
+echo "check-minimal-build: configure --disable-local --disable-docker --disable-e2b, pkg-config hides: $refused"
 (cd "$dir" && PKG_CONFIG="$dir/wrap/pkg-config" "$top/configure" -q \
-    --enable-werror --disable-local --disable-docker) || {
+    --enable-werror --disable-local --disable-docker --disable-e2b) || {
   echo "FAIL: configure needs a library the core, CLI and fake must not need"
   tail -n 30 "$dir/config.log"; exit 1
 }
@@ -42,13 +42,14 @@ if grep -E '^configure:[0-9]+: checking for (libcurl|libarchive|yaml-0\.1)' "$di
 fi
 grep -q '^SBX_ENABLE_DOCKER_TRUE=.#' "$dir/config.log" &&
 grep -q '^SBX_ENABLE_LOCAL_TRUE=.#' "$dir/config.log" &&
+grep -q '^SBX_ENABLE_E2B_TRUE=.#' "$dir/config.log" &&
 grep -q '^SBX_NEED_HTTP_TRUE=.#' "$dir/config.log" || {
   echo "FAIL: a backend or plugins/lib's HTTP library is still enabled"; exit 1
 }
 
 echo "check-minimal-build: make"
 make -C "$dir" -s -j"$jobs" >"$dir/make.out" 2>&1 || { tail -n 40 "$dir/make.out"; exit 1; }
-for m in local docker; do
+for m in local docker e2b; do
   if [ -e "$dir/plugins/$m/.libs/sandboxio-$m.so" ]; then
     echo "FAIL: the $m plugin was built though it was disabled"; exit 1
   fi

@@ -127,6 +127,12 @@ step minimal-build ./scripts/check-minimal-build.sh
 step static-analysis ./scripts/check-static-analysis.sh
 step fuzz ./scripts/run-fuzz.sh 30
 step debian-packages ./scripts/check-debian-packages.sh
+if [ -n "${E2B_API_KEY:-}" ]; then
+    step e2b-real ./scripts/check-e2b-real.sh
+else
+    echo "SKIP: e2b-real (E2B_API_KEY is not set: real E2B was not tested; not a pass)"
+    skipped=$((skipped + 1))
+fi
 
 totals; totals_done=1
 exit $status

@@ -85,6 +85,7 @@ dist_errors_DATA = \
 	docs/errors/SBX_E4017.md \
 	docs/errors/SBX_E4030.md \
 	docs/errors/SBX_E4040.md \
+	docs/errors/SBX_E4041.md \
 	docs/errors/SBX_E4060.md \
 	docs/errors/SBX_E4061.md \
 	docs/errors/SBX_E4070.md \
@@ -97,6 +98,7 @@ dist_errors_DATA = \
 	docs/errors/SBX_E5008.md \
 	docs/errors/SBX_E5011.md \
 	docs/errors/SBX_E5012.md \
+	docs/errors/SBX_E5040.md \
 	docs/errors/SBX_E9001.md \
 	docs/errors/SBX_E9002.md \
 	docs/errors/SBX_E9003.md

@@ -116,6 +116,7 @@ typedef enum sbx_code {
     SBX_E_CREDENTIAL_MISSING = 4017,    /* SBX_E4017 the credential's environment variable is unset */
     SBX_E_MCP_NO_SANDBOX = 4030,        /* SBX_E4030 no such sandbox in this MCP session */
     SBX_E_INSECURE_ENDPOINT = 4040,     /* SBX_E4040 plain http:// to an address not loopback */
+    SBX_E_TEMPLATE_NOT_FOUND = 4041,    /* SBX_E4041 the backend has no such template or image */
     SBX_E_RUNTIME_DIR_UNSAFE = 4060,    /* SBX_E4060 the private runtime directory is not private */
     SBX_E_NOT_DETACHABLE = 4061,        /* SBX_E4061 the sandbox has no TTL: it dies with its handle */
     SBX_E_BACKEND_START_TIMEOUT = 4070, /* SBX_E4070 the provider's sandbox did not start in time */
@@ -130,6 +131,7 @@ typedef enum sbx_code {
     SBX_E_EXEC_CANCELLED = 5008,        /* SBX_E5008 the command's sbx_cancel was triggered */
     SBX_E_EXEC_NOT_FOUND = 5011,        /* SBX_E5011 no such program in the sandbox */
     SBX_E_EXEC_DENIED = 5012,           /* SBX_E5012 the program exists but cannot be executed */
+    SBX_E_EXEC_SANDBOX_GONE = 5040,     /* SBX_E5040 the sandbox ended (its TTL, a kill) while the command ran */
 
     /* 9xxx: internal */
     SBX_E_NOMEM = 9001,                 /* SBX_E9001 */

@@ -1,10 +1,19 @@
 /*
  * Internal declarations of the e2b backend: sandboxes are E2B sandboxes,
  * driven through E2B's control-plane REST API and envd's Connect RPC (JSON
- * encoding over HTTP/1.1). Nothing here is exported. The backend is being
- * built; docs/backends/e2b.md says what it will map each capability to.
+ * encoding over HTTP/1.1). Nothing here is exported; docs/backends/e2b.md
+ * says what each capability maps to.
  *
  * Files by concern:
+ *   plugin.c    the descriptor
+ *   sandbox.c   open (create), destroy (kill), the sandbox's id
+ *   lifecycle.c open_named, attach, detach, list, set_ttl, pause, resume
+ *   api.c       the control plane: its session, requests, errors
+ *   rpc.c       envd: its session, unary Connect calls, their errors
+ *   stream.c    process.Process/Start as a server stream, driven by hand
+ *   exec.c      a command: the wrapper, stdin, the timeout, the exit report
+ *   files.c     /files streamed both ways, and the filesystem RPCs
+ *   gc.c        sandboxio's sandboxes whose owner is gone or TTL passed
  *   envelope.c  Connect's server-streaming body: 5-byte envelopes, the
  *               end-of-stream frame and its error
  *   process_end.c  envd's end event of a command as an exit report
@@ -15,10 +24,12 @@
 
 #include "config.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <json-c/json.h>
+#include <sandboxio/common.h>
 #include <sandboxio/plugin.h>
 
 /* --- envelope.c ------------------------------------------------------------ */
@@ -103,5 +114,169 @@ int e2b_endpoint_parse(e2b_endpoint *ep, const sbx_host *host, const sbx_plugin_
 /* e2b_endpoint_envd_url - envd's base URL for a sandbox into out. */
 int e2b_endpoint_envd_url(char *out, size_t size, const e2b_endpoint *ep, const char *sandbox_id);
 void e2b_endpoint_clear(e2b_endpoint *ep);
+
+
+/* --- the backend ---------------------------------------------------------------- */
+
+#include "../lib/sbx-http.h"
+#include "../lib/sbx-json.h"
+
+#define E2B_NAME "e2b"
+#define E2B_VERSION PACKAGE_VERSION
+/* The E2B user's home: the sandbox's work dir (envd resolves relative paths there). */
+#define E2B_HOME "/home/user"
+
+/*
+ * Control-plane sessions are the plugin's, not a sandbox's: a sandbox uses
+ * one only to be made and killed, and an idle session holds a connection
+ * and curl's buffers (some 20 KiB). A call takes an idle session of its
+ * endpoint and key from the pool, or makes one, and gives it back; past
+ * E2B_POOL at once a call has a session of its own for its length.
+ */
+#define E2B_POOL 8
+typedef struct e2b_conn {
+    bool used, busy;
+    char base_url[E2B_URL_MAX];
+    char key_header[256];
+    const char *headers[2];
+    sbx_http http;
+} e2b_conn;
+
+typedef struct e2b_state {
+    const sbx_host *host;
+    pthread_mutex_t lock;
+    e2b_conn pool[E2B_POOL];
+} e2b_state;
+
+/* The control plane for one DSN: its endpoint and the key. */
+typedef struct e2b_api {
+    const sbx_host *host;
+    e2b_state *st;
+    e2b_endpoint ep;
+    char key_header[256];
+    long retry_after_ms;           /* the last answer's Retry-After, -1 if none */
+} e2b_api;
+
+typedef struct e2b_sandbox {
+    const sbx_host *host;
+    e2b_api api;
+    char id[64];
+    char envd_url[E2B_URL_MAX];
+    char token_header[160];
+    char id_header[96];
+    const char *envd_headers[3];
+    sbx_http envd;              /* unary RPCs and /files; exec streams have their own handles */
+    uint64_t ttl_ms;            /* 0: dies with its handle */
+    char *name, *policy;        /* as attach() found them, or NULL */
+} e2b_sandbox;
+
+/* api.c */
+int e2b_api_open(e2b_api *a, e2b_state *st, const sbx_plugin_dsn *dsn);
+void e2b_api_clear(e2b_api *a);
+/* Free the pool's sessions (fini). */
+void e2b_pool_clear(e2b_state *st);
+/* text URL-encoded (curl_free() it), NULL when out of memory (the error set). */
+char *e2b_api_escape(e2b_api *a, const char *text);
+/*
+ * e2b_api_call - method path with body (JSON text or NULL); a 2xx answer's
+ * JSON in *out when out is non-NULL (json_object_put() it). A failure sets
+ * the error with E2B's own message, mapped by e2b_api_code(). retry: enum
+ * sbx_http_retry_mode. *status (may be NULL) gets the HTTP status.
+ */
+int e2b_api_call(e2b_api *a, const char *method, const char *path, const char *body, int retry,
+                 const char *context, json_object **out, long *status);
+/* The label that names one create call, so a create whose answer was lost can be found. */
+#define E2B_LABEL_CREATE "io.sandboxio.create-id"
+/* A sandbox's name (open_named), and the core's policy it was made with. */
+#define E2B_LABEL_NAME "io.sandboxio.name"
+#define E2B_LABEL_POLICY "io.sandboxio.policy"
+/* The code for a control-plane failure: the toolkit's table refined by E2B's message. */
+int e2b_api_code(long status, const char *message);
+
+/* rpc.c */
+int e2b_envd_open(e2b_sandbox *sb, const char *token);
+/*
+ * e2b_rpc - a unary Connect call (JSON) to envd: "filesystem.Filesystem/Stat"
+ * with body; its answer in *out (may be NULL). Connect errors are mapped by
+ * e2b_connect_code(), keeping envd's message.
+ */
+int e2b_rpc(e2b_sandbox *sb, const char *method, const char *body, bool idempotent,
+            const char *context, json_object **out);
+/* The code for a Connect error code ("not_found", ...). */
+int e2b_connect_code(const char *code);
+/* The code when envd's URL failed: the sandbox is gone (502 from E2B's proxy) or not. */
+int e2b_envd_fail(e2b_sandbox *sb, long status, const char *body, const char *context);
+
+/* stream.c */
+typedef struct e2b_stream_ops {
+    /* A start event's pid, then data events (stream 1 or 2), then the end event. */
+    int (*start)(void *ud, uint32_t pid);
+    int (*data)(void *ud, int stream, const void *data, size_t len);
+    int (*end)(void *ud, json_object *end);
+    /* Called between transfers (at least every poll_ms): non-zero stops the stream. */
+    int (*tick)(void *ud);
+    void *ud;
+    int cancel_fd;               /* -1, or a descriptor polled with the stream */
+    long poll_ms;                /* 0: 1000 */
+} e2b_stream_ops;
+/*
+ * e2b_start - run process.Process/Start with the JSON body and drive its
+ * stream until the end-of-stream frame. SBX_OK only after a whole stream;
+ * a callback's code; SBX_E_BACKEND_PROTOCOL for a cut stream or a bad
+ * message; the end frame's error mapped.
+ */
+int e2b_start(e2b_sandbox *sb, const char *body, uint64_t timeout_ms, const e2b_stream_ops *ops);
+/* Run argv (no shell, cwd = the home) and collect its stdout (capped at 64 KiB). */
+int e2b_run_quiet(e2b_sandbox *sb, const char *const *argv, sbx_buf *out, sbx_plugin_exit *x);
+
+/* exec.c */
+int e2b_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
+             sbx_plugin_exit *exit_out);
+
+/* files.c */
+int e2b_file_write(void *sandbox, const char *path, uint64_t size, uint32_t mode,
+                   long (*read)(void *userdata, void *buf, size_t len), void *userdata);
+int e2b_file_read(void *sandbox, const char *path,
+                  int (*sink)(void *userdata, const void *data, size_t len), void *userdata);
+int e2b_file_list(void *sandbox, const char *path,
+                  int (*entry)(void *userdata, const sbx_plugin_dirent *ent), void *userdata);
+int e2b_file_remove(void *sandbox, const char *path, int recursive);
+int e2b_file_mkdir(void *sandbox, const char *path);
+
+/* sandbox.c */
+/* A handle with its control-plane session, no sandbox yet. */
+int e2b_sandbox_new(e2b_sandbox **out, e2b_state *st, const sbx_plugin_dsn *dsn);
+void e2b_sandbox_free(e2b_sandbox *sb);
+bool e2b_id_ok(const char *id);
+/* DELETE /sandboxes/{id}; one already gone is no failure. */
+int e2b_kill(e2b_sandbox *sb);
+/* GET /v2/sandboxes?metadata=key=value: the array in *list (json_object_put() it). */
+int e2b_find(e2b_api *a, const char *key, const char *value, json_object **list);
+/* open() with a name, a TTL and the policy (opts may be NULL: open()). */
+int e2b_open_with(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
+                  const sbx_plugin_sandbox_opts *opts, void **sandbox);
+int e2b_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
+             void **sandbox);
+int e2b_destroy(void *sandbox);
+const char *e2b_sandbox_id(void *sandbox);
+/* Whether the control plane still knows the sandbox (false after its TTL or a kill). */
+bool e2b_sandbox_alive(e2b_sandbox *sb);
+
+/* lifecycle.c: ABI minor 2 */
+int e2b_open_named(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
+                   const sbx_plugin_sandbox_opts *opts, void **sandbox);
+int e2b_attach(void *state, const sbx_plugin_dsn *dsn, const char *id_or_name, void **sandbox,
+               sbx_plugin_sandbox_info *info);
+int e2b_detach(void *sandbox);
+int e2b_list(void *state, const sbx_plugin_dsn *dsn,
+             int (*entry)(void *userdata, const sbx_plugin_sandbox_info *info), void *userdata);
+int e2b_set_ttl(void *sandbox, uint64_t ttl_ms);
+int e2b_pause(void *sandbox);
+int e2b_resume(void *sandbox);
+
+/* gc.c */
+int e2b_gc(void *state, const sbx_plugin_dsn *dsn,
+           int (*report)(void *userdata, const char *id, const char *reason), void *userdata,
+           size_t *removed);
 
 #endif

@@ -111,6 +111,7 @@ static const catalog_row catalog[] = {
     ROW(SBX_E_CREDENTIAL_MISSING, 4017, "the environment variable holding the backend's credential is not set"),
     ROW(SBX_E_MCP_NO_SANDBOX, 4030, "no sandbox with this id in the MCP session"),
     ROW(SBX_E_INSECURE_ENDPOINT, 4040, "a backend endpoint is plain http:// to an address that is not loopback"),
+    ROW(SBX_E_TEMPLATE_NOT_FOUND, 4041, "the backend has no such template or image"),
     ROW(SBX_E_RUNTIME_DIR_UNSAFE, 4060, "the private runtime directory is not private: refused"),
     ROW(SBX_E_NOT_DETACHABLE, 4061, "the sandbox was opened without a TTL: it cannot be detached"),
     ROW(SBX_E_BACKEND_START_TIMEOUT, 4070, "the provider's sandbox did not start within the time allowed"),
@@ -125,6 +126,7 @@ static const catalog_row catalog[] = {
     ROW(SBX_E_EXEC_CANCELLED, 5008, "the command was cancelled"),
     ROW(SBX_E_EXEC_NOT_FOUND, 5011, "the program was not found in the sandbox"),
     ROW(SBX_E_EXEC_DENIED, 5012, "the program exists but cannot be executed"),
+    ROW(SBX_E_EXEC_SANDBOX_GONE, 5040, "the sandbox ended (its TTL, a kill) while the command ran"),
 
     /* 9xxx: internal */
     ROW(SBX_E_NOMEM, 9001, "out of memory"),

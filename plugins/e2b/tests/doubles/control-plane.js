@@ -76,7 +76,7 @@ export class ControlPlane {
       memoryMB: 512,
       diskSizeMB: 1024,
       metadata: sb.metadata,
-      state: "running",
+      state: sb.paused ? "paused" : "running",
     };
   }
 
@@ -134,8 +134,9 @@ export class ControlPlane {
   list(res, url) {
     const filter = metadataFilter(url.searchParams.get("metadata"));
     const states = url.searchParams.get("state");
-    if (states && !states.split(",").includes("running")) return send(res, 200, []);
+    const wanted = states ? states.split(",") : ["running", "paused"];
     const out = [...this.sandboxes.values()]
+      .filter((sb) => wanted.includes(sb.paused ? "paused" : "running"))
       .filter((sb) => filter.every(([k, v]) => sb.metadata[k] === v))
       .map((sb) => {
         const { allowInternetAccess, ...listed } = this.detail(sb); // eslint-disable-line no-unused-vars
@@ -167,13 +168,20 @@ export class ControlPlane {
         this.setTtl(sb, Math.min(body.timeout ?? 15, MAX_TIMEOUT_S));
         return send(res, 204);
       }
+      // Paused, envd is unreachable (E2B's proxy answers 502) until connect resumes it.
+      case "POST /sandboxes/{id}/pause":
+        if (sb.paused) return error(res, 409, `sandbox "${sb.id}" is already paused`);
+        sb.paused = true;
+        return send(res, 204);
       case "POST /sandboxes/{id}/connect": {
         const body = await readJson(req);
+        const resumed = sb.paused === true;
+        sb.paused = false;
         // "TTL is only extended."
         if (Date.now() + body.timeout * 1000 > sb.endAt.getTime()) this.setTtl(sb, body.timeout);
         const out = { ...this.record(sb), domain: null };
         if (sb.accessToken) out.envdAccessToken = sb.accessToken;
-        return send(res, 200, out);
+        return send(res, resumed ? 201 : 200, out);
       }
       default:
         return error(res, 404, `no route ${req.method} ${url.pathname} in the double`);

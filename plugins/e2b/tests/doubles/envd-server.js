@@ -138,6 +138,7 @@ export function createEnvdServer(sandboxes, faults, requests) {
     const sb = id ? sandboxes.get(id) : null;
     // E2B's proxy answers 502 for a sandbox that is not (or no longer) running.
     if (!sb) return jsonError(res, 502, `The sandbox ${id} was not found`, { sandboxId: id });
+    if (sb.paused) return jsonError(res, 502, `The sandbox ${id} is paused`, { sandboxId: id });
     if (Date.now() < sb.readyAt) return jsonError(res, 502, `The sandbox ${id} is not ready yet`, { sandboxId: id });
     if (!authorised(sb, req, url.pathname))
       return jsonError(res, 401, "unauthorized access, please provide a valid access token or method signing if supported");

@@ -21,8 +21,11 @@ export function createFront({ prismPort, faults, requests, violations }) {
       req.resume();
       return;
     }
+    // A connection per request: node's agent keeps sockets alive, and one
+    // that Prism closed as idle (after its 5 s) and the agent reused gave
+    // a spurious ECONNRESET under load.
     const up = http.request({
-      host: "127.0.0.1", port: prismPort, method: req.method, path: req.url,
+      host: "127.0.0.1", port: prismPort, method: req.method, path: req.url, agent: false,
       headers: { ...req.headers, host: `127.0.0.1:${prismPort}` },
     }, (ures) => {
       const v = ures.headers["sl-violations"];

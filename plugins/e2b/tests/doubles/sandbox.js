@@ -54,6 +54,17 @@ export class Sandbox {
     });
     this.nsPid = JSON.parse(info)["child-pid"];
     if (!this.nsPid) throw new Error(`bwrap gave no child pid: ${info}`);
+    // bwrap reports the pid right after clone(), before the child has made
+    // its mounts; E2B answers create only once envd can run commands, so
+    // wait until the work dir is mounted as the home inside.
+    const want = fs.statSync(this.workDir).ino;
+    for (let i = 0; ; i++) {
+      try {
+        if (fs.statSync(`/proc/${this.nsPid}/root${HOME}`).ino === want) break;
+      } catch { /* not yet */ }
+      if (i >= 500) throw new Error("the sandbox's mounts were not ready within 5 s");
+      await new Promise((r) => setTimeout(r, 10));
+    }
   }
 
   // The host path of a path inside the sandbox, reached through the

@@ -1,0 +1,17 @@
+// The official e2b SDK's side of bench-e2b: one warm process; for each
+// "go" line on stdin it creates a sandbox, runs `true` in it and kills it,
+// then prints the milliseconds that took. Pointed at the rig by
+// E2B_API_URL, E2B_SANDBOX_URL and E2B_API_KEY, as any client is.
+import readline from "node:readline";
+import { Sandbox } from "e2b";
+
+const rl = readline.createInterface({ input: process.stdin });
+for await (const line of rl) {
+  if (line.trim() !== "go") continue;
+  const t0 = performance.now();
+  const sbx = await Sandbox.create("base", { timeoutMs: 120_000 });
+  const r = await sbx.commands.run("true");
+  if (r.exitCode !== 0) throw new Error(`true exited ${r.exitCode}`);
+  await sbx.kill();
+  process.stdout.write(`${(performance.now() - t0).toFixed(3)}\n`);
+}

@@ -1,0 +1,406 @@
+/*
+ * A command in an E2B sandbox: process.Process/Start of a small wrapper
+ * (envd runs argv as given, no shell of ours between but this one):
+ *   - it enters the working directory and looks the program up in the
+ *     command's own PATH, and says on stderr, before anything else, why
+ *     it gave up ("\001sbx-nocwd", "\001sbx-noexec", "\001sbx-noperm"),
+ *     so a missing program is told from a program that exits 127;
+ *   - it makes the command a session leader (setsid, which execs in place:
+ *     envd's child is no group leader) and says its pid
+ *     ("\001sbx-pid N"): envd's timeout and SendSignal reach the command's
+ *     pid only (infra packages/envd/internal/services/process/handler/
+ *     handler.go), so at the deadline this backend kills the session with
+ *     a second command, `kill -KILL -- -N`, and its children go with it (a
+ *     process that called setsid() itself has left, as with any kill by
+ *     session or group);
+ *   - it runs the program under `env -i` with exactly the command's
+ *     environment (envd would add PATH, HOME, USER and LOGNAME).
+ * The first line of stderr is always the wrapper's and never reaches the
+ * caller. stdin goes through SendInput from a thread of its own once the
+ * start event gave the pid, then CloseStdin.
+ */
+#include "e2b.h"
+
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sandboxio/errors.h>
+
+#include "../lib/sbx-base64.h"
+
+/* $1 = number of K=V words, $2 = cwd ("" = the home), $3 = PATH to look the program up in. */
+static const char WRAPPER[] =
+    "n=$1 c=$2 P=$3; shift 3; eval \"x=\\${$((n + 1))}\"\n"
+    "[ -z \"$c\" ] || cd -- \"$c\" 2>/dev/null || { printf '\\001sbx-nocwd\\n' >&2; exit 126; }\n"
+    "f=\n"
+    "if [ \"${x#*/}\" != \"$x\" ]; then f=$x\n"
+    "else\n"
+    "  set -f; IFS=:\n"
+    "  for d in $P; do [ -n \"$d\" ] || d=.\n"
+    "    [ -f \"$d/$x\" ] && [ -x \"$d/$x\" ] && { f=$d/$x; break; }\n"
+    "  done\n"
+    "  unset IFS; set +f\n"
+    "fi\n"
+    "[ -n \"$f\" ] && [ -f \"$f\" ] || { printf '\\001sbx-noexec\\n' >&2; exit 127; }\n"
+    "[ -x \"$f\" ] || { printf '\\001sbx-noperm\\n' >&2; exit 126; }\n"
+    "exec setsid -w /bin/sh -c 'printf \"\\001sbx-pid %s\\n\" \"$$\" >&2; exec env -i -- \"$@\"' sh \"$@\"\n";
+
+/* execvp()'s search path when PATH is unset (glibc's confstr _CS_PATH). */
+#define E2B_NO_PATH_DEFAULT "/bin:/usr/bin"
+
+enum { START_OK = 0, START_NOCWD, START_NOEXEC, START_NOPERM, START_UNKNOWN };
+
+typedef struct run {
+    e2b_sandbox *sb;
+    const sbx_plugin_cmd *cmd;
+    const sbx_plugin_io *io;
+    char ctl[128];          /* the wrapper's line, until its '\n' */
+    size_t ctl_len;
+    bool ctl_done;
+    int start_fail;
+    long session;
+    uint32_t pid;
+    bool ended;
+    sbx_plugin_exit x;
+    int end_rc;
+    int64_t deadline;       /* CLOCK_MONOTONIC ms; 0: none */
+    int cancel_fd;
+    bool timed_out, cancelled, aborted;
+    /* stdin */
+    pthread_t feeder;
+    bool feeding;
+    int stop[2];
+    int input_rc;
+} run;
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int give(run *r, int stream, const void *data, size_t len)
+{
+    if (!len || !r->io->output)
+        return SBX_OK;
+    if (r->io->output(r->io->userdata, stream, data, len) != 0) {
+        r->aborted = true;
+        return SBX_E_EXEC_ABORTED;
+    }
+    return SBX_OK;
+}
+
+/* The wrapper's line is whole: what it says. */
+static void control_line(run *r)
+{
+    static const struct {
+        const char *text;
+        int fail;
+    } lines[] = {{"\001sbx-nocwd", START_NOCWD}, {"\001sbx-noexec", START_NOEXEC},
+                 {"\001sbx-noperm", START_NOPERM}};
+    r->ctl[r->ctl_len] = '\0';
+    if (strncmp(r->ctl, "\001sbx-pid ", 9) == 0) {
+        char *end;
+        long pid = strtol(r->ctl + 9, &end, 10);
+        if (pid > 0 && *end == '\0') {
+            r->session = pid;
+            return;
+        }
+    }
+    for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+        if (strcmp(r->ctl, lines[i].text) == 0) {
+            r->start_fail = lines[i].fail;
+            return;
+        }
+    r->start_fail = START_UNKNOWN;
+}
+
+static int on_data(void *ud, int stream, const void *data, size_t len)
+{
+    run *r = ud;
+    const char *p = data;
+    /* Lines on stderr before the wrapper's are the shell's own (no setsid?): passed on. */
+    while (stream == 2 && !r->ctl_done && len) {
+        const char *nl = memchr(p, '\n', len);
+        size_t take = nl ? (size_t)(nl - p) + 1 : len;
+        size_t room = sizeof(r->ctl) - 1 - r->ctl_len;
+        size_t keep = take < room ? take : room;
+        memcpy(r->ctl + r->ctl_len, p, keep);
+        r->ctl_len += keep;
+        p += take;
+        len -= take;
+        if (!nl && r->ctl_len < sizeof(r->ctl) - 1)
+            return SBX_OK;
+        if (r->ctl[r->ctl_len - 1] == '\n')
+            r->ctl_len--;
+        control_line(r);
+        if (r->start_fail == START_UNKNOWN) {
+            r->start_fail = START_OK;
+            int rc = give(r, 2, r->ctl, r->ctl_len);
+            if (rc || (nl && (rc = give(r, 2, "\n", 1))))
+                return rc;
+        } else {
+            r->ctl_done = true;
+        }
+        r->ctl_len = 0;
+    }
+    return give(r, stream, p, len);
+}
+
+/* --- stdin ----------------------------------------------------------------------- */
+
+static int send_input(run *r, const char *b64)
+{
+    char *body = NULL;
+    if (b64 && asprintf(&body, "{\"process\":{\"pid\":%u},\"input\":{\"stdin\":\"%s\"}}", r->pid,
+                        b64) < 0)
+        return r->sb->host->set_error(SBX_E_NOMEM, "e2b: out of memory");
+    if (!b64 && asprintf(&body, "{\"process\":{\"pid\":%u}}", r->pid) < 0)
+        return r->sb->host->set_error(SBX_E_NOMEM, "e2b: out of memory");
+    int rc = e2b_rpc(r->sb, b64 ? "process.Process/SendInput" : "process.Process/CloseStdin", body,
+                     !b64, b64 ? "sending stdin" : "closing stdin", NULL);
+    free(body);
+    return rc;
+}
+
+static void *feed(void *ud)
+{
+    run *r = ud;
+    const sbx_plugin_io *io = r->io;
+    int ready = SBX_STRUCT_HAS(io, input_ready_fd) ? io->input_ready_fd : -1;
+    char *buf = malloc(65536);
+    int rc = buf ? SBX_OK : SBX_E_NOMEM;
+    while (rc == SBX_OK) {
+        if (ready >= 0) {
+            struct pollfd p[2] = {{.fd = ready, .events = POLLIN}, {.fd = r->stop[0], .events = POLLIN}};
+            if (poll(p, 2, -1) < 0 || p[1].revents)
+                break;
+        }
+        long n = io->input(io->userdata, buf, 65536);
+        if (n < 0)
+            break;
+        if (n == 0) {
+            rc = send_input(r, NULL);
+            break;
+        }
+        char *b64 = sbx_base64_encode(buf, (size_t)n);
+        rc = b64 ? send_input(r, b64) : SBX_E_NOMEM;
+        free(b64);
+    }
+    free(buf);
+    r->input_rc = rc;
+    return NULL;
+}
+
+static int on_start(void *ud, uint32_t pid)
+{
+    run *r = ud;
+    r->pid = pid;
+    if (!r->io->input || r->feeding)
+        return SBX_OK;
+    if (pipe(r->stop) != 0)
+        return r->sb->host->set_error(SBX_E_SYSTEM, "e2b: pipe: %m");
+    if (pthread_create(&r->feeder, NULL, feed, r) != 0) {
+        close(r->stop[0]);
+        close(r->stop[1]);
+        return r->sb->host->set_error(SBX_E_SYSTEM, "e2b: cannot start the stdin thread");
+    }
+    r->feeding = true;
+    return SBX_OK;
+}
+
+static void stop_feeding(run *r)
+{
+    if (!r->feeding)
+        return;
+    if (write(r->stop[1], "x", 1) < 0) {
+        /* The pipe is ours and empty: a write cannot fail but by a bug; join anyway. */
+    }
+    pthread_join(r->feeder, NULL);
+    close(r->stop[0]);
+    close(r->stop[1]);
+    r->feeding = false;
+}
+
+/* --- the stream's end and its limits ------------------------------------------------ */
+
+static int on_end(void *ud, json_object *end)
+{
+    run *r = ud;
+    r->ended = true;
+    r->end_rc = e2b_process_end(end, &r->x);
+    return SBX_OK;
+}
+
+static int on_tick(void *ud)
+{
+    run *r = ud;
+    if (r->cancel_fd >= 0) {
+        struct pollfd p = {.fd = r->cancel_fd, .events = POLLIN};
+        if (poll(&p, 1, 0) > 0) {
+            r->cancelled = true;
+            return SBX_E_EXEC_CANCELLED;
+        }
+    }
+    if (r->deadline && now_ms() >= r->deadline && !r->ended) {
+        r->timed_out = true;
+        return SBX_E_EXEC_TIMEOUT;
+    }
+    return SBX_OK;
+}
+
+/* Kill the command's session, and its pid in case the wrapper had not said it yet. */
+static void kill_tree(run *r)
+{
+    if (r->session > 0) {
+        char sid[24];
+        snprintf(sid, sizeof(sid), "%ld", r->session);
+        const char *argv[] = {"/bin/sh", "-c",
+                              "kill -KILL -- \"-$1\" 2>/dev/null; "
+                              "pkill -KILL -s \"$1\" 2>/dev/null; exit 0",
+                              "sh", sid, NULL};
+        sbx_buf out = {0};
+        sbx_plugin_exit x = {.struct_size = sizeof(x)};
+        if (e2b_run_quiet(r->sb, argv, &out, &x) != SBX_OK)
+            r->sb->host->log(SBX_LOG_WARN, E2B_NAME, "could not kill the session of the command");
+        sbx_buf_clear(&out);
+    }
+    if (r->pid) {
+        char body[96];
+        snprintf(body, sizeof(body), "{\"process\":{\"pid\":%u},\"signal\":\"SIGNAL_SIGKILL\"}",
+                 r->pid);
+        /* It may be gone already (not_found): nothing more to kill then. */
+        e2b_rpc(r->sb, "process.Process/SendSignal", body, true, "killing the command", NULL);
+    }
+}
+
+static char *start_body(const sbx_plugin_cmd *cmd, bool with_stdin)
+{
+    const char *path = E2B_NO_PATH_DEFAULT;
+    size_t nenv = 0, nargv = 0;
+    for (; cmd->envp && cmd->envp[nenv]; nenv++)
+        if (strncmp(cmd->envp[nenv], "PATH=", 5) == 0)
+            path = cmd->envp[nenv] + 5;
+    while (cmd->argv[nargv])
+        nargv++;
+    char count[24], *cwd = NULL;
+    snprintf(count, sizeof(count), "%zu", nenv);
+    if (cmd->cwd && cmd->cwd[0] && asprintf(&cwd, "%s/%s", E2B_HOME, cmd->cwd) < 0)
+        return NULL;
+    json_object *args = json_object_new_array();
+    const char *head[] = {"-c", WRAPPER, "sh", count, cwd ? cwd : "", path};
+    for (size_t i = 0; args && i < sizeof(head) / sizeof(head[0]); i++)
+        json_object_array_add(args, json_object_new_string(head[i]));
+    for (size_t i = 0; args && i < nenv; i++)
+        json_object_array_add(args, json_object_new_string(cmd->envp[i]));
+    for (size_t i = 0; args && i < nargv; i++)
+        json_object_array_add(args, json_object_new_string(cmd->argv[i]));
+    free(cwd);
+    json_object *proc = json_object_new_object(), *req = json_object_new_object();
+    int bad = !args || !proc || !req;
+    char *text = NULL;
+    if (!bad) {
+        bad |= sbx_json_add_str(proc, "cmd", "/bin/sh");
+        bad |= sbx_json_add(proc, "args", args);
+        args = NULL;
+        bad |= sbx_json_add_str(proc, "cwd", E2B_HOME);
+        bad |= sbx_json_add(req, "process", proc);
+        proc = NULL;
+        bad |= sbx_json_add(req, "stdin", json_object_new_boolean(with_stdin));
+        if (!bad)
+            text = sbx_json_text(req);
+    }
+    json_object_put(args);
+    json_object_put(proc);
+    json_object_put(req);
+    return text;
+}
+
+static int start_failure(run *r)
+{
+    const sbx_host *host = r->sb->host;
+    const char *prog = r->cmd->argv[0];
+    switch (r->start_fail) {
+    case START_NOCWD:
+        return host->set_error(SBX_E_EXEC_START,
+                               "e2b: cannot run \"%s\": working directory %s does not exist", prog,
+                               r->cmd->cwd);
+    case START_NOEXEC:
+        return host->set_error(SBX_E_EXEC_NOT_FOUND, "e2b: cannot run \"%s\": no such program", prog);
+    case START_NOPERM:
+        return host->set_error(SBX_E_EXEC_DENIED, "e2b: cannot run \"%s\": not executable", prog);
+    default:
+        return host->set_error(SBX_E_EXEC_START,
+                               "e2b: cannot run \"%s\": the sandbox's shell could not start it "
+                               "(exit status %d; does the template have setsid and env?)",
+                               prog, r->x.exit_code);
+    }
+}
+
+int e2b_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
+             sbx_plugin_exit *exit_out)
+{
+    e2b_sandbox *sb = sandbox;
+    const sbx_host *host = sb->host;
+    if (strchr(cmd->argv[0], '=') && !strchr(cmd->argv[0], '/'))
+        return host->set_error(SBX_E_EXEC_START,
+                               "e2b: a program name with '=' (\"%s\") cannot be run; give a path "
+                               "such as ./%s",
+                               cmd->argv[0], cmd->argv[0]);
+    run r = {.sb = sb, .cmd = cmd, .io = io, .cancel_fd = -1, .stop = {-1, -1}};
+    r.x.struct_size = sizeof(r.x);
+    if (SBX_STRUCT_HAS(io, cancel_fd))
+        r.cancel_fd = io->cancel_fd;
+    if (on_tick(&r) == SBX_E_EXEC_CANCELLED)
+        return host->set_error(SBX_E_EXEC_CANCELLED, "e2b: \"%s\" was cancelled", cmd->argv[0]);
+    if (cmd->timeout_ms)
+        r.deadline = now_ms() + (int64_t)cmd->timeout_ms;
+    char *body = start_body(cmd, io->input != NULL);
+    if (!body)
+        return host->set_error(SBX_E_NOMEM, "e2b: out of memory");
+    e2b_stream_ops ops = {.start = on_start, .data = on_data, .end = on_end, .tick = on_tick,
+                          .ud = &r, .cancel_fd = r.cancel_fd, .poll_ms = 200};
+    int rc = e2b_start(sb, body, cmd->timeout_ms, &ops);
+    free(body);
+    bool stopped = r.timed_out || r.cancelled || r.aborted;
+    if (stopped)
+        kill_tree(&r);
+    stop_feeding(&r);
+    if (r.cancelled)
+        return host->set_error(SBX_E_EXEC_CANCELLED, "e2b: \"%s\" was cancelled", cmd->argv[0]);
+    if (r.aborted)
+        return host->set_error(SBX_E_EXEC_ABORTED, "e2b: the output callback stopped \"%s\"",
+                               cmd->argv[0]);
+    if (r.timed_out) {
+        *exit_out = (sbx_plugin_exit){.struct_size = exit_out->struct_size, .exited = 0,
+                                      .signal = 9, .timed_out = 1};
+        return SBX_OK;
+    }
+    if (rc != SBX_OK) {
+        /* A stream cut mid-command, and the control plane no longer knows the sandbox. */
+        if (rc != SBX_E_EXEC_START && rc != SBX_E_NOMEM && !e2b_sandbox_alive(sb))
+            return host->set_error(SBX_E_EXEC_SANDBOX_GONE,
+                                   "e2b: the sandbox %s ended while \"%s\" ran (its TTL, or a "
+                                   "kill)",
+                                   sb->id, cmd->argv[0]);
+        return rc;
+    }
+    if (!r.ended)
+        return host->set_error(SBX_E_BACKEND_PROTOCOL,
+                               "e2b: the stream of \"%s\" ended without its end event",
+                               cmd->argv[0]);
+    if (r.end_rc)
+        return host->set_error(r.end_rc, "e2b: envd's end event of \"%s\" is not one Go writes",
+                               cmd->argv[0]);
+    if (r.start_fail || (!r.session && r.x.exited && r.x.exit_code >= 126))
+        return start_failure(&r);
+    uint32_t size = exit_out->struct_size;
+    *exit_out = r.x;
+    exit_out->struct_size = size;
+    return SBX_OK;
+}

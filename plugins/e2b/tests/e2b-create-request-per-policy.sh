@@ -1,0 +1,83 @@
+#!/bin/sh
+# The exact requests the e2b backend sends, per policy control, as the
+# rig's front door and envd double received them (every control-plane
+# request also validated by Prism against E2B's spec): create carries the
+# template, the DSN's timeout as the sandbox's TTL, secure, the owner
+# labels and the network as E2B expresses it; a one-shot run is three
+# round trips (create, one Start stream, kill); a policy asking for what
+# E2B cannot set per sandbox is refused before any request.
+set -eu
+. "$SBX_TEST_SRCDIR/plugins/e2b/tests/e2b-rig.sh"
+SBX="$SBX_TEST_BUILDDIR/src/sandboxio"
+. "$SBX_TEST_SRCDIR/plugins/e2b/tests/e2b-control.sh"
+
+rig_start
+DSN="e2b://?template=base&timeout=120"
+
+# --- network none (the default) ----------------------------------------------
+ctl_reset
+out=$("$SBX" run --dsn "$DSN" -- echo wired) || fail "run with network none failed"
+[ "$out" = wired ] || fail "run printed '$out'"
+ctl_check "
+const api = requests.filter((r) => !r.path.startsWith('/_control'));
+expect(api.map((r) => r.method + ' ' + r.path.replace(/[a-z0-9]{20}/, 'ID')).join(','),
+  'POST /sandboxes,DELETE /sandboxes/ID', 'the control-plane calls of a one-shot run');
+expect(api.every((r) => r.headers['x-api-key'] === process.env.E2B_API_KEY), true, 'X-API-Key on every call');
+const b = JSON.parse(api[0].body);
+expect(b.templateID, 'base', 'templateID');
+expect(b.timeout, 120, 'timeout (the TTL)');
+expect(b.secure, true, 'secure');
+expect(b.allow_internet_access, false, 'allow_internet_access for network none');
+expect(JSON.stringify(b.network), '{\"allowPublicTraffic\":false}', 'network');
+expect(b.metadata['io.sandboxio.sandbox'], '1', 'the mark label');
+expect(b.metadata['io.sandboxio.owner-pid'] > 0, true, 'the owner pid label');
+expect(b.metadata['io.sandboxio.ttl'], '120', 'the ttl label');
+expect(Object.keys(b).sort().join(','), 'allow_internet_access,metadata,network,secure,templateID,timeout', 'the members of NewSandbox sent');
+expect(envd.length, 1, 'envd requests of a one-shot run (one Start stream)');
+const s = envd[0];
+expect(s.method + ' ' + s.path, 'POST /process.Process/Start', 'the envd call');
+expect(s.headers['content-type'], 'application/connect+json', 'Start content type');
+expect(s.headers['connect-protocol-version'], '1', 'Connect-Protocol-Version');
+expect(typeof s.headers['x-access-token'] === 'string' && s.headers['x-access-token'].length > 0, true, 'X-Access-Token');
+expect(/^[a-z0-9]{20}$/.test(s.headers['e2b-sandbox-id']), true, 'E2b-Sandbox-Id');
+"
+
+# --- network open -------------------------------------------------------------------
+ctl_reset
+"$SBX" run --dsn "$DSN" --network open -- true || fail "run with network open failed"
+ctl_check "
+const b = JSON.parse(requests.find((r) => r.method === 'POST' && r.path === '/sandboxes').body);
+expect(b.allow_internet_access, true, 'allow_internet_access for network open');
+"
+
+# --- stdin and a timeout: the input RPCs, Connect's timeout as envd's backstop -----
+ctl_reset
+out=$(printf 'fed' | "$SBX" run --dsn "$DSN" --stdin --timeout 30 -- cat) || fail "run with stdin failed"
+[ "$out" = fed ] || fail "stdin came back as '$out'"
+ctl_check "
+expect(envd.map((r) => r.path).join(','),
+  '/process.Process/Start,/process.Process/SendInput,/process.Process/CloseStdin', 'envd calls with stdin');
+expect(envd[0].headers['connect-timeout-ms'], '40000', 'Connect-Timeout-Ms: the timeout and a margin');
+"
+
+# --- what E2B cannot set per sandbox: refused before any request ------------------
+for opt in "--memory 64M" "--cpus 1" "--pids 64" "--disk 1G" "--allow-host 192.0.2.1"; do
+    ctl_reset
+    set +e
+    # shellcheck disable=SC2086
+    err=$("$SBX" run --dsn "$DSN" $opt -- true 2>&1)
+    st=$?
+    set -e
+    [ "$st" -eq 122 ] || fail "$opt: exit $st, expected the policy refusal 122 ($err)"
+    case $opt in
+    --memory*) code=SBX_E3004 ;; --cpus*) code=SBX_E3005 ;; --pids*) code=SBX_E3006 ;;
+    --disk*) code=SBX_E3016 ;; *) code=SBX_E3003 ;;
+    esac
+    case $err in *"$code"*) ;; *) fail "$opt: expected $code, got: $err" ;; esac
+    ctl_check "expect(requests.length + envd.length, 0, 'requests sent for a refused policy ($opt)');"
+done
+
+rig_no_violations
+ctl_no_sandboxes
+rig_stop
+echo "PASS: create and exec requests exact per policy control, refusals send nothing"
