@@ -198,8 +198,12 @@ void th_exec(void *sb, const char *const *argv, const char *const *envp, const c
 {
     static const char *const default_env[] = { "PATH=/usr/bin:/bin", NULL };
     sink s = { .in = stdin_data, .in_len = stdin_len };
-    sbx_plugin_cmd cmd = { sizeof cmd, argv, envp ? envp : default_env, cwd, timeout_ms };
-    sbx_plugin_io io = { sizeof io, &s, on_output, stdin_data ? on_input : NULL, -1 };
+    sbx_plugin_cmd cmd = { .struct_size = sizeof cmd, .argv = argv,
+                           .envp = envp ? envp : default_env, .cwd = cwd,
+                           .timeout_ms = timeout_ms };
+    sbx_plugin_io io = { .struct_size = sizeof io, .userdata = &s, .output = on_output,
+                         .input = stdin_data ? on_input : NULL, .cancel_fd = -1,
+                         .input_ready_fd = -1, .resize_fd = -1 };
     memset(r, 0, sizeof *r);
     r->ex.struct_size = sizeof r->ex;
     uint64_t t0 = now_ms();

@@ -324,8 +324,9 @@ START_TEST(output_callback_can_abort)
 {
     const char *argv[] = { "sh", "-c", "while :; do echo spam; done", NULL };
     const char *envp[] = { "PATH=/usr/bin", NULL };
-    sbx_plugin_cmd cmd = { sizeof cmd, argv, envp, NULL, 0 };
-    sbx_plugin_io io = { sizeof io, NULL, stop_at_once, NULL, -1 };
+    sbx_plugin_cmd cmd = { .struct_size = sizeof cmd, .argv = argv, .envp = envp };
+    sbx_plugin_io io = { .struct_size = sizeof io, .output = stop_at_once, .cancel_fd = -1,
+                         .input_ready_fd = -1, .resize_fd = -1 };
     sbx_plugin_exit ex = { .struct_size = sizeof ex };
     unsigned long ns = th_pidns_of(th_init_pid(sb));
     int rc = th_plugin->exec(sb, &cmd, &io, &ex);
@@ -349,9 +350,10 @@ START_TEST(silent_command_is_cancelled_through_cancel_fd)
 {
     const char *argv[] = { "sh", "-c", "sleep 600 & sleep 600", NULL };
     const char *envp[] = { "PATH=/usr/bin:/bin", NULL };
-    sbx_plugin_cmd cmd = { sizeof cmd, argv, envp, NULL, 0 };
+    sbx_plugin_cmd cmd = { .struct_size = sizeof cmd, .argv = argv, .envp = envp };
     int cancel_fd = readable_after(300);
-    sbx_plugin_io io = { sizeof io, NULL, NULL, NULL, cancel_fd };
+    sbx_plugin_io io = { .struct_size = sizeof io, .cancel_fd = cancel_fd,
+                         .input_ready_fd = -1, .resize_fd = -1 };
     sbx_plugin_exit ex = { .struct_size = sizeof ex };
     unsigned long ns = th_pidns_of(th_init_pid(sb));
     ck_assert_int_eq(th_plugin->exec(sb, &cmd, &io, &ex), SBX_E_EXEC_CANCELLED);
