@@ -9,7 +9,7 @@ PACKAGES="
   check libcurl4-openssl-dev libjson-c-dev libyaml-dev libseccomp-dev libarchive-dev
   libmicrohttpd-dev clang
   python3 util-linux procps iproute2 strace groff-base valgrind
-  docker.io busybox-static bubblewrap uidmap
+  docker.io busybox-static bubblewrap uidmap slirp4netns
   clang clang-tools libclang-rt-dev cppcheck abigail-tools
 "
 missing=

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include <sandboxio/plugin.h>
+#include <sandboxio/policy.h> /* sbx_network */
 #include "../analyzer-model.h"
 
 #define LOCAL_MAX_BINDS 32
@@ -44,6 +45,8 @@ typedef struct local_sandbox {
     uid_t owner_uid;  /* host uid that files created for the sandbox get, or -1 */
     gid_t owner_gid;
     local_cgroup cg;
+    pid_t net_pid;    /* slirp4netns under --network open, else 0 */
+    int net_exit;     /* its exit descriptor: closing it ends it; -1 if none */
     char id[32];
 } local_sandbox;
 
@@ -69,6 +72,16 @@ void local_cgroup_remove(local_cgroup *cg);
 /* Remove groups left by dead clients; report each; returns 1 if report asked to stop. */
 int local_cgroup_gc(int (*report)(void *userdata, const char *id, const char *reason),
                     void *userdata, size_t *removed);
+
+/* net-open.c: --network open through slirp4netns. */
+struct in_addr;
+/* Whether it can work here; if not, why (a sentence) in why. */
+int local_net_open_available(char *why, size_t cap);
+/* The host's own IPv4 addresses (loopback left out), at most cap. */
+size_t local_net_host_addrs(struct in_addr *out, size_t cap);
+/* Start it for the sandbox (init READY) and wait until its interface is up. */
+int local_net_open_start(const sbx_host *host, local_sandbox *sb);
+void local_net_open_stop(local_sandbox *sb);
 
 /* ids.c: the host uid and gid a root client's sandboxes run as. */
 int local_root_ids(const sbx_host *host, uid_t *uid, gid_t *gid);

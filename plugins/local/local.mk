@@ -16,6 +16,7 @@ plugins_local_sandboxio_local_la_SOURCES = \
 	plugins/local/cgroup.c \
 	plugins/local/filter.c \
 	plugins/local/ids.c \
+	plugins/local/net-open.c \
 	plugins/local/proto.c \
 	plugins/local/proto.h
 plugins_local_sandboxio_local_la_CPPFLAGS = $(AM_CPPFLAGS) \
@@ -45,6 +46,7 @@ plugins_local_sandboxio_local_init_SOURCES = \
 	plugins/local/init/setup.c \
 	plugins/local/init/rootfs.c \
 	plugins/local/init/supervise.c \
+	plugins/local/init/net.c \
 	plugins/local/proto.c \
 	plugins/local/proto.h
 ## Linked statically (glibc's static PIE): no dynamic loader at each sandbox's
@@ -90,7 +92,8 @@ TESTS += \
 	plugins/local/tests/local-passes-contract.sh \
 	plugins/local/tests/run-interrupt-stops-silent-command.sh \
 	plugins/local/tests/run-missing-program-exits-127-unexecutable-126.sh \
-	plugins/local/tests/run-network-open-refused-by-policy.sh
+	plugins/local/tests/run-network-open-refused-by-policy.sh \
+	plugins/local/tests/run-network-open-reaches-netns-not-host.sh
 EXTRA_DIST += \
 	plugins/local/tests/lib.sh \
 	plugins/local/tests/local-tests-pass-unprivileged.sh \
@@ -98,6 +101,7 @@ EXTRA_DIST += \
 	plugins/local/tests/run-interrupt-stops-silent-command.sh \
 	plugins/local/tests/run-missing-program-exits-127-unexecutable-126.sh \
 	plugins/local/tests/run-network-open-refused-by-policy.sh \
+	plugins/local/tests/run-network-open-reaches-netns-not-host.sh \
 	bench/local/run.sh \
 	docs/backends/local.md \
 	docs/performance.md

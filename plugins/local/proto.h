@@ -52,6 +52,8 @@ typedef struct lp_hdr {
  *   'p' process limit, RLIMIT_NPROC ("p64")
  *   'R' / 'W' a read-only / read-write bind: this string is the host path,
  *       the next string (tag '>') the path inside.
+ *   'n' an open network: slirp4netns will attach; write /etc/resolv.conf
+ *   'x' a host IPv4 address the sandbox must not reach ("x192.0.2.2")
  */
 
 /* Setup steps, reported by LP_FAIL so the client can name what broke. */
@@ -72,7 +74,8 @@ enum lp_step {
     LP_STEP_CAPS,
     LP_STEP_NO_NEW_PRIVS,
     LP_STEP_SECCOMP,
-    LP_STEP_WORKDIR
+    LP_STEP_WORKDIR,
+    LP_STEP_NET_BLOCK
 };
 
 typedef struct lp_fail {

@@ -23,6 +23,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -186,6 +188,7 @@ static const char *step_name(int step)
         [LP_STEP_LOOPBACK] = "loopback", [LP_STEP_RLIMIT] = "rlimits",
         [LP_STEP_CAPS] = "capabilities", [LP_STEP_NO_NEW_PRIVS] = "no_new_privs",
         [LP_STEP_SECCOMP] = "seccomp", [LP_STEP_WORKDIR] = "work dir",
+        [LP_STEP_NET_BLOCK] = "host address routes",
     };
     if (step > 0 && (size_t)step < sizeof names / sizeof *names && names[step])
         return names[step];
@@ -241,6 +244,16 @@ static long build_config(const local_options *opt, const sbx_plugin_limits *limi
     for (size_t i = 0; i < opt->nbinds; i++) {
         PUT("%c%s", opt->binds[i].writable ? 'W' : 'R', opt->binds[i].src);
         PUT(">%s", opt->binds[i].dst);
+    }
+    if (limits && limits->network == SBX_NET_OPEN) {
+        /* The host's own addresses stay out of reach of an open network. */
+        struct in_addr host[64];
+        size_t n = local_net_host_addrs(host, sizeof host / sizeof *host);
+        PUT("n");
+        for (size_t i = 0; i < n; i++) {
+            char a[INET_ADDRSTRLEN];
+            PUT("x%s", inet_ntop(AF_INET, &host[i], a, sizeof a));
+        }
     }
 #undef PUT
     return (long)len;
@@ -305,8 +318,8 @@ int local_spawn(const sbx_host *host, const local_options *opt, const sbx_plugin
     uid_t uid = geteuid();
     gid_t gid = getegid();
 
-    sb->ctl = sb->pidfd = sb->workfd = -1;
-    sb->pid = 0;
+    sb->ctl = sb->pidfd = sb->workfd = sb->net_exit = -1;
+    sb->pid = sb->net_pid = 0;
     memset(&sb->cg, 0, sizeof sb->cg);
     /* Root's sandboxes: a private id no host process has (ids.c). */
     if (root && (rc = local_root_ids(host, &uid, &gid)) != SBX_OK)
@@ -390,6 +403,8 @@ int local_spawn(const sbx_host *host, const local_options *opt, const sbx_plugin
         goto out;
     }
     rc = wait_ready(host, sb);
+    if (rc == SBX_OK && limits && limits->network == SBX_NET_OPEN)
+        rc = local_net_open_start(host, sb);
     snprintf(sb->id, sizeof sb->id, "local-%d", (int)sb->pid);
 out:
     if (rc != SBX_OK)
@@ -409,6 +424,7 @@ out:
 
 void local_reap(local_sandbox *sb)
 {
+    local_net_open_stop(sb);
     if (sb->ctl >= 0)
         close(sb->ctl);
     sb->ctl = -1;

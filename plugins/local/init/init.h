@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #define INIT_MAX_BINDS 64
+#define INIT_MAX_BLOCKED 64
 
 typedef struct init_bind {
     const char *src;   /* host path, absolute, already resolved by the plugin */
@@ -21,6 +22,9 @@ typedef struct init_config {
     uint32_t pids;          /* 0 = no process limit */
     init_bind binds[INIT_MAX_BINDS];
     size_t nbinds;
+    int net_open;           /* slirp4netns attaches after setup */
+    uint32_t blocked[INIT_MAX_BLOCKED]; /* host IPv4 addresses (network order) to prohibit */
+    size_t nblocked;
 } init_config;
 
 /* Why setup stopped: the step (enum lp_step), errno and the object. */
@@ -36,6 +40,12 @@ int init_fail(init_failure *why, int step, int err, const char *fmt, ...)
 
 /* Build the root file system and pivot into it (rootfs.c); cwd is "/" after. */
 int init_build_root(const init_config *cfg, init_failure *why);
+
+/*
+ * Install a "prohibit" route for each blocked address (net.c): a connect()
+ * to one fails with EACCES instead of leaving through the open network.
+ */
+int init_net_block(const init_config *cfg, init_failure *why);
 
 /* Parse an LP_CONFIG payload (strings point into buf). -1 on a bad one. */
 int init_parse_config(init_config *cfg, char *buf, size_t len, init_failure *why);

@@ -1,0 +1,102 @@
+#!/bin/sh
+# `sandboxio run --dsn local:// --network open` reaches an HTTP server in a
+# network namespace this test makes (through a veth pair, like any remote
+# host), but neither a server on the host's loopback (as 127.0.0.1 or as
+# slirp4netns's gateway 10.0.2.2) nor one on the host's own address. Its
+# slirp4netns is gone after the run, and dies with a SIGKILLed client.
+# Needs root (ip netns) and slirp4netns: else skipped, failing under CI=true.
+set -eu
+. "$SBX_TEST_SRCDIR/plugins/local/tests/lib.sh"
+skip() {
+    if [ "${CI:-}" = true ]; then echo "FAIL: $* (CI=true: this test must run)" >&2; exit 1; fi
+    echo "SKIP: $*" >&2
+    exit 77
+}
+[ "$(id -u)" -eq 0 ] || skip "needs root to make a network namespace"
+command -v slirp4netns >/dev/null || skip "slirp4netns is not installed"
+command -v python3 >/dev/null || skip "python3 is not installed"
+
+ns=sbxnet$$
+net=10.$(($$ % 200 + 20)).$(($$ / 200 % 250)).
+work=$(mktemp -d)
+pids=
+cleanup() {
+    for p in $pids; do kill "$p" 2>/dev/null || true; done
+    ip netns del "$ns" 2>/dev/null || true
+    ip link del "h$ns" 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*" >&2; cat "$work/err" >&2 2>/dev/null || true; exit 1; }
+
+ip netns add "$ns"
+ip link add "h$ns" type veth peer name "p$ns"
+ip link set "p$ns" netns "$ns"
+ip addr add "${net}1/24" dev "h$ns"
+ip link set "h$ns" up
+ip -n "$ns" addr add "${net}2/24" dev "p$ns"
+ip -n "$ns" link set "p$ns" up
+ip -n "$ns" link set lo up
+
+mkdir "$work/remote" "$work/host"
+echo remote-page >"$work/remote/index.html"
+echo host-page >"$work/host/index.html"
+port=18080
+# The remote server, inside the namespace; the host's, on its loopback and
+# on its own (veth) address.
+ip netns exec "$ns" python3 -m http.server -b "${net}2" -d "$work/remote" $port \
+    >/dev/null 2>&1 & pids="$pids $!"
+python3 -m http.server -b 127.0.0.1 -d "$work/host" $port >/dev/null 2>&1 & pids="$pids $!"
+python3 -m http.server -b "${net}1" -d "$work/host" $port >/dev/null 2>&1 & pids="$pids $!"
+for a in "${net}2" 127.0.0.1 "${net}1"; do
+    i=0
+    until python3 -c "import socket,sys; socket.create_connection(('$a', $port), 1)" 2>/dev/null; do
+        i=$((i + 1)); [ $i -lt 50 ] || fail "test server on $a did not start"; sleep 0.1
+    done
+done
+
+# One line per address: the page, or the error's name.
+cat >"$work/probe.py" <<'EOF'
+import sys, urllib.request
+for a in sys.argv[2:]:
+    try:
+        body = urllib.request.urlopen("http://%s:%s/" % (a, sys.argv[1]), timeout=5).read()
+        print(a, body.decode().strip())
+    except Exception as e:
+        print(a, "refused:", type(getattr(e, "reason", e)).__name__)
+EOF
+"$b/src/sandboxio" run --dsn local:// --network open -- \
+    python3 -c "$(cat "$work/probe.py")" $port "${net}2" 127.0.0.1 10.0.2.2 "${net}1" \
+    >"$work/out" 2>"$work/err" </dev/null || fail "run exited $?"
+cat "$work/out"
+grep -qx "${net}2 remote-page" "$work/out" || fail "the namespace's server was not reached"
+grep -qx "127.0.0.1 refused: .*" "$work/out" || fail "the host's loopback was reached as 127.0.0.1"
+grep -qx "10.0.2.2 refused: .*" "$work/out" || fail "the host's loopback was reached as 10.0.2.2"
+grep -qx "${net}1 refused: .*" "$work/out" || fail "the host's own address was reached"
+! grep -q host-page "$work/out" || fail "a host server answered"
+
+# Nothing of it is left: no slirp4netns whose sandbox is gone.
+leftover() {
+    for p in $(pgrep -x slirp4netns); do
+        target=$(tr '\0' '\n' </proc/"$p"/cmdline 2>/dev/null | tail -n 2 | head -n 1)
+        [ -n "$target" ] && [ ! -d /proc/"$target" ] && echo "$p"
+    done
+    return 0
+}
+[ -z "$(leftover)" ] || fail "slirp4netns left behind: $(leftover)"
+
+# A SIGKILLed client takes its slirp4netns along.
+"$b/src/sandboxio" run --dsn local:// --network open -- sleep 60 >/dev/null 2>&1 </dev/null &
+client=$!
+pids="$pids $client"
+i=0
+until [ -n "$(pgrep -x -P "$client" slirp4netns)" ]; do
+    i=$((i + 1)); [ $i -lt 100 ] || fail "no slirp4netns under the client"; sleep 0.1
+done
+slirp=$(pgrep -x -P "$client" slirp4netns)
+kill -KILL "$client"
+i=0
+while kill -0 "$slirp" 2>/dev/null && [ "$(ps -o stat= -p "$slirp" | cut -c1)" != Z ]; do
+    i=$((i + 1)); [ $i -lt 50 ] || fail "slirp4netns $slirp outlived its SIGKILLed client"; sleep 0.1
+done
+echo "PASS: --network open reaches ${net}2 only; nothing left after the run or the client's death"
