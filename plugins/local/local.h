@@ -5,6 +5,7 @@
 #ifndef SBX_LOCAL_H
 #define SBX_LOCAL_H
 
+#include <pthread.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <sandboxio/plugin.h>
@@ -47,6 +48,14 @@ typedef struct local_sandbox {
     local_cgroup cg;
     pid_t net_pid;    /* slirp4netns under --network open, else 0 */
     int net_exit;     /* its exit descriptor: closing it ends it; -1 if none */
+    /* Under --network allowlist: the egress proxy (net-proxy.c). */
+    pid_t proxy_pid;
+    int proxy_listen; /* the listening socket init made in the sandbox's namespace */
+    int proxy_exit;   /* the proxy's exit pipe, as net_exit */
+    int proxy_log;    /* its refusals, one line each (non-blocking) */
+    pthread_mutex_t proxy_log_lock; /* execs drain the log from their own threads */
+    char proxy_log_buf[1024];       /* a line not yet complete */
+    size_t proxy_log_len;
     char id[32];
 } local_sandbox;
 
@@ -82,6 +91,26 @@ size_t local_net_host_addrs(struct in_addr *out, size_t cap);
 /* Start it for the sandbox (init READY) and wait until its interface is up. */
 int local_net_open_start(const sbx_host *host, local_sandbox *sb);
 void local_net_open_stop(local_sandbox *sb);
+
+/* net-proxy.c: --network allowlist through the egress proxy (proxy/). */
+#define LOCAL_PROXY_PORT 3128   /* 127.0.0.1:PORT inside the sandbox */
+/* Whether the proxy program is there to run. */
+int local_net_proxy_available(void);
+/* SBX_OK if every entry is one the proxy enforces, else SBX_E_BAD_POLICY. */
+int local_net_proxy_check(const sbx_host *host, const char *const *allow);
+/* Start the proxy on sb->proxy_listen for the entries. */
+int local_net_proxy_start(const sbx_host *host, local_sandbox *sb, const char *const *allow);
+/* Log the proxy's refusals so far through the host. */
+void local_net_proxy_drain(local_sandbox *sb);
+void local_net_proxy_stop(local_sandbox *sb);
+/* Whether an environment entry is one the proxy's own replace (HTTP_PROXY=...). */
+int local_net_proxy_env_replaced(const char *kv);
+/* The proxy's environment entries, NULL-terminated. */
+extern const char *const local_net_proxy_env[];
+
+/* spawn.c: a helper program's path ($env_name, beside a build-tree plugin, or installed). */
+const char *local_helper_path(const char *env_name, const char *name, const char *installed,
+                              char *buf, size_t cap);
 
 /* ids.c: the host uid and gid a root client's sandboxes run as. */
 int local_root_ids(const sbx_host *host, uid_t *uid, gid_t *gid);

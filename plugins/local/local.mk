@@ -17,10 +17,16 @@ plugins_local_sandboxio_local_la_SOURCES = \
 	plugins/local/filter.c \
 	plugins/local/ids.c \
 	plugins/local/net-open.c \
+	plugins/local/net-proxy.c \
+	plugins/local/proxy/allow.c \
+	plugins/local/proxy/allow.h \
+	plugins/local/proxy/parse.c \
+	plugins/local/proxy/parse.h \
 	plugins/local/proto.c \
 	plugins/local/proto.h
 plugins_local_sandboxio_local_la_CPPFLAGS = $(AM_CPPFLAGS) \
-	-DSBX_LOCAL_INIT='"$(pkglibexecdir)/sandboxio-local-init"'
+	-DSBX_LOCAL_INIT='"$(pkglibexecdir)/sandboxio-local-init"' \
+	-DSBX_LOCAL_PROXY='"$(pkglibexecdir)/sandboxio-local-proxy"'
 nodist_plugins_local_sandboxio_local_la_SOURCES = plugins/local/filter-bpf.h
 plugins_local_sandboxio_local_la_LDFLAGS = $(SBX_PLUGIN_LINK)
 plugins_local_sandboxio_local_la_LIBADD = -ldl -lpthread
@@ -55,6 +61,17 @@ plugins_local_sandboxio_local_init_SOURCES = \
 if !SANITIZERS
 plugins_local_sandboxio_local_init_LDFLAGS = -Xcompiler -static-pie
 endif
+
+## The allowlist's egress proxy, run on the host per sandbox (proxy/proxy.c).
+pkglibexec_PROGRAMS += plugins/local/sandboxio-local-proxy
+plugins_local_sandboxio_local_proxy_SOURCES = \
+	plugins/local/proxy/proxy.c \
+	plugins/local/proxy/allow.c \
+	plugins/local/proxy/allow.h \
+	plugins/local/proxy/parse.c \
+	plugins/local/proxy/parse.h
+plugins_local_sandboxio_local_proxy_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS)
+plugins_local_sandboxio_local_proxy_LDADD = $(LIBEVENT_LIBS)
 
 ## Tests: the plugin driven directly through its descriptor (no core needed),
 ## the escape battery, the same as an unprivileged user, and the contract.
@@ -93,15 +110,19 @@ TESTS += \
 	plugins/local/tests/run-interrupt-stops-silent-command.sh \
 	plugins/local/tests/run-missing-program-exits-127-unexecutable-126.sh \
 	plugins/local/tests/run-network-open-refused-by-policy.sh \
-	plugins/local/tests/run-network-open-reaches-netns-not-host.sh
+	plugins/local/tests/run-network-open-reaches-netns-not-host.sh \
+	plugins/local/tests/run-network-allowlist-holds.sh
 EXTRA_DIST += \
 	plugins/local/tests/lib.sh \
+	plugins/local/tests/netns.sh \
+	plugins/local/tests/allowlist-client.py \
 	plugins/local/tests/local-tests-pass-unprivileged.sh \
 	plugins/local/tests/local-passes-contract.sh \
 	plugins/local/tests/run-interrupt-stops-silent-command.sh \
 	plugins/local/tests/run-missing-program-exits-127-unexecutable-126.sh \
 	plugins/local/tests/run-network-open-refused-by-policy.sh \
 	plugins/local/tests/run-network-open-reaches-netns-not-host.sh \
+	plugins/local/tests/run-network-allowlist-holds.sh \
 	bench/local/run.sh \
 	docs/backends/local.md \
 	docs/performance.md

@@ -3,7 +3,9 @@
  *
  * A sandbox is one init process in fresh user, pid, mount, network, ipc,
  * uts and cgroup namespaces (spawn.c, init/); under --network open a
- * slirp4netns process gives that network namespace a way out (net-open.c). The handle holds the control
+ * slirp4netns process gives that network namespace a way out (net-open.c),
+ * under --network allowlist an egress proxy on the host is its only one
+ * (net-proxy.c). The handle holds the control
  * socket to it; closing that socket, by destroy or by the client's death,
  * ends the sandbox and everything in it.
  */
@@ -37,7 +39,7 @@
  */
 #define LOCAL_CAPS (LOCAL_BASE_CAPS | SBX_CAP_LIMIT_DISK)
 #define LOCAL_MAX_CAPS (LOCAL_CAPS | SBX_CAP_LIMIT_PIDS | SBX_CAP_LIMIT_MEMORY | SBX_CAP_OOM_REPORT \
-                        | SBX_CAP_LIMIT_CPU | SBX_CAP_NET_OPEN)
+                        | SBX_CAP_LIMIT_CPU | SBX_CAP_NET_OPEN | SBX_CAP_NET_ALLOWLIST)
 
 typedef struct local_state {
     const sbx_host *host;
@@ -79,7 +81,8 @@ static int local_probe(void *state, const sbx_plugin_dsn *dsn, uint64_t *caps_ou
     /* Memory and CPU limits only where a cgroup will really enforce them. */
     char why[256];
     *caps_out = LOCAL_CAPS | pids_caps() | local_cgroup_caps()
-                | (local_net_open_available(why, sizeof why) ? SBX_CAP_NET_OPEN : 0);
+                | (local_net_open_available(why, sizeof why) ? SBX_CAP_NET_OPEN : 0)
+                | (local_net_proxy_available() ? SBX_CAP_NET_ALLOWLIST : 0);
     return SBX_OK;
 }
 
@@ -99,6 +102,11 @@ static int local_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_l
         return st->host->set_error(SBX_E_POLICY_NETWORK_OPEN,
                                    "local: --network open is not available here: %s; "
                                    "use --network none", why);
+    }
+    if (limits && limits->network == SBX_NET_ALLOWLIST
+        && (rc = local_net_proxy_check(st->host, limits->net_allow)) != SBX_OK) {
+        local_options_free(&opt);
+        return rc;
     }
     local_sandbox *sb = calloc(1, sizeof *sb);
     if (!sb) {

@@ -9,11 +9,16 @@
  * slirp4netns adds after: connect() fails with EACCES inside. Commands have
  * no capability left to remove them. One rtnetlink request per address,
  * each acknowledged.
+ *
+ * Under an allowlist, the proxy's socket: made here so that it belongs to
+ * the sandbox's namespace, then handed out (net-proxy.c in the plugin).
  */
 #include "config.h"
 
 #include <errno.h>
+#include <arpa/inet.h>
 #include <linux/netlink.h>
+#include <netinet/in.h>
 #include <linux/rtnetlink.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -86,4 +91,21 @@ int init_net_block(const init_config *cfg, init_failure *why)
     }
     close(s);
     return 0;
+}
+
+int init_net_proxy_listen(const init_config *cfg, init_failure *why)
+{
+    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(cfg->proxy_port),
+                             .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+    int one = 1;
+    int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (s < 0)
+        return init_fail(why, LP_STEP_PROXY, errno, "proxy socket");
+    if (setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) < 0
+        || bind(s, (struct sockaddr *)&a, sizeof a) < 0 || listen(s, 4096) < 0) {
+        int e = errno;
+        close(s);
+        return init_fail(why, LP_STEP_PROXY, e, "listen on 127.0.0.1:%u", cfg->proxy_port);
+    }
+    return s;
 }

@@ -166,6 +166,13 @@ int init_parse_config(init_config *cfg, char *buf, size_t len, init_failure *why
         case 'n':
             cfg->net_open = 1;
             break;
+        case 'P': {
+            unsigned long port = strtoul(p + 1, NULL, 10);
+            if (port == 0 || port > 65535)
+                return init_fail(why, LP_STEP_CONFIG, EINVAL, "bad proxy port '%s'", p + 1);
+            cfg->proxy_port = (uint16_t)port;
+            break;
+        }
         case 'x':
             if (cfg->nblocked == INIT_MAX_BLOCKED
                 || inet_pton(AF_INET, p + 1, &cfg->blocked[cfg->nblocked]) != 1)

@@ -7,36 +7,8 @@
 # Needs root (ip netns) and slirp4netns: else skipped, failing under CI=true.
 set -eu
 . "$SBX_TEST_SRCDIR/plugins/local/tests/lib.sh"
-skip() {
-    if [ "${CI:-}" = true ]; then echo "FAIL: $* (CI=true: this test must run)" >&2; exit 1; fi
-    echo "SKIP: $*" >&2
-    exit 77
-}
-[ "$(id -u)" -eq 0 ] || skip "needs root to make a network namespace"
+. "$SBX_TEST_SRCDIR/plugins/local/tests/netns.sh"
 command -v slirp4netns >/dev/null || skip "slirp4netns is not installed"
-command -v python3 >/dev/null || skip "python3 is not installed"
-
-ns=sbxnet$$
-net=10.$(($$ % 200 + 20)).$(($$ / 200 % 250)).
-work=$(mktemp -d)
-pids=
-cleanup() {
-    for p in $pids; do kill "$p" 2>/dev/null || true; done
-    ip netns del "$ns" 2>/dev/null || true
-    ip link del "h$ns" 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; cat "$work/err" >&2 2>/dev/null || true; exit 1; }
-
-ip netns add "$ns"
-ip link add "h$ns" type veth peer name "p$ns"
-ip link set "p$ns" netns "$ns"
-ip addr add "${net}1/24" dev "h$ns"
-ip link set "h$ns" up
-ip -n "$ns" addr add "${net}2/24" dev "p$ns"
-ip -n "$ns" link set "p$ns" up
-ip -n "$ns" link set lo up
 
 mkdir "$work/remote" "$work/host"
 echo remote-page >"$work/remote/index.html"
@@ -44,16 +16,9 @@ echo host-page >"$work/host/index.html"
 port=18080
 # The remote server, inside the namespace; the host's, on its loopback and
 # on its own (veth) address.
-ip netns exec "$ns" python3 -m http.server -b "${net}2" -d "$work/remote" $port \
-    >/dev/null 2>&1 & pids="$pids $!"
-python3 -m http.server -b 127.0.0.1 -d "$work/host" $port >/dev/null 2>&1 & pids="$pids $!"
-python3 -m http.server -b "${net}1" -d "$work/host" $port >/dev/null 2>&1 & pids="$pids $!"
-for a in "${net}2" 127.0.0.1 "${net}1"; do
-    i=0
-    until python3 -c "import socket,sys; socket.create_connection(('$a', $port), 1)" 2>/dev/null; do
-        i=$((i + 1)); [ $i -lt 50 ] || fail "test server on $a did not start"; sleep 0.1
-    done
-done
+serve netns "${net}2" $port "$work/remote" -m http.server
+serve 127.0.0.1 $port "$work/host" -m http.server
+serve "${net}1" $port "$work/host" -m http.server
 
 # One line per address: the page, or the error's name.
 cat >"$work/probe.py" <<'EOF'
@@ -88,7 +53,7 @@ leftover() {
 # A SIGKILLed client takes its slirp4netns along.
 "$b/src/sandboxio" run --dsn local:// --network open -- sleep 60 >/dev/null 2>&1 </dev/null &
 client=$!
-pids="$pids $client"
+server_pids="$server_pids $client"
 i=0
 until [ -n "$(pgrep -x -P "$client" slirp4netns)" ]; do
     i=$((i + 1)); [ $i -lt 100 ] || fail "no slirp4netns under the client"; sleep 0.1

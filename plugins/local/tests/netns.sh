@@ -1,0 +1,50 @@
+# Sourced by local's network tests, not run: a network namespace of the
+# test's own ("$ns"), joined to the host by a veth pair: the host side is
+# ${net}1, the namespace's ${net}2 (/24), where the test's servers listen.
+# Needs root (else skipped, failing under CI=true); cleaned up on exit,
+# with the servers started by serve. Sets work (a temporary directory).
+skip() {
+    if [ "${CI:-}" = true ]; then echo "FAIL: $* (CI=true: this test must run)" >&2; exit 1; fi
+    echo "SKIP: $*" >&2
+    exit 77
+}
+[ "$(id -u)" -eq 0 ] || skip "needs root to make a network namespace"
+command -v python3 >/dev/null || skip "python3 is not installed"
+command -v ip >/dev/null || skip "ip (iproute2) is not installed"
+
+ns=sbxnet$$
+net=${SBX_TEST_NET_PREFIX:-10.$(($$ % 200 + 20)).$(($$ / 200 % 250)).}
+work=$(mktemp -d)
+chmod 0755 "$work"
+server_pids=
+netns_cleanup() {
+    for p in $server_pids; do kill "$p" 2>/dev/null || true; done
+    ip netns del "$ns" 2>/dev/null || true
+    ip link del "h$ns" 2>/dev/null || true
+    rm -rf "$work"
+}
+trap netns_cleanup EXIT
+fail() { echo "FAIL: $*" >&2; cat "$work/err" >&2 2>/dev/null || true; exit 1; }
+
+ip netns add "$ns"
+ip link add "h$ns" type veth peer name "p$ns"
+ip link set "p$ns" netns "$ns"
+ip addr add "${net}1/24" dev "h$ns"
+ip link set "h$ns" up
+ip -n "$ns" addr add "${net}2/24" dev "p$ns"
+ip -n "$ns" link set "p$ns" up
+ip -n "$ns" link set lo up
+
+# serve [netns] ADDR PORT DIR [python3 args...]: a web server, waited for.
+serve() {
+    in=
+    if [ "$1" = netns ]; then in="ip netns exec $ns"; shift; fi
+    a=$1 port=$2 dir=$3
+    shift 3
+    $in python3 "$@" -b "$a" -d "$dir" "$port" >/dev/null 2>&1 &
+    server_pids="$server_pids $!"
+    i=0
+    until $in python3 -c "import socket; socket.create_connection(('$a', $port), 1)" 2>/dev/null; do
+        i=$((i + 1)); [ $i -lt 50 ] || fail "test server on $a:$port did not start"; sleep 0.1
+    done
+}
