@@ -239,6 +239,17 @@ static void hello_read(struct bufferevent *bev, void *arg)
     start_relay(c);
 }
 
+/*
+ * The server spoke before the client: no TLS (whose client speaks first),
+ * so there is no ClientHello to check; the bytes can only go between the
+ * sandbox and the allowed host and port.
+ */
+static void server_first(struct bufferevent *bev, void *arg)
+{
+    (void)bev;
+    start_relay(arg);
+}
+
 static void upstream_event(struct bufferevent *bev, short what, void *arg)
 {
     conn *c = arg;
@@ -258,7 +269,9 @@ static void upstream_event(struct bufferevent *bev, short what, void *arg)
         struct timeval t = { HEAD_TIMEOUT_S, 0 };
         bufferevent_set_timeouts(c->in, &t, NULL);
         bufferevent_setcb(c->in, hello_read, NULL, closing_event, c);
+        bufferevent_setcb(c->out, server_first, NULL, closing_event, c);
         bufferevent_enable(c->in, EV_READ);
+        bufferevent_enable(c->out, EV_READ);
         if (evbuffer_get_length(in))
             hello_read(c->in, c);
         return;
