@@ -124,6 +124,8 @@ EXTRA_DIST += \
 	plugins/local/tests/run-network-open-reaches-netns-not-host.sh \
 	plugins/local/tests/run-network-allowlist-holds.sh \
 	bench/local/run.sh \
+	bench/local-net/run.sh \
+	bench/local-net/netbench.py \
 	docs/backends/local.md \
 	docs/performance.md
 
