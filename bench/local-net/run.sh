@@ -17,32 +17,18 @@ here=$(cd "$(dirname "$0")" && pwd)
 ROUNDS=${ROUNDS:-5}
 BYTES=${BYTES:-268435456}
 COUNT=${COUNT:-200}
-[ "$(id -u)" -eq 0 ] || { echo "bench/local-net: needs root (ip netns)" >&2; exit 1; }
 for t in src/sandboxio plugins/local/sandboxio-local.la plugins/local/sandboxio-local-init \
          plugins/local/sandboxio-local-proxy; do
     make -C "$b" -s "$t" >/dev/null
 done
 export SANDBOXIO_PLUGIN_PATH="$b/plugins/local/.libs"
 export SANDBOXIO_LOCAL_INIT="$b/plugins/local/sandboxio-local-init"
-ns=sbxbench$$
-net=198.19.$(($$ % 250)).
-pids=
-cleanup() {
-    for p in $pids; do kill "$p" 2>/dev/null || true; done
-    ip netns del "$ns" 2>/dev/null || true
-    ip link del "h$ns" 2>/dev/null || true
-}
-trap cleanup EXIT
-ip netns add "$ns"
-ip link add "h$ns" type veth peer name "p$ns"
-ip link set "p$ns" netns "$ns"
-ip addr add "${net}1/24" dev "h$ns"
-ip link set "h$ns" up
-ip -n "$ns" addr add "${net}2/24" dev "p$ns"
-ip -n "$ns" link set "p$ns" up
+# The namespace, its veth pair and cleanup: the network tests' own.
+SBX_TEST_NET_PREFIX=198.19.$(($$ % 250)).
+. "$here/../../plugins/local/tests/netns.sh"
 nb="$here/netbench.py"
-ip netns exec "$ns" python3 "$nb" serve "${net}2" 9001 "$BYTES" & pids="$pids $!"
-ip netns exec "$ns" python3 "$nb" serve "${net}2" 9002 0 & pids="$pids $!"
+ip netns exec "$ns" python3 "$nb" serve "${net}2" 9001 "$BYTES" & server_pids="$server_pids $!"
+ip netns exec "$ns" python3 "$nb" serve "${net}2" 9002 0 & server_pids="$server_pids $!"
 sleep 1
 
 # In a sandbox: the allowlist (the server's address listed) or open.
@@ -59,7 +45,7 @@ inside() {
 median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f\n", a / b }'; }
 
-: >/tmp/sbx-bench-net.$$
+: >"$work/rounds"
 r=0
 while [ $r -lt "$ROUNDS" ]; do
     r=$((r + 1))
@@ -70,13 +56,12 @@ while [ $r -lt "$ROUNDS" ]; do
     sproxy=$(inside allowlist setup "${net}2" 9002 "$COUNT")
     echo "round $r: throughput MB/s direct $direct proxy $proxy open $open;" \
          "setup ms direct $sdirect proxy $sproxy"
-    echo "$direct $proxy $open $sdirect $sproxy" >>/tmp/sbx-bench-net.$$
+    echo "$direct $proxy $open $sdirect $sproxy" >>"$work/rounds"
 done
-f=/tmp/sbx-bench-net.$$
+f=$work/rounds
 echo "throughput, direct MB/s (median):   $(awk '{print $1}' "$f" | median)"
 echo "throughput, proxy/direct (median):  $(while read -r d p o s1 s2; do ratio "$p" "$d"; done <"$f" | median)"
 echo "throughput, open/direct (median):   $(while read -r d p o s1 s2; do ratio "$o" "$d"; done <"$f" | median)"
 echo "setup, direct ms (median):          $(awk '{print $4}' "$f" | median)"
 echo "setup, proxy ms (median):           $(awk '{print $5}' "$f" | median)"
 echo "setup, added by the proxy ms:       $(awk '{printf "%.3f\n", $5 - $4}' "$f" | median)"
-rm -f "$f"

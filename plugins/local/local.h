@@ -108,6 +108,12 @@ int local_net_proxy_env_replaced(const char *kv);
 /* The proxy's environment entries, NULL-terminated. */
 extern const char *const local_net_proxy_env[];
 
+/* helper.c: start a helper with /dev/null, err_fd (or /dev/null) as 2 and
+ * fds as 3, 4, ...: 0 or an errno; and end one (exit pipe, SIGKILL, reap). */
+int local_helper_spawn(pid_t *pid, const char *path, char *const *argv, int err_fd,
+                       const int *fds, int nfds);
+void local_helper_stop(pid_t *pid, int *exit_fd);
+
 /* spawn.c: a helper program's path ($env_name, beside a build-tree plugin, or installed). */
 const char *local_helper_path(const char *env_name, const char *name, const char *installed,
                               char *buf, size_t cap);

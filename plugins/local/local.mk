@@ -16,6 +16,7 @@ plugins_local_sandboxio_local_la_SOURCES = \
 	plugins/local/cgroup.c \
 	plugins/local/filter.c \
 	plugins/local/ids.c \
+	plugins/local/helper.c \
 	plugins/local/net-open.c \
 	plugins/local/net-proxy.c \
 	plugins/local/proxy/allow.c \

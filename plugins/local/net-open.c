@@ -24,19 +24,14 @@
 #include <ifaddrs.h>
 #include <netinet/in.h>
 #include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "local.h"
 
 #define NET_READY_TIMEOUT_MS 10000
-
-extern char **environ;
 
 /*
  * The tool: $SANDBOXIO_SLIRP4NETNS (ignored in setuid programs), else
@@ -105,7 +100,6 @@ int local_net_open_start(const sbx_host *host, local_sandbox *sb)
     char buf[4096], pid[16], exitfd[16], readyfd[16];
     const char *tool = tool_path(buf, sizeof buf);
     int ex[2] = { -1, -1 }, rd[2] = { -1, -1 }, rc = SBX_OK;
-    posix_spawn_file_actions_t fa;
 
     if (!tool)
         return host->set_error(SBX_E_POLICY_NETWORK_OPEN,
@@ -120,21 +114,9 @@ int local_net_open_start(const sbx_host *host, local_sandbox *sb)
     char *argv[] = { (char *)"slirp4netns", (char *)"--configure", (char *)"--mtu=65520",
                      (char *)"--disable-host-loopback", (char *)"--enable-sandbox",
                      (char *)"--enable-seccomp", exitfd, readyfd, pid, (char *)"tap0", NULL };
-    /* Only the two pipe ends (as 3 and 4) and /dev/null reach the tool. */
-    if (posix_spawn_file_actions_init(&fa) != 0) {
-        rc = host->set_error(SBX_E_NOMEM, "local: out of memory");
-        goto out;
-    }
-    int e = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    if (!e) e = posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    if (!e) e = posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-    if (!e) e = posix_spawn_file_actions_adddup2(&fa, ex[0], 3);
-    if (!e) e = posix_spawn_file_actions_adddup2(&fa, rd[1], 4);
-    if (!e) e = posix_spawn_file_actions_addclosefrom_np(&fa, 5);
-    if (!e) e = posix_spawn(&sb->net_pid, tool, &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
+    int fds[2] = { ex[0], rd[1] }; /* as 3 and 4 */
+    int e = local_helper_spawn(&sb->net_pid, tool, argv, -1, fds, 2);
     if (e) {
-        sb->net_pid = 0;
         rc = host->set_error(SBX_E_BACKEND_UNAVAILABLE, "local: cannot start %s: %s", tool,
                              strerror(e));
         goto out;
@@ -168,14 +150,5 @@ out:
 
 void local_net_open_stop(local_sandbox *sb)
 {
-    if (sb->net_exit >= 0)
-        close(sb->net_exit);
-    sb->net_exit = -1;
-    if (sb->net_pid > 0) {
-        /* Our own unreaped child: the pid cannot have been reused. */
-        kill(sb->net_pid, SIGKILL);
-        while (waitpid(sb->net_pid, NULL, 0) < 0 && errno == EINTR)
-            ;
-    }
-    sb->net_pid = 0;
+    local_helper_stop(&sb->net_pid, &sb->net_exit);
 }

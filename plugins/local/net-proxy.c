@@ -24,12 +24,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "local.h"
@@ -40,8 +37,6 @@
 #endif
 
 #define MAX_ENTRIES 256
-
-extern char **environ;
 
 #define PROXY_URL "http://127.0.0.1:3128"
 const char *const local_net_proxy_env[] = {
@@ -92,7 +87,6 @@ int local_net_proxy_start(const sbx_host *host, local_sandbox *sb, const char *c
     const char *argv[MAX_ENTRIES + 4];
     int ex[2] = { -1, -1 }, lg[2] = { -1, -1 }, rc = SBX_OK;
     size_t argc = 0;
-    posix_spawn_file_actions_t fa;
 
     pthread_mutex_init(&sb->proxy_log_lock, NULL);
     argv[argc++] = "sandboxio-local-proxy";
@@ -113,20 +107,9 @@ int local_net_proxy_start(const sbx_host *host, local_sandbox *sb, const char *c
         rc = host->set_error(SBX_E_SYSTEM, "local: pipe: %s", strerror(errno));
         goto out;
     }
-    if (posix_spawn_file_actions_init(&fa) != 0) {
-        rc = host->set_error(SBX_E_NOMEM, "local: out of memory");
-        goto out;
-    }
-    int e = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    if (!e) e = posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    if (!e) e = posix_spawn_file_actions_adddup2(&fa, lg[1], 2);
-    if (!e) e = posix_spawn_file_actions_adddup2(&fa, sb->proxy_listen, 3);
-    if (!e) e = posix_spawn_file_actions_adddup2(&fa, ex[0], 4);
-    if (!e) e = posix_spawn_file_actions_addclosefrom_np(&fa, 5);
-    if (!e) e = posix_spawn(&sb->proxy_pid, proxy, &fa, NULL, (char *const *)argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
+    int fds[2] = { sb->proxy_listen, ex[0] }; /* as 3 and 4 */
+    int e = local_helper_spawn(&sb->proxy_pid, proxy, (char *const *)argv, lg[1], fds, 2);
     if (e) {
-        sb->proxy_pid = 0;
         rc = host->set_error(SBX_E_BACKEND_UNAVAILABLE, "local: cannot start %s: %s", proxy,
                              strerror(e));
         goto out;
@@ -180,17 +163,10 @@ void local_net_proxy_stop(local_sandbox *sb)
     if (sb->proxy_listen >= 0)
         close(sb->proxy_listen);
     sb->proxy_listen = -1;
-    if (sb->proxy_exit >= 0)
-        close(sb->proxy_exit);
-    sb->proxy_exit = -1;
-    if (sb->proxy_pid > 0) {
-        /* Our own unreaped child: the pid cannot have been reused. */
-        kill(sb->proxy_pid, SIGKILL);
-        while (waitpid(sb->proxy_pid, NULL, 0) < 0 && errno == EINTR)
-            ;
+    int had = sb->proxy_pid > 0;
+    local_helper_stop(&sb->proxy_pid, &sb->proxy_exit);
+    if (had) /* what it refused last */
         local_net_proxy_drain(sb);
-    }
-    sb->proxy_pid = 0;
     if (sb->proxy_log >= 0)
         close(sb->proxy_log);
     sb->proxy_log = -1;
