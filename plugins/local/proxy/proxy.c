@@ -299,7 +299,8 @@ static void upstream_event(struct bufferevent *bev, short what, void *arg)
     if (!(what & BEV_EVENT_CONNECTED)) {
         int e = EVUTIL_SOCKET_ERROR();
         refuse(c, 502, "cannot connect to %s:%u: %s", c->req.host, c->req.port,
-               e ? evutil_socket_error_to_string(e) : "closed");
+               (what & BEV_EVENT_TIMEOUT) ? "timed out"
+               : e ? evutil_socket_error_to_string(e) : "closed");
         return;
     }
     struct evbuffer *in = bufferevent_get_input(c->in);

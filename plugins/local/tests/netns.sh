@@ -41,10 +41,13 @@ serve() {
     if [ "$1" = netns ]; then in="ip netns exec $ns"; shift; fi
     a=$1 port=$2 dir=$3
     shift 3
-    $in python3 "$@" -b "$a" -d "$dir" "$port" >/dev/null 2>&1 &
-    server_pids="$server_pids $!"
+    $in python3 "$@" -b "$a" -d "$dir" "$port" >"$work/server-$port.log" 2>&1 &
+    pid=$!
+    server_pids="$server_pids $pid"
+    # A loaded machine (a parallel make check) can take seconds to start python.
     i=0
     until $in python3 -c "import socket; socket.create_connection(('$a', $port), 1)" 2>/dev/null; do
-        i=$((i + 1)); [ $i -lt 50 ] || fail "test server on $a:$port did not start"; sleep 0.1
+        kill -0 "$pid" 2>/dev/null || fail "test server on $a:$port exited: $(cat "$work/server-$port.log")"
+        i=$((i + 1)); [ $i -lt 300 ] || fail "test server on $a:$port did not start in 30 s"; sleep 0.1
     done
 }

@@ -8,7 +8,8 @@
 # literal, a name resolving to a private or a metadata address, a bad
 # request: each a 403 (400) with its reason; a CONNECT whose TLS SNI names
 # another host is cut and logged; no DNS from inside, no direct TCP. 200
-# parallel requests through the proxy complete, and no proxy is left after.
+# parallel requests through the proxy complete, and no proxy is left after
+# the run, nor after its client is SIGKILLed.
 set -eu
 . "$SBX_TEST_SRCDIR/plugins/local/tests/lib.sh"
 SBX_TEST_NET_PREFIX=198.18.$(($$ % 250)).
@@ -75,4 +76,18 @@ expect "parallel: 200 of 200 ok"
 [ "$(grep -c "proxy refused: " "$work/err")" -ge 7 ] || fail "refusals missing from the log"
 left=$(pgrep -f "sandboxio-local-proxy.*allowed.test:8080" || true)
 [ -z "$left" ] || fail "a proxy was left behind: $left"
+# A SIGKILLed client takes its proxy along.
+"$b/src/sandboxio" run --dsn local:// --network allowlist --allow-host killed.test:8080 -- \
+    sleep 60 >/dev/null 2>&1 </dev/null &
+client=$!
+server_pids="$server_pids $client"
+i=0
+until proxy=$(pgrep -P "$client" -f "sandboxio-local-proxy killed.test:8080"); do
+    i=$((i + 1)); [ $i -lt 300 ] || fail "no proxy under the client"; sleep 0.1
+done
+kill -KILL "$client"
+i=0
+while kill -0 "$proxy" 2>/dev/null && [ "$(ps -o stat= -p "$proxy" | cut -c1)" != Z ]; do
+    i=$((i + 1)); [ $i -lt 50 ] || fail "proxy $proxy outlived its SIGKILLed client"; sleep 0.1
+done
 echo "PASS: the allowlist holds: allowed names answer, every other way out is refused with its reason"
