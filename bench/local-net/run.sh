@@ -27,8 +27,8 @@ export SANDBOXIO_LOCAL_INIT="$b/plugins/local/sandboxio-local-init"
 SBX_TEST_NET_PREFIX=198.19.$(($$ % 250)).
 . "$here/../../plugins/local/tests/netns.sh"
 nb="$here/netbench.py"
-ip netns exec "$ns" python3 "$nb" serve "${net}2" 9001 "$BYTES" & server_pids="$server_pids $!"
-ip netns exec "$ns" python3 "$nb" serve "${net}2" 9002 0 & server_pids="$server_pids $!"
+$inns python3 "$nb" serve "${net}2" 9001 "$BYTES" & server_pids="$server_pids $!"
+$inns python3 "$nb" serve "${net}2" 9002 0 & server_pids="$server_pids $!"
 sleep 1
 
 # In a sandbox: the allowlist (the server's address listed) or open.

@@ -1,5 +1,5 @@
 # Sourced by local's network tests, not run: a network namespace of the
-# test's own ("$ns"), joined to the host by a veth pair: the host side is
+# test's own (commands run in it with $inns), joined to the host by a veth pair: the host side is
 # ${net}1, the namespace's ${net}2 (/24), where the test's servers listen.
 # Needs root (else skipped, failing under CI=true); cleaned up on exit,
 # with the servers started by serve. Sets work (a temporary directory).
@@ -11,34 +11,44 @@ skip() {
 [ "$(id -u)" -eq 0 ] || skip "needs root to make a network namespace"
 command -v python3 >/dev/null || skip "python3 is not installed"
 command -v ip >/dev/null || skip "ip (iproute2) is not installed"
+command -v nsenter >/dev/null || skip "nsenter (util-linux) is not installed"
 
-ns=sbxnet$$
+# A namespace held by a process of its own, not an `ip netns` name: two
+# `ip netns add` at once (a parallel make check) can leave a name that is no
+# namespace (setns: EINVAL). Commands run in it through $inns.
+unshare --net sleep infinity &
+ns_pid=$!
+inns="nsenter --net=/proc/$ns_pid/ns/net"
+link=sbx$$
 net=${SBX_TEST_NET_PREFIX:-10.$(($$ % 200 + 20)).$(($$ / 200 % 250)).}
 work=$(mktemp -d)
 chmod 0755 "$work"
 server_pids=
 netns_cleanup() {
     for p in $server_pids; do kill "$p" 2>/dev/null || true; done
-    ip netns del "$ns" 2>/dev/null || true
-    ip link del "h$ns" 2>/dev/null || true
+    kill "$ns_pid" 2>/dev/null || true
+    ip link del "h$link" 2>/dev/null || true
     rm -rf "$work"
 }
 trap netns_cleanup EXIT
 fail() { echo "FAIL: $*" >&2; cat "$work/err" >&2 2>/dev/null || true; exit 1; }
 
-ip netns add "$ns"
-ip link add "h$ns" type veth peer name "p$ns"
-ip link set "p$ns" netns "$ns"
-ip addr add "${net}1/24" dev "h$ns"
-ip link set "h$ns" up
-ip -n "$ns" addr add "${net}2/24" dev "p$ns"
-ip -n "$ns" link set "p$ns" up
-ip -n "$ns" link set lo up
+i=0
+until [ "$(readlink /proc/$ns_pid/ns/net)" != "$(readlink /proc/self/ns/net)" ]; do
+    i=$((i + 1)); [ $i -lt 100 ] || fail "unshare --net did not make a namespace"; sleep 0.05
+done
+ip link add "h$link" type veth peer name "p$link"
+ip link set "p$link" netns "$ns_pid"
+ip addr add "${net}1/24" dev "h$link"
+ip link set "h$link" up
+$inns ip addr add "${net}2/24" dev "p$link"
+$inns ip link set "p$link" up
+$inns ip link set lo up
 
 # serve [netns] ADDR PORT DIR [python3 args...]: a web server, waited for.
 serve() {
     in=
-    if [ "$1" = netns ]; then in="ip netns exec $ns"; shift; fi
+    if [ "$1" = netns ]; then in=$inns; shift; fi
     a=$1 port=$2 dir=$3
     shift 3
     $in python3 "$@" -b "$a" -d "$dir" "$port" >"$work/server-$port.log" 2>&1 &
