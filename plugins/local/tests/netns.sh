@@ -61,3 +61,19 @@ serve() {
         i=$((i + 1)); [ $i -lt 300 ] || fail "test server on $a:$port did not start in 30 s"; sleep 0.1
     done
 }
+
+# dies_with_client CLIENT PGREP-ARGS...: the helper of the running client
+# CLIENT that pgrep finds (as its child) ends when CLIENT is SIGKILLed.
+dies_with_client() {
+    client=$1
+    shift
+    i=0
+    until helper=$(pgrep -P "$client" "$@"); do
+        i=$((i + 1)); [ $i -lt 300 ] || fail "no helper '$*' under the client"; sleep 0.1
+    done
+    kill -KILL "$client"
+    i=0
+    while kill -0 "$helper" 2>/dev/null && [ "$(ps -o stat= -p "$helper" | cut -c1)" != Z ]; do
+        i=$((i + 1)); [ $i -lt 50 ] || fail "'$*' ($helper) outlived its SIGKILLed client"; sleep 0.1
+    done
+}

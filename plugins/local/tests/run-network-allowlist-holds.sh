@@ -81,13 +81,5 @@ left=$(pgrep -f "sandboxio-local-proxy.*allowed.test:8080" || true)
     sleep 60 >/dev/null 2>&1 </dev/null &
 client=$!
 server_pids="$server_pids $client"
-i=0
-until proxy=$(pgrep -P "$client" -f "sandboxio-local-proxy killed.test:8080"); do
-    i=$((i + 1)); [ $i -lt 300 ] || fail "no proxy under the client"; sleep 0.1
-done
-kill -KILL "$client"
-i=0
-while kill -0 "$proxy" 2>/dev/null && [ "$(ps -o stat= -p "$proxy" | cut -c1)" != Z ]; do
-    i=$((i + 1)); [ $i -lt 50 ] || fail "proxy $proxy outlived its SIGKILLed client"; sleep 0.1
-done
+dies_with_client "$client" -f "sandboxio-local-proxy killed.test:8080"
 echo "PASS: the allowlist holds: allowed names answer, every other way out is refused with its reason"

@@ -54,14 +54,5 @@ leftover() {
 "$b/src/sandboxio" run --dsn local:// --network open -- sleep 60 >/dev/null 2>&1 </dev/null &
 client=$!
 server_pids="$server_pids $client"
-i=0
-until [ -n "$(pgrep -x -P "$client" slirp4netns)" ]; do
-    i=$((i + 1)); [ $i -lt 100 ] || fail "no slirp4netns under the client"; sleep 0.1
-done
-slirp=$(pgrep -x -P "$client" slirp4netns)
-kill -KILL "$client"
-i=0
-while kill -0 "$slirp" 2>/dev/null && [ "$(ps -o stat= -p "$slirp" | cut -c1)" != Z ]; do
-    i=$((i + 1)); [ $i -lt 50 ] || fail "slirp4netns $slirp outlived its SIGKILLed client"; sleep 0.1
-done
+dies_with_client "$client" -x slirp4netns
 echo "PASS: --network open reaches ${net}2 only; nothing left after the run or the client's death"
