@@ -7,9 +7,9 @@ SUDO=
 PACKAGES="
   build-essential autoconf automake libtool libltdl-dev pkg-config
   check libcurl4-openssl-dev libjson-c-dev libyaml-dev libseccomp-dev libarchive-dev
-  libmicrohttpd-dev clang
+  libmicrohttpd-dev libevent-dev openssl clang
   python3 util-linux procps iproute2 strace groff-base valgrind tmux
-  docker.io busybox-static bubblewrap uidmap
+  docker.io busybox-static bubblewrap uidmap slirp4netns
   clang clang-tools libclang-rt-dev cppcheck abigail-tools
   dpkg-dev debhelper lintian
 "

@@ -21,7 +21,7 @@ make -C "$build" -s -j"$(nproc 2>/dev/null || echo 2)" fuzz >/dev/null || { echo
 
 status=0
 for target in fuzz_dsn fuzz_docker_demux fuzz_docker_control fuzz_e2b_envelope fuzz_mcp_jsonrpc \
-    fuzz_profile; do
+    fuzz_profile fuzz_proxy_request fuzz_proxy_sni; do
     corpus=$build/corpus-$target
     rm -rf "$corpus"; mkdir -p "$corpus"
     cp "$top/tests/fuzz/corpus/$target"/* "$corpus/"

@@ -293,12 +293,22 @@ START_TEST(probe_cannot_widen_declared_caps)
 }
 END_TEST
 
+START_TEST(policy_allow_host_takes_wildcards_and_address_blocks)
+{
+    ck_assert_code(sbx_policy_allow_host(policy, "*.example.com"), SBX_OK);
+    ck_assert_code(sbx_policy_allow_host(policy, "10.0.0.0/8"), SBX_OK);
+    ck_assert_code(sbx_policy_allow_host(policy, "[fc00::/7]:443"), SBX_OK);
+}
+END_TEST
+
 START_TEST(policy_setters_reject_bad_values)
 {
     ck_assert_code(sbx_policy_set_min_tier(policy, 42), SBX_E_INVALID_ARGUMENT);
     ck_assert_code(sbx_policy_set_network(policy, 7), SBX_E_INVALID_ARGUMENT);
     ck_assert_code(sbx_policy_allow_host(policy, ""), SBX_E_INVALID_ARGUMENT);
     ck_assert_code(sbx_policy_allow_host(policy, "http://x/y"), SBX_E_INVALID_ARGUMENT);
+    ck_assert_code(sbx_policy_allow_host(policy, "example.com/8"), SBX_E_INVALID_ARGUMENT);
+    ck_assert_code(sbx_policy_allow_host(policy, "10.0.0.0/8/8"), SBX_E_INVALID_ARGUMENT);
     ck_assert_code(sbx_policy_set_env(policy, "A=B", "c"), SBX_E_INVALID_ARGUMENT);
     ck_assert_code(sbx_policy_set_env(policy, "", "c"), SBX_E_INVALID_ARGUMENT);
     ck_assert_code(sbx_policy_set_memory(NULL, 1), SBX_E_INVALID_ARGUMENT);
@@ -337,6 +347,7 @@ static Suite *policy_suite(void)
     tcase_add_test(tc, probe_narrows_declared_caps);
     tcase_add_test(tc, probe_cannot_widen_declared_caps);
     tcase_add_test(tc, policy_setters_reject_bad_values);
+    tcase_add_test(tc, policy_allow_host_takes_wildcards_and_address_blocks);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -36,7 +36,15 @@ extern "C" {
 #define SBX_CAP_LIMIT_DISK     (UINT64_C(1) << 18) /* caps the bytes written to the work dir */
 #define SBX_CAP_ATTACH         (UINT64_C(1) << 19) /* named/TTL sandboxes: detach, attach, list, set_ttl */
 #define SBX_CAP_PTY            (UINT64_C(1) << 20) /* run a command on a pseudo-terminal */
-#define SBX_CAP_ALL_KNOWN      ((UINT64_C(1) << 21) - 1)
+/*
+ * An open network that the backend has checked it can give here (local: its
+ * user-mode network tool is installed and works). Reported, not required:
+ * the core does not refuse --network open without it (a remote backend's
+ * network is open by nature); a backend that cannot give one refuses the
+ * policy itself with SBX_E_POLICY_NETWORK_OPEN.
+ */
+#define SBX_CAP_NET_OPEN       (UINT64_C(1) << 21)
+#define SBX_CAP_ALL_KNOWN      ((UINT64_C(1) << 22) - 1)
 
 /**
  * sbx_cap_name - the lower-case name of one capability bit ("net-none").

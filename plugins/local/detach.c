@@ -167,7 +167,8 @@ static int find_by_name(int dirfd, const char *name, local_record *out)
 static int start_keeper(const sbx_host *host, local_sandbox *sb, int lfd, int lnk)
 {
     char init_buf[4096];
-    const char *init = local_init_path(init_buf, sizeof init_buf);
+    const char *init = local_helper_path("SANDBOXIO_LOCAL_INIT", "sandboxio-local-init",
+                                         SBX_LOCAL_INIT, init_buf, sizeof init_buf);
     char expires[32];
     snprintf(expires, sizeof expires, "%lld", (long long)sb->expires_ms);
     char *argv[] = { (char *)"sandboxio-local-keeper", (char *)"keeper", sb->id, sb->cg.mem,
@@ -290,6 +291,19 @@ int local_open_named(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_li
         *sandbox = sb;
         return SBX_OK;
     }
+    /*
+     * slirp4netns and the egress proxy are this client's children and end
+     * with it: a sandbox that outlives its creator would silently lose its
+     * network. Refused until they can outlive it too.
+     */
+    if (limits && limits->network == SBX_NET_OPEN)
+        return host->set_error(SBX_E_POLICY_NETWORK_OPEN,
+                               "local: a sandbox with a TTL cannot have an open network yet "
+                               "(its slirp4netns would end with this client)");
+    if (limits && limits->network == SBX_NET_ALLOWLIST)
+        return host->set_error(SBX_E_POLICY_NETWORK_ALLOWLIST,
+                               "local: a sandbox with a TTL cannot have an allowlist yet "
+                               "(its egress proxy would end with this client)");
     if ((rc = local_rundir_open(host, &dirfd)) != SBX_OK)
         return rc;
     /* One creator at a time: a name is checked and taken in one step. */

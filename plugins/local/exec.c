@@ -63,7 +63,8 @@ static void close_fd(int *fd)
 }
 
 /* Payload of LP_EXEC: counts, then argv, envp and cwd as C strings. */
-static char *build_request(const sbx_plugin_cmd *cmd, size_t *len_out)
+/* With proxy, the allowlist proxy's variables replace the command's own. */
+static char *build_request(const sbx_plugin_cmd *cmd, int proxy, size_t *len_out)
 {
     lp_exec h = { 0, 0, 0, 0, 0 };
     if (SBX_STRUCT_HAS(cmd, cols) && (cmd->flags & SBX_PLUGIN_CMD_PTY)) {
@@ -74,7 +75,10 @@ static char *build_request(const sbx_plugin_cmd *cmd, size_t *len_out)
     size_t len = sizeof h;
     for (const char *const *a = cmd->argv; *a; a++, h.argc++)
         len += strlen(*a) + 1;
-    for (const char *const *e = cmd->envp; e && *e; e++, h.envc++)
+    for (const char *const *e = cmd->envp; e && *e; e++)
+        if (!proxy || !local_net_proxy_env_replaced(*e))
+            len += strlen(*e) + 1, h.envc++;
+    for (const char *const *e = local_net_proxy_env; proxy && *e; e++, h.envc++)
         len += strlen(*e) + 1;
     len += (cmd->cwd ? strlen(cmd->cwd) : 0) + 1;
     if (len > LP_MAX_MSG) {
@@ -89,6 +93,9 @@ static char *build_request(const sbx_plugin_cmd *cmd, size_t *len_out)
     for (const char *const *a = cmd->argv; *a; a++)
         w = stpcpy(w, *a) + 1;
     for (const char *const *e = cmd->envp; e && *e; e++)
+        if (!proxy || !local_net_proxy_env_replaced(*e))
+            w = stpcpy(w, *e) + 1;
+    for (const char *const *e = local_net_proxy_env; proxy && *e; e++)
         w = stpcpy(w, *e) + 1;
     w = stpcpy(w, cmd->cwd ? cmd->cwd : "") + 1;
     *len_out = (size_t)(w - p);
@@ -342,7 +349,9 @@ int local_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io
 
     if (!cmd || !cmd->argv || !cmd->argv[0] || !cmd->argv[0][0] || !io)
         return host->set_error(SBX_E_INVALID_ARGUMENT, "local: exec needs a non-empty argv");
-    char *req = build_request(cmd, &len);
+    /* What the allowlist refused so far, to the client's log (the rest at destroy). */
+    local_net_proxy_drain(sb);
+    char *req = build_request(cmd, sb->proxy_pid > 0, &len);
     if (!req)
         return errno == E2BIG
                    ? host->set_error(SBX_E_INVALID_ARGUMENT,

@@ -5,9 +5,11 @@
 #ifndef SBX_LOCAL_H
 #define SBX_LOCAL_H
 
+#include <pthread.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <sandboxio/plugin.h>
+#include <sandboxio/policy.h> /* sbx_network */
 #include "../analyzer-model.h"
 
 #define LOCAL_MAX_BINDS 32
@@ -49,6 +51,16 @@ typedef struct local_sandbox {
     uid_t owner_uid;  /* host uid that files created for the sandbox get, or -1 */
     gid_t owner_gid;
     local_cgroup cg;
+    pid_t net_pid;    /* slirp4netns under --network open, else 0 */
+    int net_exit;     /* its exit descriptor: closing it ends it; -1 if none */
+    /* Under --network allowlist: the egress proxy (net-proxy.c). */
+    pid_t proxy_pid;
+    int proxy_listen; /* the listening socket init made in the sandbox's namespace */
+    int proxy_exit;   /* the proxy's exit pipe, as net_exit */
+    int proxy_log;    /* its refusals, one line each (non-blocking) */
+    pthread_mutex_t proxy_log_lock; /* execs drain the log from their own threads */
+    char proxy_log_buf[1024];       /* a line not yet complete */
+    size_t proxy_log_len;
     char id[32];
     /* A sandbox opened with a TTL (detach.c); rundir is -1 for the others. */
     int rundir;       /* the runtime directory holding its socket and record */
@@ -80,8 +92,6 @@ int local_new_sandbox(const sbx_host *host, const sbx_plugin_dsn *dsn,
  * freezable: give it a cgroup of its own for pause() where one can be made. */
 int local_spawn(const sbx_host *host, const local_options *opt, const sbx_plugin_limits *limits,
                 int64_t expires_ms, int freezable, local_sandbox *sb);
-/* The init (and keeper) executable to run. */
-const char *local_init_path(char *buf, size_t cap);
 /* Kill init (and so every process of the sandbox) and wait until it is gone. */
 void local_reap(local_sandbox *sb);
 
@@ -104,6 +114,42 @@ int local_cgroup_freeze(const char *group, int frozen);
 /* Remove groups left by dead clients; report each; returns 1 if report asked to stop. */
 int local_cgroup_gc(int (*report)(void *userdata, const char *id, const char *reason),
                     void *userdata, size_t *removed);
+
+/* net-open.c: --network open through slirp4netns. */
+struct in_addr;
+/* Whether it can work here; if not, why (a sentence) in why. */
+int local_net_open_available(char *why, size_t cap);
+/* The host's own IPv4 addresses (loopback left out), at most cap. */
+size_t local_net_host_addrs(struct in_addr *out, size_t cap);
+/* Start it for the sandbox (init READY) and wait until its interface is up. */
+int local_net_open_start(const sbx_host *host, local_sandbox *sb);
+void local_net_open_stop(local_sandbox *sb);
+
+/* net-proxy.c: --network allowlist through the egress proxy (proxy/). */
+#define LOCAL_PROXY_PORT 3128   /* 127.0.0.1:PORT inside the sandbox */
+/* Whether the proxy program is there to run. */
+int local_net_proxy_available(void);
+/* SBX_OK if every entry is one the proxy enforces, else SBX_E_BAD_POLICY. */
+int local_net_proxy_check(const sbx_host *host, const char *const *allow);
+/* Start the proxy on sb->proxy_listen for the entries. */
+int local_net_proxy_start(const sbx_host *host, local_sandbox *sb, const char *const *allow);
+/* Log the proxy's refusals so far through the host. */
+void local_net_proxy_drain(local_sandbox *sb);
+void local_net_proxy_stop(local_sandbox *sb);
+/* Whether an environment entry is one the proxy's own replace (HTTP_PROXY=...). */
+int local_net_proxy_env_replaced(const char *kv);
+/* The proxy's environment entries, NULL-terminated. */
+extern const char *const local_net_proxy_env[];
+
+/* helper.c: start a helper with /dev/null, err_fd (or /dev/null) as 2 and
+ * fds as 3, 4, ...: 0 or an errno; and end one (exit pipe, SIGKILL, reap). */
+int local_helper_spawn(pid_t *pid, const char *path, char *const *argv, int err_fd,
+                       const int *fds, int nfds);
+void local_helper_stop(pid_t *pid, int *exit_fd);
+
+/* spawn.c: a helper program's path ($env_name, beside a build-tree plugin, or installed). */
+const char *local_helper_path(const char *env_name, const char *name, const char *installed,
+                              char *buf, size_t cap);
 
 /* ids.c: the host uid and gid a root client's sandboxes run as. */
 int local_root_ids(const sbx_host *host, uid_t *uid, gid_t *gid);

@@ -16,6 +16,13 @@ plugins_local_sandboxio_local_la_SOURCES = \
 	plugins/local/cgroup.c \
 	plugins/local/filter.c \
 	plugins/local/ids.c \
+	plugins/local/helper.c \
+	plugins/local/net-open.c \
+	plugins/local/net-proxy.c \
+	plugins/local/proxy/allow.c \
+	plugins/local/proxy/allow.h \
+	plugins/local/proxy/parse.c \
+	plugins/local/proxy/parse.h \
 	plugins/local/proto.c \
 	plugins/local/proto.h \
 	plugins/local/detach.c \
@@ -23,7 +30,8 @@ plugins_local_sandboxio_local_la_SOURCES = \
 	plugins/local/rundir.c \
 	plugins/local/record.c
 plugins_local_sandboxio_local_la_CPPFLAGS = $(AM_CPPFLAGS) \
-	-DSBX_LOCAL_INIT='"$(pkglibexecdir)/sandboxio-local-init"'
+	-DSBX_LOCAL_INIT='"$(pkglibexecdir)/sandboxio-local-init"' \
+	-DSBX_LOCAL_PROXY='"$(pkglibexecdir)/sandboxio-local-proxy"'
 nodist_plugins_local_sandboxio_local_la_SOURCES = plugins/local/filter-bpf.h
 plugins_local_sandboxio_local_la_LDFLAGS = $(SBX_PLUGIN_LINK)
 plugins_local_sandboxio_local_la_LIBADD = -ldl -lpthread
@@ -51,6 +59,7 @@ plugins_local_sandboxio_local_init_SOURCES = \
 	plugins/local/init/supervise.c \
 	plugins/local/init/serve.c \
 	plugins/local/init/keeper.c \
+	plugins/local/init/net.c \
 	plugins/local/proto.c \
 	plugins/local/proto.h
 ## Linked statically (glibc's static PIE): no dynamic loader at each sandbox's
@@ -59,6 +68,17 @@ plugins_local_sandboxio_local_init_SOURCES = \
 if !SANITIZERS
 plugins_local_sandboxio_local_init_LDFLAGS = -Xcompiler -static-pie
 endif
+
+## The allowlist's egress proxy, run on the host per sandbox (proxy/proxy.c).
+pkglibexec_PROGRAMS += plugins/local/sandboxio-local-proxy
+plugins_local_sandboxio_local_proxy_SOURCES = \
+	plugins/local/proxy/proxy.c \
+	plugins/local/proxy/allow.c \
+	plugins/local/proxy/allow.h \
+	plugins/local/proxy/parse.c \
+	plugins/local/proxy/parse.h
+plugins_local_sandboxio_local_proxy_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS)
+plugins_local_sandboxio_local_proxy_LDADD = $(LIBEVENT_LIBS)
 
 ## Tests: the plugin driven directly through its descriptor (no core needed),
 ## the escape battery, the same as an unprivileged user, and the contract.
@@ -105,9 +125,13 @@ TESTS += \
 	plugins/local/tests/run-network-open-refused-by-policy.sh \
 	plugins/local/tests/run-interactive-stdin-streams.sh \
 	plugins/local/tests/run-tty-shell-in-tmux.sh \
-	plugins/local/tests/demo-on-local.sh
+	plugins/local/tests/demo-on-local.sh \
+	plugins/local/tests/run-network-open-reaches-netns-not-host.sh \
+	plugins/local/tests/run-network-allowlist-holds.sh
 EXTRA_DIST += \
 	plugins/local/tests/lib.sh \
+	plugins/local/tests/netns.sh \
+	plugins/local/tests/allowlist-client.py \
 	plugins/local/tests/local-tests-pass-unprivileged.sh \
 	plugins/local/tests/local-passes-contract.sh \
 	plugins/local/tests/run-interrupt-stops-silent-command.sh \
@@ -116,7 +140,11 @@ EXTRA_DIST += \
 	plugins/local/tests/run-interactive-stdin-streams.sh \
 	plugins/local/tests/run-tty-shell-in-tmux.sh \
 	plugins/local/tests/demo-on-local.sh \
+	plugins/local/tests/run-network-open-reaches-netns-not-host.sh \
+	plugins/local/tests/run-network-allowlist-holds.sh \
 	bench/local/run.sh \
+	bench/local-net/run.sh \
+	bench/local-net/netbench.py \
 	docs/backends/local.md \
 	docs/performance.md
 

@@ -2,7 +2,10 @@
  * sandboxio-local: the plugin descriptor and the sandbox's life cycle.
  *
  * A sandbox is one init process in fresh user, pid, mount, network, ipc,
- * uts and cgroup namespaces (spawn.c, init/). The handle holds the control
+ * uts and cgroup namespaces (spawn.c, init/); under --network open a
+ * slirp4netns process gives that network namespace a way out (net-open.c),
+ * under --network allowlist an egress proxy on the host is its only one
+ * (net-proxy.c). The handle holds the control
  * socket to it; closing that socket, by destroy or by the client's death,
  * ends the sandbox and everything in it. A sandbox opened with a TTL
  * outlives its handle instead (detach.c).
@@ -38,7 +41,7 @@
  */
 #define LOCAL_CAPS (LOCAL_BASE_CAPS | SBX_CAP_LIMIT_DISK)
 #define LOCAL_MAX_CAPS (LOCAL_CAPS | SBX_CAP_LIMIT_PIDS | SBX_CAP_LIMIT_MEMORY | SBX_CAP_OOM_REPORT \
-                        | SBX_CAP_LIMIT_CPU | SBX_CAP_PAUSE)
+                        | SBX_CAP_LIMIT_CPU | SBX_CAP_PAUSE | SBX_CAP_NET_OPEN | SBX_CAP_NET_ALLOWLIST)
 
 static int local_init(const sbx_host *host, void **state)
 {
@@ -74,7 +77,10 @@ static int local_probe(void *state, const sbx_plugin_dsn *dsn, uint64_t *caps_ou
         return rc;
     local_options_free(&opt);
     /* Memory and CPU limits only where a cgroup will really enforce them. */
-    *caps_out = LOCAL_CAPS | pids_caps() | local_cgroup_caps() | local_cgroup_pause_caps();
+    char why[256];
+    *caps_out = LOCAL_CAPS | pids_caps() | local_cgroup_caps() | local_cgroup_pause_caps()
+                | (local_net_open_available(why, sizeof why) ? SBX_CAP_NET_OPEN : 0)
+                | (local_net_proxy_available() ? SBX_CAP_NET_ALLOWLIST : 0);
     return SBX_OK;
 }
 
@@ -86,14 +92,19 @@ int local_new_sandbox(const sbx_host *host, const sbx_plugin_dsn *dsn,
     int rc = local_options_parse(host, dsn, &opt);
     if (rc != SBX_OK)
         return rc;
-    if (limits && SBX_STRUCT_HAS(limits, pids)
-        && limits->network != 0) {
+    char why[256];
+    /* The core refuses an allowlist from the capabilities; it does not
+     * require net-open, so a machine without the tool refuses here. */
+    if (limits && limits->network == SBX_NET_OPEN && !local_net_open_available(why, sizeof why)) {
         local_options_free(&opt);
-        /* The core refuses an allowlist from the capabilities; no capability
-         * names an open network, so it is refused here, as policy. */
         return host->set_error(SBX_E_POLICY_NETWORK_OPEN,
-                               "local: only network 'none' is supported (the sandbox has "
-                               "no network interface but loopback); use --network none");
+                               "local: --network open is not available here: %s; "
+                               "use --network none", why);
+    }
+    if (limits && limits->network == SBX_NET_ALLOWLIST
+        && (rc = local_net_proxy_check(host, limits->net_allow)) != SBX_OK) {
+        local_options_free(&opt);
+        return rc;
     }
     local_sandbox *sb = calloc(1, sizeof *sb);
     if (!sb) {

@@ -11,7 +11,7 @@
  * Control socket (plugin <-> init):
  *   LP_CONFIG  plugin -> init   tagged strings (see below), once, first
  *   LP_FILTER  plugin -> init   the seccomp filter, raw BPF (struct sock_filter[]), once
- *   LP_READY   init -> plugin   fd: the work dir (O_PATH)
+ *   LP_READY   init -> plugin   fds: the work dir (O_PATH)[, the proxy's socket]
  *   LP_FAIL    init -> plugin   lp_fail + message: a setup step failed
  *   LP_EXEC    plugin -> init   lp_exec + argv/envp/cwd strings;
  *                               fds: stdin, stdout, stderr, status socket
@@ -76,6 +76,10 @@ typedef struct lp_hdr {
  *       the next string (tag '>') the path inside.
  *   'T' for a sandbox opened with a TTL: its expiry, Unix time in ms; init
  *       outlives its creator and ends the sandbox then
+ *   'n' an open network: slirp4netns will attach; write /etc/resolv.conf
+ *   'x' a host IPv4 address the sandbox must not reach ("x192.0.2.2")
+ *   'P' allowlist: listen on 127.0.0.1:PORT for the proxy ("P3128"); the
+ *       socket rides along with LP_READY, after the work dir
  */
 
 /* Setup steps, reported by LP_FAIL so the client can name what broke. */
@@ -96,7 +100,9 @@ enum lp_step {
     LP_STEP_CAPS,
     LP_STEP_NO_NEW_PRIVS,
     LP_STEP_SECCOMP,
-    LP_STEP_WORKDIR
+    LP_STEP_WORKDIR,
+    LP_STEP_NET_BLOCK,
+    LP_STEP_PROXY
 };
 
 typedef struct lp_fail {

@@ -23,6 +23,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -102,28 +104,30 @@ static int child_main(void *p)
 }
 
 /*
- * Which init to run: $SANDBOXIO_LOCAL_INIT (ignored in setuid programs);
- * else, for a plugin still in its libtool build tree (".../plugins/local/
- * .libs/"), the init built beside it, so an uninstalled build never runs an
- * installed init of another version; else the installed one.
+ * Which helper program to run (the init, the proxy): $env (ignored in
+ * setuid programs); else, for a plugin still in its libtool build tree
+ * (".../plugins/local/.libs/"), the one built beside it, so an uninstalled
+ * build never runs an installed helper of another version; else the
+ * installed one.
  */
-const char *local_init_path(char *buf, size_t cap)
+const char *local_helper_path(const char *env_name, const char *name, const char *installed,
+                              char *buf, size_t cap)
 {
-    const char *env = secure_getenv("SANDBOXIO_LOCAL_INIT");
+    const char *env = secure_getenv(env_name);
     Dl_info info;
     static const char tail[] = "/plugins/local/.libs/sandboxio-local.so";
 
     if (env && *env)
         return env;
-    if (dladdr((void *)local_init_path, &info) && info.dli_fname) {
+    if (dladdr((void *)local_helper_path, &info) && info.dli_fname) {
         size_t n = strlen(info.dli_fname);
         if (n > sizeof tail - 1 && !strcmp(info.dli_fname + n - (sizeof tail - 1), tail)
-            && (size_t)snprintf(buf, cap, "%.*s/plugins/local/sandboxio-local-init",
-                                (int)(n - (sizeof tail - 1)), info.dli_fname) < cap
+            && (size_t)snprintf(buf, cap, "%.*s/plugins/local/%s",
+                                (int)(n - (sizeof tail - 1)), info.dli_fname, name) < cap
             && access(buf, X_OK) == 0)
             return buf;
     }
-    return SBX_LOCAL_INIT;
+    return installed;
 }
 
 static int write_proc(pid_t pid, const char *file, const char *text)
@@ -186,6 +190,7 @@ static const char *step_name(int step)
         [LP_STEP_LOOPBACK] = "loopback", [LP_STEP_RLIMIT] = "rlimits",
         [LP_STEP_CAPS] = "capabilities", [LP_STEP_NO_NEW_PRIVS] = "no_new_privs",
         [LP_STEP_SECCOMP] = "seccomp", [LP_STEP_WORKDIR] = "work dir",
+        [LP_STEP_NET_BLOCK] = "host address routes", [LP_STEP_PROXY] = "proxy socket",
     };
     if (step > 0 && (size_t)step < sizeof names / sizeof *names && names[step])
         return names[step];
@@ -244,16 +249,28 @@ static long build_config(const local_options *opt, const sbx_plugin_limits *limi
     }
     if (expires_ms)
         PUT("T%lld", (long long)expires_ms);
+    if (limits && limits->network == SBX_NET_ALLOWLIST)
+        PUT("P%d", LOCAL_PROXY_PORT);
+    if (limits && limits->network == SBX_NET_OPEN) {
+        /* The host's own addresses stay out of reach of an open network. */
+        struct in_addr host[64];
+        size_t n = local_net_host_addrs(host, sizeof host / sizeof *host);
+        PUT("n");
+        for (size_t i = 0; i < n; i++) {
+            char a[INET_ADDRSTRLEN];
+            PUT("x%s", inet_ntop(AF_INET, &host[i], a, sizeof a));
+        }
+    }
 #undef PUT
     return (long)len;
 }
 
-static int wait_ready(const sbx_host *host, local_sandbox *sb)
+static int wait_ready(const sbx_host *host, local_sandbox *sb, int allowlist)
 {
     struct pollfd p = { .fd = sb->ctl, .events = POLLIN };
     lp_hdr hdr;
-    int fd = -1;
-    size_t nfds = 1;
+    int fds[2] = { -1, -1 };
+    size_t nfds = 2;
 
     int r = poll(&p, 1, READY_TIMEOUT_MS);
     if (r == 0)
@@ -262,16 +279,18 @@ static int wait_ready(const sbx_host *host, local_sandbox *sb)
     if (r < 0)
         return host->set_error(SBX_E_SYSTEM, "local: poll: %s", strerror(errno));
     char local[4096 + sizeof(lp_fail)];
-    long n = lp_recv(sb->ctl, &hdr, local, sizeof local, &fd, &nfds);
+    long n = lp_recv(sb->ctl, &hdr, local, sizeof local, fds, &nfds);
     if (n < 0)
         return host->set_error(SBX_E_BACKEND_PROTOCOL, "local: reading from init: %s",
                                strerror(errno));
-    if (hdr.type == LP_READY && nfds == 1) {
-        sb->workfd = fd;
+    /* The work dir, and under an allowlist the proxy's listening socket. */
+    if (hdr.type == LP_READY && nfds == 1 + (size_t)allowlist) {
+        sb->workfd = fds[0];
+        sb->proxy_listen = allowlist ? fds[1] : -1;
         return SBX_OK;
     }
-    if (nfds)
-        close(fd);
+    for (size_t i = 0; i < nfds; i++)
+        close(fds[i]);
     if (hdr.type == LP_FAIL)
         return setup_failed(host, local, n);
     /* EOF: init never ran or died early; its exit status says why. */
@@ -297,7 +316,8 @@ int local_spawn(const sbx_host *host, const local_options *opt, const sbx_plugin
                 int64_t expires_ms, int freezable, local_sandbox *sb)
 {
     char init_buf[4096];
-    const char *init = local_init_path(init_buf, sizeof init_buf);
+    const char *init = local_helper_path("SANDBOXIO_LOCAL_INIT", "sandboxio-local-init",
+                                         SBX_LOCAL_INIT, init_buf, sizeof init_buf);
     char cfg[16384];
     char *argv[] = { (char *)"sandboxio-local-init", NULL };
     char *envp[] = { NULL };
@@ -307,8 +327,9 @@ int local_spawn(const sbx_host *host, const local_options *opt, const sbx_plugin
     uid_t uid = geteuid();
     gid_t gid = getegid();
 
-    sb->ctl = sb->pidfd = sb->workfd = -1;
-    sb->pid = 0;
+    sb->ctl = sb->pidfd = sb->workfd = sb->net_exit = -1;
+    sb->proxy_listen = sb->proxy_exit = sb->proxy_log = -1;
+    sb->pid = sb->net_pid = sb->proxy_pid = 0;
     memset(&sb->cg, 0, sizeof sb->cg);
     /* Root's sandboxes: a private id no host process has (ids.c). */
     if (root && (rc = local_root_ids(host, &uid, &gid)) != SBX_OK)
@@ -393,7 +414,12 @@ int local_spawn(const sbx_host *host, const local_options *opt, const sbx_plugin
                              strerror(errno));
         goto out;
     }
-    rc = wait_ready(host, sb);
+    int allowlist = limits && limits->network == SBX_NET_ALLOWLIST;
+    rc = wait_ready(host, sb, allowlist);
+    if (rc == SBX_OK && limits && limits->network == SBX_NET_OPEN)
+        rc = local_net_open_start(host, sb);
+    if (rc == SBX_OK && allowlist)
+        rc = local_net_proxy_start(host, sb, limits->net_allow);
     snprintf(sb->id, sizeof sb->id, "local-%d", (int)sb->pid);
 out:
     if (rc != SBX_OK)
@@ -413,6 +439,8 @@ out:
 
 void local_reap(local_sandbox *sb)
 {
+    local_net_open_stop(sb);
+    local_net_proxy_stop(sb);
     if (sb->ctl >= 0)
         close(sb->ctl);
     sb->ctl = -1;

@@ -30,6 +30,7 @@ static const struct {
     {SBX_CAP_LIMIT_DISK, "limit-disk"},
     {SBX_CAP_ATTACH, "attach"},
     {SBX_CAP_PTY, "pty"},
+    {SBX_CAP_NET_OPEN, "net-open"},
 };
 
 const char *sbx_cap_name(uint64_t cap)

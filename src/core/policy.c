@@ -80,12 +80,25 @@ int sbx_policy_set_network(sbx_policy *policy, int network)
     return SBX_OK;
 }
 
+/* A '/' only as an address block's prefix length ("10.0.0.0/8", "[fc00::/7]:443"). */
+static int allow_entry_ok(const char *host)
+{
+    const char *slash = strchr(host, '/');
+    if (!*host || strpbrk(host, " \t\r\n"))
+        return 0;
+    if (!slash)
+        return 1;
+    return strspn(host, "0123456789abcdefABCDEF.:[") == (size_t)(slash - host)
+           && !strchr(slash + 1, '/');
+}
+
 int sbx_policy_allow_host(sbx_policy *policy, const char *host)
 {
     POLICY_ARG(policy, "sbx_policy_allow_host");
-    if (!host || !*host || strpbrk(host, " /\t\r\n"))
+    if (!host || !allow_entry_ok(host))
         return sbx__error_set(SBX_E_INVALID_ARGUMENT,
-                              "allowlist entry must be a host or host:port");
+                              "allowlist entry must be a host, *.domain, an address or an "
+                              "address block, each with an optional :port");
     return sbx__strvec_push(&policy->allow, host);
 }
 

@@ -3,7 +3,8 @@
 ## sources it tests itself, with ASan+UBSan and libFuzzer's coverage.
 ## Seed corpora: tests/fuzz/corpus/<target>/.
 FUZZ_TARGETS = tests/fuzz/fuzz_dsn tests/fuzz/fuzz_docker_demux tests/fuzz/fuzz_docker_control \
-	tests/fuzz/fuzz_e2b_envelope tests/fuzz/fuzz_mcp_jsonrpc tests/fuzz/fuzz_profile
+	tests/fuzz/fuzz_e2b_envelope tests/fuzz/fuzz_mcp_jsonrpc tests/fuzz/fuzz_profile \
+	tests/fuzz/fuzz_proxy_request tests/fuzz/fuzz_proxy_sni
 EXTRA_PROGRAMS += $(FUZZ_TARGETS)
 CLEANFILES += $(FUZZ_TARGETS)
 
@@ -43,6 +44,16 @@ tests_fuzz_fuzz_profile_SOURCES = tests/fuzz/fuzz_profile.c src/cli/profile.c sr
 tests_fuzz_fuzz_profile_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS) $(JSONC_CFLAGS) $(YAML_CFLAGS)
 tests_fuzz_fuzz_profile_LDFLAGS = $(FUZZ_CFLAGS)
 tests_fuzz_fuzz_profile_LDADD = src/libsandboxio.la $(JSONC_LIBS) $(YAML_LIBS)
+
+## The local allowlist proxy's parsers: every byte a sandbox sends it.
+tests_fuzz_fuzz_proxy_request_SOURCES = tests/fuzz/fuzz_proxy_request.c \
+	plugins/local/proxy/parse.c plugins/local/proxy/parse.h
+tests_fuzz_fuzz_proxy_request_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
+tests_fuzz_fuzz_proxy_request_LDFLAGS = $(FUZZ_CFLAGS)
+tests_fuzz_fuzz_proxy_sni_SOURCES = tests/fuzz/fuzz_proxy_sni.c \
+	plugins/local/proxy/parse.c plugins/local/proxy/parse.h
+tests_fuzz_fuzz_proxy_sni_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
+tests_fuzz_fuzz_proxy_sni_LDFLAGS = $(FUZZ_CFLAGS)
 
 EXTRA_DIST += scripts/run-fuzz.sh tests/fuzz/corpus tests/fuzz/fuzz_dsn.dict tests/fuzz/fuzz_profile.dict
 

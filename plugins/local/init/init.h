@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #define INIT_MAX_BINDS 64
+#define INIT_MAX_BLOCKED 64
 
 typedef struct init_bind {
     const char *src;   /* host path, absolute, already resolved by the plugin */
@@ -24,6 +25,10 @@ typedef struct init_config {
     /* A sandbox opened with a TTL: its expiry, Unix ms; 0 = it dies with
      * its creator. */
     int64_t expires_ms;
+    int net_open;           /* slirp4netns attaches after setup */
+    uint32_t blocked[INIT_MAX_BLOCKED]; /* host IPv4 addresses (network order) to prohibit */
+    size_t nblocked;
+    uint16_t proxy_port;    /* allowlist: listen on 127.0.0.1:port for the proxy; 0 = none */
 } init_config;
 
 /* Why setup stopped: the step (enum lp_step), errno and the object. */
@@ -39,6 +44,19 @@ int init_fail(init_failure *why, int step, int err, const char *fmt, ...)
 
 /* Build the root file system and pivot into it (rootfs.c); cwd is "/" after. */
 int init_build_root(const init_config *cfg, init_failure *why);
+
+/*
+ * Install a "prohibit" route for each blocked address (net.c): a connect()
+ * to one fails with EACCES instead of leaving through the open network.
+ */
+int init_net_block(const init_config *cfg, init_failure *why);
+
+/*
+ * The allowlist proxy's listening socket, 127.0.0.1:cfg->proxy_port in the
+ * sandbox's namespace (net.c), for the plugin to hand to the proxy on the
+ * host. The descriptor, or -1 with *why.
+ */
+int init_net_proxy_listen(const init_config *cfg, init_failure *why);
 
 /* Parse an LP_CONFIG payload (strings point into buf). -1 on a bad one. */
 int init_parse_config(init_config *cfg, char *buf, size_t len, init_failure *why);

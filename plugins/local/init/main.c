@@ -101,7 +101,15 @@ int main(int argc, char **argv)
         report_failure(&why);
         return 1;
     }
-    if (lp_send(CTL_FD, LP_READY, NULL, 0, &workfd, 1) < 0)
+    /* Under an allowlist the proxy's socket goes along (net.c). */
+    int ready[2] = { workfd, -1 };
+    if (cfg.proxy_port && (ready[1] = init_net_proxy_listen(&cfg, &why)) < 0) {
+        report_failure(&why);
         return 1;
+    }
+    if (lp_send(CTL_FD, LP_READY, NULL, 0, ready, ready[1] >= 0 ? 2 : 1) < 0)
+        return 1;
+    if (ready[1] >= 0)
+        close(ready[1]); /* the client's now: init only made it */
     return init_serve(CTL_FD, workfd, sigfd, &cfg);
 }

@@ -164,7 +164,7 @@ static int write_file(const char *path, const char *text)
 }
 
 /* /usr read-only, the /bin and /lib* links (or directories), a little /etc. */
-static int setup_system(init_failure *why)
+static int setup_system(const init_config *cfg, init_failure *why)
 {
     static const char *const tops[] = { "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32" };
     static const char *const etc_files[] = {
@@ -215,6 +215,10 @@ static int setup_system(init_failure *why)
          "/etc/hosts");
     STEP(why, LP_STEP_BIND_SYSTEM, write_file("/newroot/etc/hostname", "sandbox\n"),
          "/etc/hostname");
+    /* An open network's names: slirp4netns's resolver, which asks the host's. */
+    if (cfg->net_open)
+        STEP(why, LP_STEP_BIND_SYSTEM, write_file("/newroot/etc/resolv.conf",
+                                                  "nameserver 10.0.2.3\n"), "/etc/resolv.conf");
     return 0;
 }
 
@@ -288,7 +292,7 @@ int init_build_root(const init_config *cfg, init_failure *why)
     STEP(why, LP_STEP_PIVOT, syscall(SYS_pivot_root, "/tmp", "/tmp/oldroot"), "pivot to base");
     STEP(why, LP_STEP_PIVOT, chdir("/"), "chdir /");
 
-    if (setup_system(why) < 0 || setup_dev(cfg->tmpfs_size, why) < 0 || setup_proc(why) < 0)
+    if (setup_system(cfg, why) < 0 || setup_dev(cfg->tmpfs_size, why) < 0 || setup_proc(why) < 0)
         return -1;
     if (mount_tmpfs("/newroot/tmp", "1777", cfg->tmpfs_size, LP_STEP_TMPFS, why) < 0)
         return -1;

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
 #include <sys/ioctl.h>
 #include <sys/personality.h>
 #include <sys/prctl.h>
@@ -114,6 +115,8 @@ int init_setup(const init_config *cfg, const void *bpf, size_t bpflen, init_fail
         return -1;
     STEP(why, LP_STEP_HOSTNAME, sethostname("sandbox", 7), "sethostname");
     STEP(why, LP_STEP_LOOPBACK, loopback_up(), "bring up lo");
+    if (init_net_block(cfg, why) < 0)
+        return -1;
     STEP(why, LP_STEP_WORKDIR, chdir(cfg->workdir), "chdir %s", cfg->workdir);
     if (cfg->pids > 0) {
         struct rlimit rl = { .rlim_cur = cfg->pids, .rlim_max = cfg->pids };
@@ -162,6 +165,22 @@ int init_parse_config(init_config *cfg, char *buf, size_t len, init_failure *why
             break;
         case 'T':
             cfg->expires_ms = strtoll(p + 1, NULL, 10);
+            break;
+        case 'n':
+            cfg->net_open = 1;
+            break;
+        case 'P': {
+            unsigned long port = strtoul(p + 1, NULL, 10);
+            if (port == 0 || port > 65535)
+                return init_fail(why, LP_STEP_CONFIG, EINVAL, "bad proxy port '%s'", p + 1);
+            cfg->proxy_port = (uint16_t)port;
+            break;
+        }
+        case 'x':
+            if (cfg->nblocked == INIT_MAX_BLOCKED
+                || inet_pton(AF_INET, p + 1, &cfg->blocked[cfg->nblocked]) != 1)
+                return init_fail(why, LP_STEP_CONFIG, EINVAL, "bad blocked address '%s'", p + 1);
+            cfg->nblocked++;
             break;
         case 'R':
         case 'W': {

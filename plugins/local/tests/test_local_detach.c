@@ -23,6 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sandboxio/policy.h>
+
 #include "harness.h"
 
 static char rundir[256];
@@ -387,6 +389,22 @@ START_TEST(a_name_is_taken_once)
 }
 END_TEST
 
+/* Its network helpers are the creator's children: refused, not lost later. */
+START_TEST(a_ttl_sandbox_with_a_network_is_refused)
+{
+    static const char *const allow[] = { "example.com:443", NULL };
+    sbx_plugin_limits open_net = { .struct_size = sizeof open_net, .network = SBX_NET_OPEN };
+    sbx_plugin_limits listed = { .struct_size = sizeof listed, .network = SBX_NET_ALLOWLIST,
+                                 .net_allow = allow };
+    void *sb = NULL;
+    ck_assert_int_eq(th_open_named("netted", 60000, NULL, &open_net, &sb),
+                     SBX_E_POLICY_NETWORK_OPEN);
+    ck_assert_int_eq(th_open_named("listed", 60000, NULL, &listed, &sb),
+                     SBX_E_POLICY_NETWORK_ALLOWLIST);
+    ck_assert_ptr_null(sb);
+}
+END_TEST
+
 START_TEST(ttl_zero_still_dies_with_its_owner)
 {
     char id[64];
@@ -661,6 +679,7 @@ static Suite *suite(void)
     tcase_add_test(tc, set_ttl_moves_the_deadline);
     tcase_add_test(tc, a_name_is_taken_once);
     tcase_add_test(tc, ttl_zero_still_dies_with_its_owner);
+    tcase_add_test(tc, a_ttl_sandbox_with_a_network_is_refused);
     tcase_add_test(tc, symlinked_or_open_runtime_dir_is_refused);
     tcase_add_test(tc, a_tampered_record_does_not_change_the_policy);
     tcase_add_test(tc, pause_then_resume_keeps_files_and_processes);

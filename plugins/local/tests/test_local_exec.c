@@ -36,9 +36,10 @@ START_TEST(descriptor_declares_namespace_tier_and_caps)
     ck_assert_str_eq(th_plugin->name, "local");
     ck_assert_int_eq(th_plugin->tier, SBX_TIER_NAMESPACE);
     uint64_t want = SBX_CAP_EXEC | SBX_CAP_STREAM | SBX_CAP_STDIN | SBX_CAP_FILES | SBX_CAP_ENV
-                    | SBX_CAP_CWD | SBX_CAP_TIMEOUT | SBX_CAP_NET_NONE | SBX_CAP_PERSIST;
+                    | SBX_CAP_CWD | SBX_CAP_TIMEOUT | SBX_CAP_NET_NONE | SBX_CAP_PERSIST
+                    | SBX_CAP_NET_ALLOWLIST;
     ck_assert_uint_eq(th_plugin->caps & want, want);
-    ck_assert_uint_eq(th_plugin->caps & (SBX_CAP_NET_ALLOWLIST | SBX_CAP_PORTS), 0);
+    ck_assert_uint_eq(th_plugin->caps & SBX_CAP_PORTS, 0);
 }
 END_TEST
 
