@@ -27,6 +27,9 @@ dist_errors_DATA = \
 	docs/errors/SBX_E1030.md \
 	docs/errors/SBX_E1031.md \
 	docs/errors/SBX_E1032.md \
+	docs/errors/SBX_E1040.md \
+	docs/errors/SBX_E1041.md \
+	docs/errors/SBX_E1042.md \
 	docs/errors/SBX_E2001.md \
 	docs/errors/SBX_E2002.md \
 	docs/errors/SBX_E2003.md \
@@ -39,6 +42,8 @@ dist_errors_DATA = \
 	docs/errors/SBX_E2010.md \
 	docs/errors/SBX_E2011.md \
 	docs/errors/SBX_E2012.md \
+	docs/errors/SBX_E2040.md \
+	docs/errors/SBX_E2041.md \
 	docs/errors/SBX_E3001.md \
 	docs/errors/SBX_E3002.md \
 	docs/errors/SBX_E3003.md \
@@ -58,6 +63,10 @@ dist_errors_DATA = \
 	docs/errors/SBX_E3020.md \
 	docs/errors/SBX_E3021.md \
 	docs/errors/SBX_E3025.md \
+	docs/errors/SBX_E3030.md \
+	docs/errors/SBX_E3031.md \
+	docs/errors/SBX_E3032.md \
+	docs/errors/SBX_E3033.md \
 	docs/errors/SBX_E4001.md \
 	docs/errors/SBX_E4002.md \
 	docs/errors/SBX_E4003.md \
@@ -77,6 +86,7 @@ dist_errors_DATA = \
 	docs/errors/SBX_E4017.md \
 	docs/errors/SBX_E4030.md \
 	docs/errors/SBX_E4040.md \
+	docs/errors/SBX_E4050.md \
 	docs/errors/SBX_E5001.md \
 	docs/errors/SBX_E5002.md \
 	docs/errors/SBX_E5003.md \

@@ -52,6 +52,9 @@ typedef enum sbx_code {
     SBX_E_MCP_BAD_ARGUMENTS = 1030,  /* SBX_E1030 MCP tool arguments do not fit the schema */
     SBX_E_MCP_REQUEST_TOO_LARGE = 1031, /* SBX_E1031 an MCP request past --max-request */
     SBX_E_MCP_CONFIG = 1032,         /* SBX_E1032 the MCP server's configuration is refused */
+    SBX_E_BAD_SANDBOX_NAME = 1040,      /* SBX_E1040 a name not [a-z0-9][a-z0-9_.-]{0,62} */
+    SBX_E_DETACH_NO_TTL = 1041,         /* SBX_E1041 detach of a sandbox with no TTL */
+    SBX_E_AMBIGUOUS_ID = 1042,          /* SBX_E1042 (CLI only) an id prefix matches several sandboxes */
 
     /* 2xxx: plugin loading and ABI */
     SBX_E_PLUGIN_NOT_FOUND = 2001,      /* SBX_E2001 */
@@ -66,6 +69,8 @@ typedef enum sbx_code {
     SBX_E_PLUGIN_INCOMPLETE = 2010,     /* SBX_E2010 a required function is NULL */
     SBX_E_PLUGIN_BAD_NAME = 2011,       /* SBX_E2011 scheme not usable as a plugin name */
     SBX_E_PLUGIN_BAD_DESCRIPTOR = 2012, /* SBX_E2012 unknown tier, capability bits... */
+    SBX_E_PLUGIN_NO_ATTACH = 2040,      /* SBX_E2040 no minor-2 lifecycle members */
+    SBX_E_PLUGIN_NO_PAUSE = 2041,       /* SBX_E2041 no pause/resume members */
 
     /* 3xxx: policy and capability refusals (nothing was run) */
     SBX_E_POLICY_TIER = 3001,           /* SBX_E3001 */
@@ -87,6 +92,10 @@ typedef enum sbx_code {
     SBX_E_MCP_POLICY_WIDER = 3020,      /* SBX_E3020 a tool argument widens the operator's policy */
     SBX_E_MCP_SANDBOX_LIMIT = 3021,     /* SBX_E3021 the client has its maximum of sandboxes */
     SBX_E_POLICY_NETWORK_OPEN = 3025,   /* SBX_E3025 the backend cannot give an open network */
+    SBX_E_CAP_ATTACH = 3030,            /* SBX_E3030 */
+    SBX_E_CAP_PAUSE = 3031,             /* SBX_E3031 */
+    SBX_E_POLICY_WIDER = 3032,          /* SBX_E3032 an attach policy wider than the stored one */
+    SBX_E_POLICY_FIXED = 3033,          /* SBX_E3033 an attach policy tightens a fixed control */
 
     /* 4xxx: backend and provider */
     SBX_E_BACKEND_UNAVAILABLE = 4001,   /* SBX_E4001 */
@@ -108,6 +117,7 @@ typedef enum sbx_code {
     SBX_E_CREDENTIAL_MISSING = 4017,    /* SBX_E4017 the credential's environment variable is unset */
     SBX_E_MCP_NO_SANDBOX = 4030,        /* SBX_E4030 no such sandbox in this MCP session */
     SBX_E_INSECURE_ENDPOINT = 4040,     /* SBX_E4040 plain http:// to an address not loopback */
+    SBX_E_STORED_POLICY = 4050,         /* SBX_E4050 the stored policy is missing or unreadable */
 
     /* 5xxx: execution */
     SBX_E_EXEC_TIMEOUT = 5001,          /* SBX_E5001 (CLI only: see sbx_result_timed_out()) */
