@@ -266,7 +266,7 @@ int fake_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
         return sb->host->set_error(SBX_E_INVALID_ARGUMENT, "fake: exec needs a non-empty argv");
     if (io != NULL && SBX_STRUCT_HAS(io, cancel_fd))
         r.cancel_fd = io->cancel_fd;
-    rc = fake_enter(sb);
+    rc = fake_enter_exec(sb);
     if (rc != SBX_OK)
         return rc;
     r.in_buf = malloc(CHUNK_SIZE);
