@@ -5,6 +5,14 @@ src_sandboxio_SOURCES = \
 	src/cli/main.c \
 	src/cli/commands.h \
 	src/cli/cmd_contract.c \
+	src/cli/cmd_cp.c \
+	src/cli/cmd_create.c \
+	src/cli/cmd_exec.c \
+	src/cli/cmd_files.c \
+	src/cli/cmd_manage.c \
+	src/cli/cmd_ps.c \
+	src/cli/cp.h \
+	src/cli/cp_tar.c \
 	src/cli/cmd_doctor.c \
 	src/cli/cmd_gc.c \
 	src/cli/cmd_plugins.c \
@@ -22,14 +30,16 @@ src_sandboxio_SOURCES = \
 	src/cli/run.h \
 	src/cli/run_options.c \
 	src/cli/run_output.c \
+	src/cli/sandbox_ref.c \
+	src/cli/sandbox_ref.h \
 	src/cli/util.c \
 	src/cli/util.h
-src_sandboxio_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
+src_sandboxio_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(ARCHIVE_CFLAGS)
 ## Every command builds whichever backends are enabled: they reach backends
 ## only through the library, so one left out is a plugin not found at run
 ## time (`sandboxio contract docker://` says so), never a missing symbol.
 ## `contract` runs the suite linked in from contract/.
-src_sandboxio_LDADD = contract/libsbxcontract.la src/libsandboxio.la plugins/lib/libsbxutil.la $(JSONC_LIBS)
+src_sandboxio_LDADD = contract/libsbxcontract.la src/libsandboxio.la plugins/lib/libsbxutil.la $(JSONC_LIBS) $(ARCHIVE_LIBS)
 
 dist_man_MANS += docs/man/sandboxio.1
 dist_doc_DATA += docs/cli.md
@@ -51,7 +61,11 @@ SBX_CLI_TESTS = \
 	tests/cli/plugins-json-lists-fake.sh \
 	tests/cli/doctor-json-no-secrets.sh \
 	tests/cli/doctor-opens-no-socket.sh \
-	tests/cli/help-and-usage-errors.sh
+	tests/cli/help-and-usage-errors.sh \
+	tests/cli/session-create-cp-exec-ps-kill.sh \
+	tests/cli/ids-prefix-unique-or-refused.sh \
+	tests/cli/create-ttl-ends-sandbox.sh \
+	tests/cli/create-bad-input-exit-codes.sh
 TESTS += $(SBX_CLI_TESTS)
 EXTRA_DIST += $(SBX_CLI_TESTS) tests/cli/lib.sh
 

@@ -22,5 +22,11 @@ int cmd_version(int argc, char **argv);
 int cmd_contract(int argc, char **argv);
 int cmd_gc(int argc, char **argv);
 int cmd_mcp(int argc, char **argv);
+int cmd_create(int argc, char **argv);
+int cmd_exec(int argc, char **argv);
+int cmd_cp(int argc, char **argv);
+int cmd_files(int argc, char **argv);   /* ls, rm */
+int cmd_ps(int argc, char **argv);      /* ps, list */
+int cmd_manage(int argc, char **argv);  /* kill, pause, resume, ttl */
 
 #endif

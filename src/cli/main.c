@@ -15,6 +15,17 @@ static int cmd_help(int argc, char **argv);
 
 static const struct sbx_cli_command commands[] = {
     { "run", cmd_run, "one-shot: create, exec, destroy" },
+    { "create", cmd_create, "create a sandbox that outlives this command; print its id" },
+    { "exec", cmd_exec, "run a command in a sandbox made by create" },
+    { "cp", cmd_cp, "copy files and directories between the host and a sandbox" },
+    { "ls", cmd_files, "list a directory of a sandbox" },
+    { "rm", cmd_files, "remove a file or directory from a sandbox" },
+    { "ps", cmd_ps, "list the sandboxes made by create, on every backend" },
+    { "list", cmd_ps, "the same as ps" },
+    { "kill", cmd_manage, "destroy sandboxes" },
+    { "pause", cmd_manage, "freeze every process of sandboxes" },
+    { "resume", cmd_manage, "thaw paused sandboxes" },
+    { "ttl", cmd_manage, "end a sandbox a given time from now" },
     { "mcp", cmd_mcp, "serve the Model Context Protocol (stdio or HTTP) to agents" },
     { "plugins", cmd_plugins, "list installed backends, their ABI, capabilities and tier" },
     { "doctor", cmd_doctor, "environment report to paste into an issue (no secrets)" },

@@ -78,6 +78,8 @@ struct run_opts {
  */
 int run_opts_parse(struct run_opts *opts, int argc, char **argv);
 void run_opts_release(struct run_opts *opts);
+/* Read all of our stdin into cmd's. 0 or the exit status of the error reported. */
+int run_cmd_stdin(sbx_cmd *cmd);
 
 /*
  * Run the command in a sandbox made for it from dsn and policy
@@ -88,6 +90,18 @@ void run_opts_release(struct run_opts *opts);
  */
 int run_exec_live(sbx_client *client, const char *dsn, const sbx_policy *policy,
                   const sbx_cmd *cmd, sbx_result **result);
+
+/* The same for a command in an open sandbox (sbx_exec_stream(), else sbx_exec()). */
+int run_exec_in(sbx_sandbox *sandbox, const sbx_cmd *cmd, sbx_result **result);
+
+/*
+ * The exit status a finished command gives sandboxio: its own, 128+N for
+ * signal N, SBX_CLI_EXIT_TIMEOUT at its timeout (reported on stderr).
+ */
+int run_status_of(const sbx_result *result);
+
+/* write(2) all of data, again after EINTR; 0, or -1 with errno. */
+int sbx_cli_write_all(int fd, const void *data, size_t len);
 
 /*
  * Print the result as one JSON object (see docs/cli.md), with the backend,

@@ -163,7 +163,7 @@ static int read_stdin(void **data, size_t *len)
     return 0;
 }
 
-static int set_stdin(sbx_cmd *cmd)
+int run_cmd_stdin(sbx_cmd *cmd)
 {
     void *data = NULL;
     size_t len = 0;
@@ -310,7 +310,7 @@ int run_opts_parse(struct run_opts *opts, int argc, char **argv)
     if (cwd && (status = lib_failed(sbx_cmd_set_cwd(opts->cmd, cwd), "--cwd")))
         return status;
     if (use_stdin)
-        status = set_stdin(opts->cmd);
+        status = run_cmd_stdin(opts->cmd);
     return status;
 }
 

@@ -11,6 +11,9 @@
 
 /* The backend `run` uses when neither --dsn nor SANDBOXIO_DSN names one. */
 #define SBX_CLI_DEFAULT_DSN "local://"
+/* The TTL `create` gives a sandbox when --ttl is not given: one hour. */
+#define SBX_CLI_DEFAULT_TTL_MS (UINT64_C(3600) * 1000)
+#define SBX_CLI_DEFAULT_TTL_TEXT "1h"
 
 /*
  * Exit statuses of sandboxio's own failures. `run` otherwise exits with the
