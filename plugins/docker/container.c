@@ -360,19 +360,14 @@ void dk_sandbox_free(dk_sandbox *sb)
     free(sb);
 }
 
-int dk_sandbox_create(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
-                      const dk_process *proc, const sbx_plugin_sandbox_opts *named,
-                      dk_sandbox **out)
+int dk_sandbox_new(const sbx_host *host, const sbx_plugin_dsn *dsn, dk_sandbox **out)
 {
-    dk_state *st = state;
-    const sbx_host *host = st->host;
     dk_sandbox *sb = calloc(1, sizeof(*sb));
     if (!sb || pthread_mutex_init(&sb->lock, NULL) != 0) {
         free(sb);
         return host->set_error(SBX_E_NOMEM, "docker: out of memory");
     }
     sb->host = host;
-    sb->named = named;
     int rc = dk_options_parse(host, dsn, &sb->opt);
     if (rc == SBX_OK)
         rc = dk_connect(host, dsn, &sb->conn);
@@ -382,6 +377,21 @@ int dk_sandbox_create(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_l
         free(sb);
         return rc;
     }
+    *out = sb;
+    return SBX_OK;
+}
+
+int dk_sandbox_create(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
+                      const dk_process *proc, const sbx_plugin_sandbox_opts *named,
+                      dk_sandbox **out)
+{
+    dk_state *st = state;
+    const sbx_host *host = st->host;
+    dk_sandbox *sb;
+    int rc = dk_sandbox_new(host, dsn, &sb);
+    if (rc)
+        return rc;
+    sb->named = named;
     /* Create first: the image is looked up (and pulled) only when missing. */
     json_object *created = NULL;
     rc = create_container(sb, limits, proc, &created);

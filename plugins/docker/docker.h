@@ -237,6 +237,8 @@ int dk_sandbox_create(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_l
                       const dk_process *proc, const sbx_plugin_sandbox_opts *named,
                       dk_sandbox **out);
 int dk_container_start(dk_sandbox *sb);
+/* A handle with the DSN's options and a connection, no container yet. */
+int dk_sandbox_new(const sbx_host *host, const sbx_plugin_dsn *dsn, dk_sandbox **out);
 /* Free the handle only (the container is the caller's to remove). */
 void dk_sandbox_free(dk_sandbox *sb);
 int dk_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,

@@ -239,26 +239,11 @@ int dk_attach(void *state, const sbx_plugin_dsn *dsn, const char *id_or_name, vo
               sbx_plugin_sandbox_info *info)
 {
     const sbx_host *host = ((dk_state *)state)->host;
-    dk_sandbox *sb = calloc(1, sizeof(*sb));
-    if (!sb || pthread_mutex_init(&sb->lock, NULL) != 0) {
-        free(sb);
-        return host->set_error(SBX_E_NOMEM, "docker: out of memory");
-    }
-    sb->host = host;
+    dk_sandbox *sb;
     json_object *in = NULL;
-    int rc = dk_options_parse(host, dsn, &sb->opt);
-    if (rc) {
-        pthread_mutex_destroy(&sb->lock);
-        free(sb);
+    int rc = dk_sandbox_new(host, dsn, &sb);
+    if (rc)
         return rc;
-    }
-    rc = dk_connect(host, dsn, &sb->conn);
-    if (rc) {
-        dk_options_clear(&sb->opt);
-        pthread_mutex_destroy(&sb->lock);
-        free(sb);
-        return rc;
-    }
     rc = find(&sb->conn, id_or_name, &in);
     if (rc == SBX_OK)
         rc = adopt(sb, in, info);

@@ -79,6 +79,8 @@ int fake_enter(fake_sandbox *sb);
 /* fake_enter, and SBX_E_BACKEND_CONFLICT while the sandbox is paused. */
 int fake_enter_exec(fake_sandbox *sb);
 void fake_leave(fake_sandbox *sb);
+/* Kill the command trees this handle runs, wait for their execs; refuse new work. */
+void fake_end_commands(fake_sandbox *sb);
 /* Free the handle alone: nothing on disk is touched. */
 void fake_handle_free(fake_sandbox *sb);
 /* A handle on the root directory root (taken over, freed on failure). */

@@ -211,13 +211,7 @@ int fake_detach(void *sandbox)
     fake_sandbox *sb = sandbox;
 
     /* Commands started through this handle end with it; the sandbox stays. */
-    pthread_mutex_lock(&sb->lock);
-    sb->destroying = true;
-    for (size_t i = 0; i < sb->group_count; i++)
-        kill(-sb->groups[i], SIGKILL);
-    while (sb->active > 0)
-        pthread_cond_wait(&sb->idle, &sb->lock);
-    pthread_mutex_unlock(&sb->lock);
+    fake_end_commands(sb);
     fake_handle_free(sb);
     return SBX_OK;
 }

@@ -174,13 +174,8 @@ void fake_leave(fake_sandbox *sb)
     pthread_mutex_unlock(&sb->lock);
 }
 
-int fake_destroy(void *sandbox)
+void fake_end_commands(fake_sandbox *sb)
 {
-    fake_sandbox *sb = sandbox;
-    const sbx_host *host = sb->host;
-    char *slash;
-    int parent_fd, rc = SBX_OK;
-
     /*
      * Kill every command tree, then wait for the execs that run them to
      * finish: they reap their own leaders, and no exec may touch sb later.
@@ -192,7 +187,16 @@ int fake_destroy(void *sandbox)
     while (sb->active > 0)
         pthread_cond_wait(&sb->idle, &sb->lock);
     pthread_mutex_unlock(&sb->lock);
+}
 
+int fake_destroy(void *sandbox)
+{
+    fake_sandbox *sb = sandbox;
+    const sbx_host *host = sb->host;
+    char *slash;
+    int parent_fd, rc = SBX_OK;
+
+    fake_end_commands(sb);
     if (sb->statedir != NULL) {
         rc = fake_named_remove(host, sb->statedir, sb->id, sb->meta.name);
         fake_handle_free(sb);
