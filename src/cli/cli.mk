@@ -12,7 +12,6 @@ src_sandboxio_SOURCES = \
 	src/cli/cmd_manage.c \
 	src/cli/cmd_ps.c \
 	src/cli/cp.h \
-	src/cli/cp_tar.c \
 	src/cli/cmd_doctor.c \
 	src/cli/cmd_gc.c \
 	src/cli/cmd_plugins.c \
@@ -34,6 +33,11 @@ src_sandboxio_SOURCES = \
 	src/cli/sandbox_ref.h \
 	src/cli/util.c \
 	src/cli/util.h
+if SBX_HAVE_ARCHIVE
+src_sandboxio_SOURCES += src/cli/cp_tar.c
+else
+src_sandboxio_SOURCES += src/cli/cp_tar_none.c
+endif
 src_sandboxio_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(ARCHIVE_CFLAGS)
 ## Every command builds whichever backends are enabled: they reach backends
 ## only through the library, so one left out is a plugin not found at run
@@ -65,7 +69,8 @@ SBX_CLI_TESTS = \
 	tests/cli/session-create-cp-exec-ps-kill.sh \
 	tests/cli/ids-prefix-unique-or-refused.sh \
 	tests/cli/create-ttl-ends-sandbox.sh \
-	tests/cli/create-bad-input-exit-codes.sh
+	tests/cli/create-bad-input-exit-codes.sh \
+	tests/cli/cp-tar-streams.sh
 TESTS += $(SBX_CLI_TESTS)
 EXTRA_DIST += $(SBX_CLI_TESTS) tests/cli/lib.sh
 

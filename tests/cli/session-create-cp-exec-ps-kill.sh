@@ -1,7 +1,7 @@
 #!/bin/sh
 # An agent's whole session from a shell, on the fake backend: create with a
-# TTL, copy a file and a tree in, run, copy results out (also as tar), list,
-# kill; then nothing of the sandbox is left.
+# TTL, copy a file and a tree in, run, copy results out, list, kill; then
+# nothing of the sandbox is left. (Tar streams: cp-tar-streams.sh.)
 set -eu
 . "$SBX_TEST_SRCDIR/tests/cli/lib.sh"
 # A private TMPDIR: the fake keeps sandboxes there, other tests list theirs.
@@ -43,14 +43,11 @@ expect_status 0
 [ "$(cat "$TMP/back/out.txt")" = 1 ] || fail "out.txt did not come back"
 sbx cp "$id:tree" "$TMP/back/copy"
 [ "$(cat "$TMP/back/copy/sub/f")" = deep ] || fail "the tree did not come back"
-"$SBX" cp "$id:tree" - >"$TMP/t.tar" 2>"$ERR" || fail "cp to - failed"
-tar -tf "$TMP/t.tar" | grep -qx 'tree/sub/f' || fail "the tar stream lacks tree/sub/f"
-mkdir "$TMP/in"; printf 'tarred' >"$TMP/in/x"
-(cd "$TMP/in" && tar -cf - x) | "$SBX" cp - "$id:unpacked" 2>"$ERR" || fail "cp from - failed"
-sbx exec "$id" -- cat unpacked/x
-expect_stdout "tarred"
-sbx rm "$id:unpacked/x"
+sbx exec "$id" -- sh -c 'mkdir -p made && echo x > made/x'
+sbx rm "$id:made/x"
 expect_status 0
+sbx ls "$id:made"
+expect_stdout ""
 sbx rm "$id:tree"
 expect_error 123 SBX_E4013
 sbx rm -r "$id:tree"
@@ -70,4 +67,4 @@ json_check "d == []"
 sbx exec "$id" -- true
 expect_error 123 SBX_E4004
 [ -z "$(ls -A "$TMPDIR")" ] || fail "the sandbox left $(ls -A "$TMPDIR") behind"
-echo "PASS: create, cp in and out (files, trees, tar), exec, ls, rm, ps and kill"
+echo "PASS: create, cp in and out (files and trees), exec, ls, rm, ps and kill"
