@@ -40,16 +40,6 @@ static void usage(const char *cmd)
               stdout);
 }
 
-static const char *type_name(int type)
-{
-    switch (type) {
-    case SBX_FILE_REGULAR: return "file";
-    case SBX_FILE_DIRECTORY: return "directory";
-    case SBX_FILE_SYMLINK: return "symlink";
-    default: return "other";
-    }
-}
-
 static int print_list(const sbx_dirlist *list, int json)
 {
     json_object *rows = json ? json_object_new_array() : NULL;
@@ -66,7 +56,8 @@ static int print_list(const sbx_dirlist *list, int json)
         if (rc == SBX_OK)
             rc = sbx_cli_json_add(o, "name", json_object_new_string(e->name));
         if (rc == SBX_OK)
-            rc = sbx_cli_json_add(o, "type", json_object_new_string(type_name(e->type)));
+            rc = sbx_cli_json_add(o, "type",
+                                  json_object_new_string(sbx_cli_file_type_name(e->type)));
         if (rc == SBX_OK)
             rc = sbx_cli_json_add(o, "size", json_object_new_int64((int64_t)e->size));
         if (rc == SBX_OK)

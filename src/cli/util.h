@@ -110,6 +110,9 @@ int sbx_cli_json_add_null(json_object *obj, const char *key);
 /* Append value to array, taking its reference; NULL value gives SBX_E_NOMEM. */
 int sbx_cli_json_push(json_object *array, json_object *value);
 
+/* The JSON name of an sbx_file_type: "file", "directory", "symlink", "other". */
+const char *sbx_cli_file_type_name(int type);
+
 /*
  * Flush stdout and report a write error (a closed pipe, a full disk) as
  * SBX_E_SYSTEM. Returns status unchanged when all went out, else the exit
