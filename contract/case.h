@@ -104,6 +104,11 @@ sbx_policy *sbxc_policy(sbxc_ctx *ctx);
 sbx_sandbox *sbxc_open(sbxc_ctx *ctx, const sbx_policy *policy);
 /* Open with sbxc_policy() and an output cap (0 = the default). */
 sbx_sandbox *sbxc_open_default(sbxc_ctx *ctx, size_t output_cap);
+/* Open with a name (NULL: none) and a TTL (tracked: destroyed if the case fails) or FAIL. */
+sbx_sandbox *sbxc_open_named(sbxc_ctx *ctx, const sbx_policy *policy, const char *name,
+                             uint64_t ttl_ms);
+/* Untrack and detach (the sandbox lives on to its TTL) or FAIL. */
+void sbxc_detach(sbxc_ctx *ctx, sbx_sandbox *sb);
 /* Destroy and free a tracked sandbox; FAIL if destroy fails. */
 void sbxc_close(sbxc_ctx *ctx, sbx_sandbox *sb);
 /* Forget a tracked sandbox without freeing it (the case frees it). */

@@ -50,6 +50,13 @@ void sbxc_case_file_read_cap(sbxc_ctx *ctx);
 /* cases_escape.c */
 void sbxc_case_escape_paths(sbxc_ctx *ctx);
 void sbxc_case_escape_symlinks(sbxc_ctx *ctx);
+/* cases_attach.c */
+void sbxc_case_attach_other_process(sbxc_ctx *ctx);
+void sbxc_case_attach_list(sbxc_ctx *ctx);
+void sbxc_case_attach_ttl_ends(sbxc_ctx *ctx);
+void sbxc_case_attach_survives_creator_kill(sbxc_ctx *ctx);
+void sbxc_case_attach_cannot_loosen(sbxc_ctx *ctx);
+void sbxc_case_pause_resume_keeps_files(sbxc_ctx *ctx);
 /* cases_persist.c */
 void sbxc_case_persist_between_execs(sbxc_ctx *ctx);
 void sbxc_case_persist_files_and_exec(sbxc_ctx *ctx);

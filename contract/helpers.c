@@ -62,6 +62,37 @@ sbx_sandbox *sbxc_open(sbxc_ctx *ctx, const sbx_policy *policy)
     return sb;
 }
 
+sbx_sandbox *sbxc_open_named(sbxc_ctx *ctx, const sbx_policy *policy, const char *name,
+                             uint64_t ttl_ms)
+{
+    sbx_sandbox_opts *o = NULL;
+    sbx_sandbox *sb = NULL;
+    int rc = sbx_sandbox_opts_new(&o);
+    if (rc == SBX_OK)
+        rc = sbx_sandbox_opts_set_name(o, name);
+    if (rc == SBX_OK)
+        rc = sbx_sandbox_opts_set_ttl(o, ttl_ms);
+    if (rc == SBX_OK)
+        rc = sbx_sandbox_open_with(&sb, ctx->client, ctx->dsn, policy, o);
+    sbx_sandbox_opts_free(o);
+    if (rc != SBX_OK)
+        sbxc_fail_rc(ctx, "sbx_sandbox_open_with", rc);
+    if (!sb)
+        sbxc_fail(ctx, "sbx_sandbox_open_with returned SBX_OK without a sandbox");
+    track(ctx, sb);
+    return sb;
+}
+
+void sbxc_detach(sbxc_ctx *ctx, sbx_sandbox *sb)
+{
+    sbxc_untrack(ctx, sb);
+    int rc = sbx_sandbox_detach(sb);
+    if (rc != SBX_OK) {
+        sbx_sandbox_free(sb);
+        sbxc_fail_rc(ctx, "sbx_sandbox_detach", rc);
+    }
+}
+
 sbx_sandbox *sbxc_open_default(sbxc_ctx *ctx, size_t output_cap)
 {
     sbx_policy *p = sbxc_policy(ctx);

@@ -124,4 +124,19 @@ dist_man_MANS += \
 	docs/man/sbx_strerror.3 \
 	docs/man/sbx_tier_from_name.3 \
 	docs/man/sbx_tier_name.3 \
-	docs/man/sbx_version.3
+	docs/man/sbx_version.3 \
+	docs/man/sbx_lifecycle.3 \
+	docs/man/sbx_sandbox_opts_new.3 \
+	docs/man/sbx_sandbox_opts_free.3 \
+	docs/man/sbx_sandbox_opts_set_name.3 \
+	docs/man/sbx_sandbox_opts_set_ttl.3 \
+	docs/man/sbx_sandbox_open_with.3 \
+	docs/man/sbx_sandbox_attach.3 \
+	docs/man/sbx_sandbox_detach.3 \
+	docs/man/sbx_sandbox_set_ttl.3 \
+	docs/man/sbx_sandbox_pause.3 \
+	docs/man/sbx_sandbox_resume.3 \
+	docs/man/sbx_sandbox_name.3 \
+	docs/man/sbx_sandbox_expires.3 \
+	docs/man/sbx_client_list.3 \
+	docs/man/sbx_sandbox_state_name.3

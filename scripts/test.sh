@@ -100,7 +100,7 @@ checked sanitizers --enable-sanitizers --enable-werror
 # valgrind over the unit tests of the core and of plugins/lib, in-process
 # (CK_FORK=no) so every leak and invalid access of the library is seen.
 echo "=== valgrind"
-for t in tests/test_policy tests/test_sandbox_api tests/test_dsn tests/test_error_catalog tests/test_pool \
+for t in tests/test_policy tests/test_sandbox_api tests/test_lifecycle tests/test_dsn tests/test_error_catalog tests/test_pool \
     plugins/lib/tests/test_lib_units plugins/lib/tests/test_http_retry; do
   if (cd "$top/build-normal" && CK_FORK=no SBX_TEST_BUILDDIR="$top/build-normal" \
         SBX_TEST_SRCDIR="$top" ./libtool --mode=execute valgrind -q --error-exitcode=99 \

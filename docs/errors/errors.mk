@@ -34,6 +34,9 @@ dist_errors_DATA = \
 	docs/errors/SBX_E1054.md \
 	docs/errors/SBX_E1055.md \
 	docs/errors/SBX_E1056.md \
+	docs/errors/SBX_E1040.md \
+	docs/errors/SBX_E1041.md \
+	docs/errors/SBX_E1042.md \
 	docs/errors/SBX_E2001.md \
 	docs/errors/SBX_E2002.md \
 	docs/errors/SBX_E2003.md \
@@ -46,6 +49,8 @@ dist_errors_DATA = \
 	docs/errors/SBX_E2010.md \
 	docs/errors/SBX_E2011.md \
 	docs/errors/SBX_E2012.md \
+	docs/errors/SBX_E2040.md \
+	docs/errors/SBX_E2041.md \
 	docs/errors/SBX_E3001.md \
 	docs/errors/SBX_E3002.md \
 	docs/errors/SBX_E3003.md \
@@ -66,6 +71,10 @@ dist_errors_DATA = \
 	docs/errors/SBX_E3021.md \
 	docs/errors/SBX_E3025.md \
 	docs/errors/SBX_E3040.md \
+	docs/errors/SBX_E3030.md \
+	docs/errors/SBX_E3031.md \
+	docs/errors/SBX_E3032.md \
+	docs/errors/SBX_E3033.md \
 	docs/errors/SBX_E4001.md \
 	docs/errors/SBX_E4002.md \
 	docs/errors/SBX_E4003.md \
@@ -89,6 +98,7 @@ dist_errors_DATA = \
 	docs/errors/SBX_E4060.md \
 	docs/errors/SBX_E4061.md \
 	docs/errors/SBX_E4070.md \
+	docs/errors/SBX_E4050.md \
 	docs/errors/SBX_E5001.md \
 	docs/errors/SBX_E5002.md \
 	docs/errors/SBX_E5003.md \

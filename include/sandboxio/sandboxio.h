@@ -20,6 +20,7 @@
 #include <sandboxio/dsn.h>
 #include <sandboxio/client.h>
 #include <sandboxio/sandbox.h>
+#include <sandboxio/lifecycle.h>
 #include <sandboxio/exec.h>
 #include <sandboxio/files.h>
 #include <sandboxio/native.h>

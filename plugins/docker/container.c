@@ -144,13 +144,33 @@ static int image_ensure(dk_conn *c, const dk_options *opt)
     return rc;
 }
 
-static json_object *labels(const dk_options *opt)
+/*
+ * The owner's labels; a named sandbox adds its name, policy, user and exact
+ * end. One with a TTL of its own outlives its owner: it carries no owner
+ * pid, so gc judges it by its TTL alone.
+ */
+static json_object *labels(const dk_options *opt, const sbx_plugin_sandbox_opts *named)
 {
+    uint64_t ttl_ms = named ? named->ttl_ms : 0;
     sbx_owner_labels me;
-    sbx_owner_labels_make(&me, opt->ttl_s);
+    sbx_owner_labels_make(&me, ttl_ms ? (ttl_ms + 999) / 1000 : opt->ttl_s);
     json_object *l = json_object_new_object();
     for (size_t i = 0; i < SBX_OWNER_LABELS; i++)
-        sbx_json_add_str(l, me.kv[i].key, me.kv[i].value);
+        if (!ttl_ms || (strcmp(me.kv[i].key, SBX_LABEL_PID) != 0 &&
+                        strcmp(me.kv[i].key, SBX_LABEL_START) != 0))
+            sbx_json_add_str(l, me.kv[i].key, me.kv[i].value);
+    if (!named)
+        return l;
+    char uid[24], expires[24];
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    int64_t now_ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    snprintf(uid, sizeof(uid), "%lu", (unsigned long)geteuid());
+    snprintf(expires, sizeof(expires), "%" PRId64, ttl_ms ? now_ms + (int64_t)ttl_ms : 0);
+    sbx_json_add_str(l, DK_LABEL_NAME, named->name ? named->name : "");
+    sbx_json_add_str(l, DK_LABEL_POLICY, named->policy ? named->policy : "");
+    sbx_json_add_str(l, DK_LABEL_UID, uid);
+    sbx_json_add_str(l, DK_LABEL_EXPIRES, expires);
     return l;
 }
 
@@ -186,7 +206,8 @@ static json_object *work_tmpfs_mount(const char *workdir, uint64_t bytes)
  * stdin) attached.
  */
 static json_object *create_body(const dk_options *opt, const sbx_plugin_limits *limits,
-                                const dk_process *proc, json_object *sh_args)
+                                const dk_process *proc, json_object *sh_args,
+                                const sbx_plugin_sandbox_opts *named)
 {
     static const char *const entry[] = {"/bin/sh", NULL};
     static const char *const drop[] = {"ALL", NULL};
@@ -207,7 +228,7 @@ static json_object *create_body(const dk_options *opt, const sbx_plugin_limits *
         json_object_object_add(b, "Cmd", sbx_json_str_array(keepalive_cmd));
     }
     sbx_json_add_str(b, "WorkingDir", opt->workdir);
-    json_object_object_add(b, "Labels", labels(opt));
+    json_object_object_add(b, "Labels", labels(opt, named));
     json_object *h = json_object_new_object();
     uint64_t disk = limits && SBX_STRUCT_HAS(limits, disk_bytes)
                         ? limits->disk_bytes : 0;
@@ -276,12 +297,16 @@ static int create_container(dk_sandbox *sb, const sbx_plugin_limits *limits,
     json_object *sh_args = proc ? dk_exec_sh_args(sb->opt.workdir, proc->cmd) : NULL;
     if (proc && !sh_args)
         return sb->host->set_error(SBX_E_NOMEM, "docker: out of memory");
-    json_object *body = create_body(&sb->opt, limits, proc, sh_args);
+    json_object *body = create_body(&sb->opt, limits, proc, sh_args, sb->named);
     json_object_put(sh_args);
     const char *text = json_object_to_json_string_ext(body, JSON_C_TO_STRING_PLAIN);
-    char context[700];
+    char context[700], path[160] = "/containers/create";
+    /* The core checked the name: [a-z0-9][a-z0-9_.-]{0,62}, fit for the engine. */
+    if (sb->named && sb->named->name)
+        snprintf(path, sizeof(path), "/containers/create?name=" DK_NAME_PREFIX "%s",
+                 sb->named->name);
     snprintf(context, sizeof(context), "creating a container of %s", sb->opt.image);
-    int rc = text ? dk_api_json(&sb->conn, "POST", "/containers/create", text, context, out)
+    int rc = text ? dk_api_json(&sb->conn, "POST", path, text, context, out)
                   : sb->host->set_error(SBX_E_NOMEM, "docker: out of memory");
     json_object_put(body);
     return rc;
@@ -328,17 +353,15 @@ static int check_warnings(dk_sandbox *sb, const sbx_plugin_limits *limits, json_
 
 void dk_sandbox_free(dk_sandbox *sb)
 {
+    free(sb->policy);
     dk_conn_clear(&sb->conn);
     dk_options_clear(&sb->opt);
     pthread_mutex_destroy(&sb->lock);
     free(sb);
 }
 
-int dk_sandbox_create(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
-                      const dk_process *proc, dk_sandbox **out)
+int dk_sandbox_new(const sbx_host *host, const sbx_plugin_dsn *dsn, dk_sandbox **out)
 {
-    dk_state *st = state;
-    const sbx_host *host = st->host;
     dk_sandbox *sb = calloc(1, sizeof(*sb));
     if (!sb || pthread_mutex_init(&sb->lock, NULL) != 0) {
         free(sb);
@@ -354,6 +377,21 @@ int dk_sandbox_create(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_l
         free(sb);
         return rc;
     }
+    *out = sb;
+    return SBX_OK;
+}
+
+int dk_sandbox_create(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
+                      const dk_process *proc, const sbx_plugin_sandbox_opts *named,
+                      dk_sandbox **out)
+{
+    dk_state *st = state;
+    const sbx_host *host = st->host;
+    dk_sandbox *sb;
+    int rc = dk_sandbox_new(host, dsn, &sb);
+    if (rc)
+        return rc;
+    sb->named = named;
     /* Create first: the image is looked up (and pulled) only when missing. */
     json_object *created = NULL;
     rc = create_container(sb, limits, proc, &created);
@@ -397,7 +435,7 @@ int dk_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *lim
             void **sandbox)
 {
     dk_sandbox *sb;
-    int rc = dk_sandbox_create(state, dsn, limits, NULL, &sb);
+    int rc = dk_sandbox_create(state, dsn, limits, NULL, NULL, &sb);
     if (rc)
         return rc;
     rc = dk_container_start(sb);
@@ -414,10 +452,11 @@ int dk_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *lim
 int dk_destroy(void *sandbox)
 {
     dk_sandbox *sb = sandbox;
-    int rc = dk_container_remove(&sb->conn, sb->id);
+    int (*remove)(dk_conn *, const char *) = sb->kept ? dk_kept_remove : dk_container_remove;
+    int rc = remove(&sb->conn, sb->id);
     /* One retry for a dropped connection; the core never calls destroy twice. */
     if (rc == SBX_E_BACKEND_TRANSPORT)
-        rc = dk_container_remove(&sb->conn, sb->id);
+        rc = remove(&sb->conn, sb->id);
     /* The handle goes whatever happened; a container left behind carries
      * its owner and TTL labels, so `sandboxio gc` removes it later. */
     dk_sandbox_free(sb);

@@ -21,6 +21,8 @@
  *   files.c     files through the archive endpoints (libarchive)
  *   files_exec.c listing and removal, by exec
  *   gc.c        removal of leaked containers (plugins/lib/sbx-owner.h decides)
+ *   named.c     named sandboxes with a TTL: open_named, attach, set_ttl, pause
+ *   list.c      the named sandboxes of this user
  *   plugin.c    the descriptor
  */
 #ifndef SBX_DOCKER_H
@@ -203,7 +205,23 @@ typedef struct dk_sandbox {
     pthread_mutex_t lock;      /* guards oom_seen */
     uint64_t oom_seen;         /* the cgroup's OOM-kill count last read */
     bool memory_limited;
+    /* Sandboxes of open_named and attach (named.c); NULL/0 otherwise. */
+    const sbx_plugin_sandbox_opts *named;  /* during dk_sandbox_create only */
+    bool kept;                 /* made by open_named: has the lifecycle labels */
+    char name[64];
+    char *policy;
+    int64_t created_ms, expires_ms;
 } dk_sandbox;
+
+/* Labels of the sandboxes open_named makes, besides the owner's. */
+#define DK_LABEL_NAME "io.sandboxio.name"
+#define DK_LABEL_POLICY "io.sandboxio.policy"
+#define DK_LABEL_UID "io.sandboxio.owner-uid"
+#define DK_LABEL_EXPIRES "io.sandboxio.expires-ms"
+/* A label is fixed at create: a TTL moved later is a volume labelled so. */
+#define DK_LABEL_TTL_FOR "io.sandboxio.ttl-for"
+/* Container names of named sandboxes: the prefix, then the name. */
+#define DK_NAME_PREFIX "sandboxio-"
 
 /* A one-shot container's own process: the command, under the exec wrapper. */
 typedef struct dk_process {
@@ -216,8 +234,11 @@ typedef struct dk_process {
  * process (proc NULL), or proc for a one-shot run. Removed again on failure.
  */
 int dk_sandbox_create(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
-                      const dk_process *proc, dk_sandbox **out);
+                      const dk_process *proc, const sbx_plugin_sandbox_opts *named,
+                      dk_sandbox **out);
 int dk_container_start(dk_sandbox *sb);
+/* A handle with the DSN's options and a connection, no container yet. */
+int dk_sandbox_new(const sbx_host *host, const sbx_plugin_dsn *dsn, dk_sandbox **out);
 /* Free the handle only (the container is the caller's to remove). */
 void dk_sandbox_free(dk_sandbox *sb);
 int dk_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
@@ -364,6 +385,31 @@ typedef struct dk_resolved {
 /* follow_last: also follow a symlink as the last component (not for remove). */
 int dk_resolve(dk_sandbox *sb, const char *rel, bool follow_last, dk_resolved *out);
 void dk_resolved_clear(dk_resolved *r);
+
+/* --- named.c: minor-2 members ------------------------------------------- */
+
+int dk_open_named(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
+                  const sbx_plugin_sandbox_opts *opts, void **sandbox);
+int dk_attach(void *state, const sbx_plugin_dsn *dsn, const char *id_or_name, void **sandbox,
+              sbx_plugin_sandbox_info *info);
+int dk_detach(void *sandbox);
+int dk_set_ttl(void *sandbox, uint64_t ttl_ms);
+int dk_pause(void *sandbox);
+int dk_resume(void *sandbox);
+/* The TTL volumes of container id (all of them for id NULL), as the engine lists them. */
+int dk_ttl_volumes(dk_conn *c, const char *id, json_object **out);
+/* A container's end in Unix ms from its labels and the newest of vols, 0 = none. */
+int64_t dk_expires_ms(json_object *labels, json_object *vols, const char *id);
+/* Unix time in ms; a container's State.Status as an sbx_plugin_state. */
+int64_t dk_now_ms(void);
+int dk_state_of(const char *status);
+/* Remove the container and its TTL volumes. */
+int dk_kept_remove(dk_conn *c, const char *id);
+
+/* --- list.c --------------------------------------------------------------- */
+
+int dk_list(void *state, const sbx_plugin_dsn *dsn,
+            int (*entry)(void *userdata, const sbx_plugin_sandbox_info *info), void *userdata);
 
 /* --- gc.c ----------------------------------------------------------------- */
 

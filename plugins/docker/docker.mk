@@ -19,7 +19,9 @@ plugins_docker_sandboxio_docker_la_SOURCES = \
 	plugins/docker/files.c \
 	plugins/docker/files_exec.c \
 	plugins/docker/gc.c \
-	plugins/docker/ping.c
+	plugins/docker/ping.c \
+	plugins/docker/named.c \
+	plugins/docker/list.c
 nodist_plugins_docker_sandboxio_docker_la_SOURCES = plugins/docker/seccomp-profile.h
 plugins_docker_sandboxio_docker_la_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JSONC_CFLAGS) \
 	$(ARCHIVE_CFLAGS)
@@ -88,6 +90,7 @@ plugins_docker_tests_exec_storm_timeout_LDADD = src/libsandboxio.la
 SBX_DOCKER_TESTS = \
 	plugins/docker/tests/docker-passes-contract.sh \
 	plugins/docker/tests/docker-gc-removes-leaked.sh \
+	plugins/docker/tests/docker-named-ttl-pause-gc.sh \
 	plugins/docker/tests/docker-errors-mapped.sh \
 	plugins/docker/tests/docker-files-stream-large.sh \
 	plugins/docker/tests/docker-timeout-kills-fork-storm.sh \

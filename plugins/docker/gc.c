@@ -12,6 +12,8 @@
 typedef struct gc_ctx {
     dk_conn *conn;
     json_object *list;
+    json_object *vols;          /* TTL volumes: a named sandbox's moved end */
+    char ttl[24];               /* item_label's answer for a moved end */
     int (*report)(void *userdata, const char *id, const char *reason);
     void *userdata;
 } gc_ctx;
@@ -28,18 +30,59 @@ static const char *item_id(void *ud, size_t i)
     return id;
 }
 
+/*
+ * A label's value; for a named sandbox whose end a TTL volume moved, its
+ * TTL in seconds from creation to that end (at least 1, so that an end
+ * already passed counts as passed).
+ */
 static const char *item_label(void *ud, size_t i, const char *key)
 {
     gc_ctx *g = ud;
     json_object *labels = NULL;
     json_object_object_get_ex(json_object_array_get_idx(g->list, i), "Labels", &labels);
+    const char *id = item_id(ud, i), *created = sbx_json_str(labels, SBX_LABEL_CREATED);
+    if (strcmp(key, SBX_LABEL_TTL) == 0 && id && created && sbx_json_str(labels, DK_LABEL_POLICY)) {
+        int64_t end = dk_expires_ms(labels, g->vols, id);
+        int64_t ttl = end ? (end + 999) / 1000 - strtoll(created, NULL, 10) : 0;
+        if (end) {
+            snprintf(g->ttl, sizeof(g->ttl), "%lld", (long long)(ttl > 0 ? ttl : 1));
+            return g->ttl;
+        }
+    }
     return sbx_json_str(labels, key);
+}
+
+/* TTL volumes whose container is gone (it was removed by hand, say). */
+static int drop_orphan_volumes(gc_ctx *g)
+{
+    int rc = SBX_OK;
+    for (size_t v = 0; rc == SBX_OK && v < json_object_array_length(g->vols); v++) {
+        json_object *vol = json_object_array_get_idx(g->vols, v);
+        const char *of = sbx_json_str(sbx_json_at(vol, "Labels"), DK_LABEL_TTL_FOR);
+        const char *name = sbx_json_str(vol, "Name");
+        bool alive = false;
+        for (size_t i = 0; of && !alive && i < json_object_array_length(g->list); i++) {
+            const char *id = sbx_json_str(json_object_array_get_idx(g->list, i), "Id");
+            alive = id && strcmp(id, of) == 0;
+        }
+        if (!alive && name) {
+            char path[300];
+            snprintf(path, sizeof(path), "/volumes/%s?force=1", name);
+            sbx_http_request rq = {.method = "DELETE", .path = path};
+            sbx_http_response rs = {0};
+            rc = dk_http(g->conn, &rq, &rs);
+            if (rc == SBX_OK && rs.status != 204 && rs.status != 404)
+                rc = dk_api_fail(g->conn, &rs, "removing a TTL volume");
+            sbx_http_response_clear(&rs);
+        }
+    }
+    return rc;
 }
 
 static int item_remove(void *ud, size_t i)
 {
     gc_ctx *g = ud;
-    return dk_container_remove(g->conn, item_id(ud, i));
+    return dk_kept_remove(g->conn, item_id(ud, i));
 }
 
 /* Containers are reported by their short id, as the docker CLI shows them. */
@@ -80,12 +123,19 @@ int dk_gc(void *state, const sbx_plugin_dsn *dsn,
     rc = dk_api_json(&conn, "GET", path, NULL, "listing sandboxio containers", &list);
     if (rc == SBX_OK && !json_object_is_type(list, json_type_array))
         rc = host->set_error(SBX_E_BACKEND_PROTOCOL, "docker: the container list is not an array");
+    json_object *vols = NULL;
+    if (rc == SBX_OK)
+        rc = dk_ttl_volumes(&conn, NULL, &vols);
     if (rc == SBX_OK) {
-        gc_ctx g = {.conn = &conn, .list = list, .report = report, .userdata = userdata};
+        gc_ctx g = {.conn = &conn, .list = list, .vols = vols, .report = report,
+                    .userdata = userdata};
         sbx_gc_list items = {.count = json_object_array_length(list), .id = item_id,
                              .label = item_label, .remove = item_remove, .ud = &g};
         rc = sbx_gc_sweep(&items, report_short, &g, removed);
+        if (rc == SBX_OK)
+            rc = drop_orphan_volumes(&g);
     }
+    json_object_put(vols);
     json_object_put(list);
     dk_conn_clear(&conn);
     return rc;

@@ -20,7 +20,7 @@ int dk_run(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limi
         .stdin_attached = io && SBX_STRUCT_HAS(io, input) && io->input,
     };
     dk_sandbox *sb;
-    rc = dk_sandbox_create(state, dsn, limits, &proc, &sb);
+    rc = dk_sandbox_create(state, dsn, limits, &proc, NULL, &sb);
     if (rc)
         return rc;
     rc = dk_exec_oneshot(sb, cmd, io, exit_out);

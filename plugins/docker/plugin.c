@@ -9,14 +9,14 @@
 
 /*
  * Only what the contract suite proves against a real engine. Not declared:
- * net-allowlist (the engine has no per-host egress filter), pause, snapshot,
- * ports and native.
+ * net-allowlist (the engine has no per-host egress filter), snapshot, ports
+ * and native.
  */
 #define DK_CAPS                                                                           \
     (SBX_CAP_EXEC | SBX_CAP_STREAM | SBX_CAP_STDIN | SBX_CAP_FILES | SBX_CAP_ENV |        \
      SBX_CAP_CWD | SBX_CAP_TIMEOUT | SBX_CAP_NET_NONE | SBX_CAP_LIMIT_MEMORY |            \
      SBX_CAP_LIMIT_CPU | SBX_CAP_LIMIT_PIDS | SBX_CAP_PERSIST | SBX_CAP_OOM_REPORT |        \
-     SBX_CAP_LIMIT_DISK)
+     SBX_CAP_LIMIT_DISK | SBX_CAP_ATTACH | SBX_CAP_PAUSE)
 
 static int dk_init(const sbx_host *host, void **state)
 {
@@ -64,6 +64,13 @@ static const sbx_plugin descriptor = {
     .sandbox_id = dk_sandbox_id,
     .gc = dk_gc,
     .run = dk_run,
+    .open_named = dk_open_named,
+    .attach = dk_attach,
+    .detach = dk_detach,
+    .list = dk_list,
+    .set_ttl = dk_set_ttl,
+    .pause = dk_pause,
+    .resume = dk_resume,
     .ping = dk_ping,
 };
 

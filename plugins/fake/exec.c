@@ -273,7 +273,7 @@ int fake_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
         r.cancel_fd = io->cancel_fd;
     if (io != NULL && io->input != NULL && SBX_STRUCT_HAS(io, input_ready_fd))
         r.input_ready_fd = io->input_ready_fd;
-    rc = fake_enter(sb);
+    rc = fake_enter_exec(sb);
     if (rc != SBX_OK)
         return rc;
     r.in_buf = malloc(CHUNK_SIZE);

@@ -21,6 +21,26 @@
  * gc reads the owner back.
  */
 #define FAKE_ROOT_PREFIX "sandboxio-fake-"
+/*
+ * Sandboxes made by open_named live in "<tmpdir>/sandboxio-fake.<uid>", a
+ * 0700 directory of their user, where any of the user's processes finds
+ * them: "<id>" is the root, "<id>.meta" what attach and list report, and
+ * "n.<name>" a symlink to "<id>" (made with symlink(), so a name is taken
+ * once). Ids are 12 hex digits.
+ */
+#define FAKE_STATE_PREFIX "sandboxio-fake."
+#define FAKE_ID_LEN 12
+
+/* What "<id>.meta" holds. */
+typedef struct fake_meta {
+    char name[64];              /* "" if none */
+    int64_t created_ms;
+    int64_t expires_ms;         /* 0 = no TTL: removed by gc once the owner is gone */
+    long owner_pid;
+    unsigned long owner_ns;
+    bool paused;
+    char *policy;               /* malloc'd; NULL if none */
+} fake_meta;
 
 /* Plugin-wide state: only the host table, valid from init() to fini(). */
 typedef struct fake_state {
@@ -33,6 +53,8 @@ typedef struct fake_sandbox {
     char *root;                 /* absolute path of the private root */
     const char *id;             /* basename of root, points into it */
     int root_fd;                /* O_RDONLY|O_DIRECTORY on root */
+    char *statedir;             /* open_named/attach: the user's state dir; NULL otherwise */
+    fake_meta meta;             /* for statedir's: as last read or written; else paused only */
 
     pthread_mutex_t lock;       /* guards everything below */
     pthread_cond_t idle;        /* signalled when active drops to 0 */
@@ -54,7 +76,15 @@ int fake_dsn_check(const sbx_host *host, const sbx_plugin_dsn *dsn);
 const char *fake_tmpdir(void);
 /* Mark an operation as running; SBX_E_SANDBOX_DESTROYED once destroy began. */
 int fake_enter(fake_sandbox *sb);
+/* fake_enter, and SBX_E_BACKEND_CONFLICT while the sandbox is paused. */
+int fake_enter_exec(fake_sandbox *sb);
 void fake_leave(fake_sandbox *sb);
+/* Kill the command trees this handle runs, wait for their execs; refuse new work. */
+void fake_end_commands(fake_sandbox *sb);
+/* Free the handle alone: nothing on disk is touched. */
+void fake_handle_free(fake_sandbox *sb);
+/* A handle on the root directory root (taken over, freed on failure). */
+int fake_handle_new(const sbx_host *host, char *root, fake_sandbox **out);
 
 /* --- spawn.c: starting a command ----------------------------------------- */
 
@@ -106,10 +136,49 @@ int fake_file_list(void *sandbox, const char *path,
 int fake_file_remove(void *sandbox, const char *path, int recursive);
 int fake_file_mkdir(void *sandbox, const char *path);
 
+/* --- state.c: the per-user state directory and its meta files ------------ */
+
+/* The user's state dir (malloc'd); create: make it if missing. Refuses one not 0700 and ours. */
+int fake_statedir(const sbx_host *host, bool create, char **out);
+int64_t fake_now_ms(void);
+int fake_meta_read(const sbx_host *host, const char *statedir, const char *id, fake_meta *m);
+int fake_meta_write(const sbx_host *host, const char *statedir, const char *id,
+                    const fake_meta *m);
+void fake_meta_clear(fake_meta *m);
+/* Remove sandbox id of statedir: root tree, name link, meta (in that order). */
+int fake_named_remove(const sbx_host *host, const char *statedir, const char *id,
+                      const char *name);
+/* Is id 12 lower-case hex digits? */
+bool fake_id_ok(const char *id);
+
+/* --- named.c: minor-2 members ----------------------------------------------- */
+
+int fake_open_named(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
+                    const sbx_plugin_sandbox_opts *opts, void **sandbox);
+int fake_attach(void *state, const sbx_plugin_dsn *dsn, const char *id_or_name,
+                void **sandbox, sbx_plugin_sandbox_info *info);
+int fake_detach(void *sandbox);
+int fake_set_ttl(void *sandbox, uint64_t ttl_ms);
+int fake_pause(void *sandbox);
+int fake_resume(void *sandbox);
+/* Fill info from sb's meta (strings point into sb). */
+void fake_info(const fake_sandbox *sb, sbx_plugin_sandbox_info *info);
+
+/* --- list.c ----------------------------------------------------------------- */
+
+int fake_list(void *state, const sbx_plugin_dsn *dsn,
+              int (*entry)(void *userdata, const sbx_plugin_sandbox_info *info), void *userdata);
+/* gc's share of the state dir: expired sandboxes, and TTL-less ones whose owner is gone. */
+int fake_gc_named(const sbx_host *host,
+                  int (*report)(void *userdata, const char *id, const char *reason),
+                  void *userdata, size_t *removed);
+
 /* --- gc.c ---------------------------------------------------------------- */
 
 /* Inode of our pid namespace, 0 if unknown. */
 unsigned long fake_pidns(void);
+/* Is the process pid of pid namespace ns surely gone (same namespace, ESRCH)? */
+bool fake_owner_gone(long pid, unsigned long ns);
 int fake_gc(void *state, const sbx_plugin_dsn *dsn,
             int (*report)(void *userdata, const char *id, const char *reason), void *userdata,
             size_t *removed);

@@ -8,7 +8,10 @@ plugins_fake_sandboxio_fake_la_SOURCES = \
 	plugins/fake/exec.c \
 	plugins/fake/beneath.c \
 	plugins/fake/files.c \
-	plugins/fake/gc.c
+	plugins/fake/gc.c \
+	plugins/fake/state.c \
+	plugins/fake/named.c \
+	plugins/fake/list.c
 plugins_fake_sandboxio_fake_la_LIBADD = -lpthread
 plugins_fake_sandboxio_fake_la_LDFLAGS = $(SBX_PLUGIN_LINK)
 
@@ -19,7 +22,8 @@ EXTRA_DIST += docs/backends/fake.md
 FAKE_TESTS = \
 	plugins/fake/tests/test_fake_exec \
 	plugins/fake/tests/test_fake_files \
-	plugins/fake/tests/test_fake_lifecycle
+	plugins/fake/tests/test_fake_lifecycle \
+	plugins/fake/tests/test_fake_attach
 check_PROGRAMS += $(FAKE_TESTS)
 TESTS += $(FAKE_TESTS)
 FAKE_TEST_HARNESS = plugins/fake/tests/harness.c plugins/fake/tests/harness.h
@@ -34,3 +38,6 @@ plugins_fake_tests_test_fake_files_LDADD = $(FAKE_TEST_LDADD) $(SECCOMP_LIBS)
 plugins_fake_tests_test_fake_lifecycle_SOURCES = plugins/fake/tests/test_fake_lifecycle.c $(FAKE_TEST_HARNESS)
 plugins_fake_tests_test_fake_lifecycle_CFLAGS = $(FAKE_TEST_CFLAGS)
 plugins_fake_tests_test_fake_lifecycle_LDADD = $(FAKE_TEST_LDADD)
+plugins_fake_tests_test_fake_attach_SOURCES = plugins/fake/tests/test_fake_attach.c $(FAKE_TEST_HARNESS)
+plugins_fake_tests_test_fake_attach_CFLAGS = $(FAKE_TEST_CFLAGS)
+plugins_fake_tests_test_fake_attach_LDADD = $(FAKE_TEST_LDADD)

@@ -26,6 +26,14 @@ unsigned long fake_pidns(void)
     return stat("/proc/self/ns/pid", &st) == 0 ? (unsigned long)st.st_ino : 0;
 }
 
+bool fake_owner_gone(long pid, unsigned long ns)
+{
+    /* A pid means nothing across namespaces; 0 = unknown: never collected. */
+    if (ns == 0 || ns != fake_pidns() || pid <= 0)
+        return false;
+    return (pid_t)pid != getpid() && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
 /* Parse "sandboxio-fake-<pid>-<pidns>-XXXXXX". */
 static bool parse_root_name(const char *name, long *pid, unsigned long *pidns)
 {
@@ -62,7 +70,7 @@ static bool is_stale(int dir_fd, const char *name, unsigned long our_ns, char *r
     if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode) ||
         st.st_uid != geteuid())
         return false;
-    if ((pid_t)pid == getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+    if (!fake_owner_gone(pid, ns))
         return false;
     snprintf(reason, reason_size, "owner process %ld is gone", pid);
     return true;
@@ -119,6 +127,8 @@ int fake_gc(void *state, const sbx_plugin_dsn *dsn,
     if (de == NULL && errno != 0 && rc == SBX_OK)
         rc = host->set_error(SBX_E_SYSTEM, "fake: gc cannot read %s: %s", tmpdir, strerror(errno));
     closedir(dir);
+    if (rc == SBX_OK && de == NULL)  /* de: report() stopped the sweep */
+        rc = fake_gc_named(host, report, userdata, &count);
     if (removed != NULL)
         *removed = count;
     return rc;

@@ -90,7 +90,8 @@ static const sbx_plugin fake_descriptor = {
     .version = PACKAGE_VERSION,
     .description = "host processes in a private temp dir; for tests, NOT a security boundary",
     .caps = SBX_CAP_EXEC | SBX_CAP_STREAM | SBX_CAP_STDIN | SBX_CAP_FILES | SBX_CAP_ENV |
-            SBX_CAP_CWD | SBX_CAP_TIMEOUT | SBX_CAP_PERSIST | SBX_CAP_NATIVE,
+            SBX_CAP_CWD | SBX_CAP_TIMEOUT | SBX_CAP_PERSIST | SBX_CAP_NATIVE | SBX_CAP_ATTACH |
+            SBX_CAP_PAUSE,
     .tier = SBX_TIER_NONE,
     .init = fake_init,
     .fini = fake_fini,
@@ -106,6 +107,14 @@ static const sbx_plugin fake_descriptor = {
     .native = fake_native,
     .sandbox_id = fake_sandbox_id,
     .gc = fake_gc,
+    .run = NULL,
+    .open_named = fake_open_named,
+    .attach = fake_attach,
+    .detach = fake_detach,
+    .list = fake_list,
+    .set_ttl = fake_set_ttl,
+    .pause = fake_pause,
+    .resume = fake_resume,
 };
 
 SBX_PLUGIN_EXPORT const sbx_plugin *sandboxio_plugin_v1(void);

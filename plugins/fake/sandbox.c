@@ -42,7 +42,7 @@ const char *fake_tmpdir(void)
     return (dir != NULL && dir[0] == '/') ? dir : "/tmp";
 }
 
-static void sandbox_free(fake_sandbox *sb)
+void fake_handle_free(fake_sandbox *sb)
 {
     if (sb->root_fd >= 0)
         close(sb->root_fd);
@@ -50,7 +50,34 @@ static void sandbox_free(fake_sandbox *sb)
     pthread_mutex_destroy(&sb->lock);
     free(sb->groups);
     free(sb->root);
+    free(sb->statedir);
+    fake_meta_clear(&sb->meta);
     free(sb);
+}
+
+int fake_handle_new(const sbx_host *host, char *root, fake_sandbox **out)
+{
+    fake_sandbox *sb = calloc(1, sizeof(*sb));
+    int rc;
+
+    if (sb == NULL) {
+        free(root);
+        return host->set_error(SBX_E_NOMEM, "fake: out of memory");
+    }
+    sb->host = host;
+    sb->root = root;
+    sb->id = strrchr(root, '/') + 1;
+    pthread_mutex_init(&sb->lock, NULL);
+    pthread_cond_init(&sb->idle, NULL);
+    sb->root_fd = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (sb->root_fd < 0) {
+        rc = host->set_error(SBX_E_SYSTEM, "fake: cannot open the sandbox root %s: %s", root,
+                             strerror(errno));
+        fake_handle_free(sb);
+        return rc;
+    }
+    *out = sb;
+    return SBX_OK;
 }
 
 int fake_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
@@ -76,24 +103,9 @@ int fake_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *l
         free(root);
         return rc;
     }
-    sb = calloc(1, sizeof(*sb));
-    if (sb == NULL) {
+    rc = fake_handle_new(host, root, &sb);
+    if (rc != SBX_OK) {
         rmdir(root);
-        free(root);
-        return host->set_error(SBX_E_NOMEM, "fake: out of memory");
-    }
-    sb->host = host;
-    sb->root = root;
-    sb->id = strrchr(root, '/') + 1;
-    pthread_mutex_init(&sb->lock, NULL);
-    pthread_cond_init(&sb->idle, NULL);
-    sb->root_fd = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (sb->root_fd < 0) {
-        err = errno;
-        rc = host->set_error(SBX_E_SYSTEM, "fake: cannot open the sandbox root %s: %s", root,
-                             strerror(err));
-        rmdir(root);
-        sandbox_free(sb);
         return rc;
     }
     if (host->log != NULL)
@@ -102,7 +114,33 @@ int fake_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *l
     return SBX_OK;
 }
 
-int fake_enter(fake_sandbox *sb)
+/*
+ * A sandbox of the state dir may have been destroyed or paused through
+ * another handle, or reached its TTL: its meta file says, read afresh.
+ */
+static int named_check(fake_sandbox *sb, bool for_exec)
+{
+    fake_meta m;
+    int rc;
+
+    if (sb->statedir == NULL)
+        return for_exec && sb->meta.paused
+                   ? sb->host->set_error(SBX_E_BACKEND_CONFLICT,
+                                         "fake: sandbox %s is paused: resume it first", sb->id)
+                   : SBX_OK;
+    rc = fake_meta_read(sb->host, sb->statedir, sb->id, &m);
+    if (rc != SBX_OK)
+        return rc;
+    if (m.expires_ms != 0 && fake_now_ms() >= m.expires_ms)
+        rc = sb->host->set_error(SBX_E_NOT_FOUND, "fake: sandbox %s reached its TTL", sb->id);
+    else if (for_exec && m.paused)
+        rc = sb->host->set_error(SBX_E_BACKEND_CONFLICT,
+                                 "fake: sandbox %s is paused: resume it first", sb->id);
+    fake_meta_clear(&m);
+    return rc;
+}
+
+static int enter(fake_sandbox *sb, bool for_exec)
 {
     int rc = SBX_OK;
 
@@ -113,7 +151,19 @@ int fake_enter(fake_sandbox *sb)
     else
         sb->active++;
     pthread_mutex_unlock(&sb->lock);
+    if (rc == SBX_OK && (rc = named_check(sb, for_exec)) != SBX_OK)
+        fake_leave(sb);
     return rc;
+}
+
+int fake_enter(fake_sandbox *sb)
+{
+    return enter(sb, false);
+}
+
+int fake_enter_exec(fake_sandbox *sb)
+{
+    return enter(sb, true);
 }
 
 void fake_leave(fake_sandbox *sb)
@@ -124,13 +174,8 @@ void fake_leave(fake_sandbox *sb)
     pthread_mutex_unlock(&sb->lock);
 }
 
-int fake_destroy(void *sandbox)
+void fake_end_commands(fake_sandbox *sb)
 {
-    fake_sandbox *sb = sandbox;
-    const sbx_host *host = sb->host;
-    char *slash;
-    int parent_fd, rc = SBX_OK;
-
     /*
      * Kill every command tree, then wait for the execs that run them to
      * finish: they reap their own leaders, and no exec may touch sb later.
@@ -142,7 +187,21 @@ int fake_destroy(void *sandbox)
     while (sb->active > 0)
         pthread_cond_wait(&sb->idle, &sb->lock);
     pthread_mutex_unlock(&sb->lock);
+}
 
+int fake_destroy(void *sandbox)
+{
+    fake_sandbox *sb = sandbox;
+    const sbx_host *host = sb->host;
+    char *slash;
+    int parent_fd, rc = SBX_OK;
+
+    fake_end_commands(sb);
+    if (sb->statedir != NULL) {
+        rc = fake_named_remove(host, sb->statedir, sb->id, sb->meta.name);
+        fake_handle_free(sb);
+        return rc;
+    }
     slash = strrchr(sb->root, '/');
     *slash = '\0';
     parent_fd = open(slash == sb->root ? "/" : sb->root,
@@ -160,6 +219,6 @@ int fake_destroy(void *sandbox)
     }
     if (rc == SBX_OK && host->log != NULL)
         host->log(SBX_LOG_DEBUG, FAKE_NAME, "removed sandbox root %s", sb->root);
-    sandbox_free(sb);
+    fake_handle_free(sb);
     return rc;
 }

@@ -6,6 +6,13 @@ src_sandboxio_SOURCES = \
 	src/cli/commands.h \
 	src/cli/cmd_contract.c \
 	src/cli/cmd_demo.c \
+	src/cli/cmd_cp.c \
+	src/cli/cmd_create.c \
+	src/cli/cmd_exec.c \
+	src/cli/cmd_files.c \
+	src/cli/cmd_manage.c \
+	src/cli/cmd_ps.c \
+	src/cli/cp.h \
 	src/cli/cmd_doctor.c \
 	src/cli/cmd_gc.c \
 	src/cli/cmd_plugins.c \
@@ -33,14 +40,21 @@ src_sandboxio_SOURCES = \
 	src/cli/run_output.c \
 	src/cli/run_tty.c \
 	src/cli/run_tty.h \
+	src/cli/sandbox_ref.c \
+	src/cli/sandbox_ref.h \
 	src/cli/util.c \
 	src/cli/util.h
-src_sandboxio_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(YAML_CFLAGS)
+if SBX_HAVE_ARCHIVE
+src_sandboxio_SOURCES += src/cli/cp_tar.c
+else
+src_sandboxio_SOURCES += src/cli/cp_tar_none.c
+endif
+src_sandboxio_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(YAML_CFLAGS) $(ARCHIVE_CFLAGS)
 ## Every command builds whichever backends are enabled: they reach backends
 ## only through the library, so one left out is a plugin not found at run
 ## time (`sandboxio contract docker://` says so), never a missing symbol.
 ## `contract` runs the suite linked in from contract/.
-src_sandboxio_LDADD = contract/libsbxcontract.la src/libsandboxio.la plugins/lib/libsbxutil.la $(JSONC_LIBS) $(YAML_LIBS)
+src_sandboxio_LDADD = contract/libsbxcontract.la src/libsandboxio.la plugins/lib/libsbxutil.la $(JSONC_LIBS) $(YAML_LIBS) $(ARCHIVE_LIBS)
 
 dist_man_MANS += docs/man/sandboxio.1
 dist_doc_DATA += docs/cli.md docs/profiles.md
@@ -68,7 +82,12 @@ SBX_CLI_TESTS = \
 	tests/cli/run-interactive-stdin-streams.sh \
 	tests/cli/doctor-online-contacts-backends.sh \
 	tests/cli/shell-options-and-refusals.sh \
-	tests/cli/demo-prints-and-runs-each-step.sh
+	tests/cli/demo-prints-and-runs-each-step.sh \
+	tests/cli/session-create-cp-exec-ps-kill.sh \
+	tests/cli/ids-prefix-unique-or-refused.sh \
+	tests/cli/create-ttl-ends-sandbox.sh \
+	tests/cli/create-bad-input-exit-codes.sh \
+	tests/cli/cp-tar-streams.sh
 TESTS += $(SBX_CLI_TESTS)
 EXTRA_DIST += $(SBX_CLI_TESTS) tests/cli/lib.sh tests/cli/interactive-echo.py
 

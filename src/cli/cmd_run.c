@@ -25,19 +25,6 @@ static int fail(const struct run_opts *opts, int code, const char *context)
     return sbx_cli_error_lib(code, context);
 }
 
-static int status_of(const sbx_result *result)
-{
-    if (sbx_result_timed_out(result)) {
-        sbx_cli_error(SBX_E_EXEC_TIMEOUT, "the command was killed at its timeout");
-        return SBX_CLI_EXIT_TIMEOUT;
-    }
-    if (sbx_result_oom_killed(result))
-        sbx_cli_error(SBX_E_EXEC_OOM, "the command was killed for exceeding the memory limit");
-    if (sbx_result_exited(result))
-        return sbx_result_exit_code(result);
-    return 128 + sbx_result_signal(result);
-}
-
 /* The command's run, in a sandbox made for it, to its exit status. */
 static int run_once(const struct run_opts *opts, sbx_client *client, const char *dsn)
 {
@@ -55,10 +42,10 @@ static int run_once(const struct run_opts *opts, sbx_client *client, const char 
         if (rc != SBX_OK)
             return fail(opts, rc, NULL);
         rc = run_print_json(result, opts->po.policy);
-        status = rc == SBX_OK ? status_of(result) : sbx_cli_exit_code(rc);
+        status = rc == SBX_OK ? run_status_of(result) : sbx_cli_exit_code(rc);
     } else {
         rc = run_exec_live(client, dsn, opts->po.policy, opts->cmd, &result);
-        status = rc == SBX_OK ? status_of(result) : sbx_cli_exit_code(rc);
+        status = rc == SBX_OK ? run_status_of(result) : sbx_cli_exit_code(rc);
     }
     sbx_result_free(result);
     if (rc == SBX_E_CAP_STDIN && opts->stdin_auto)

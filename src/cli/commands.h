@@ -25,5 +25,11 @@ int cmd_mcp(int argc, char **argv);
 int cmd_profiles(int argc, char **argv);
 int cmd_shell(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
+int cmd_create(int argc, char **argv);
+int cmd_exec(int argc, char **argv);
+int cmd_cp(int argc, char **argv);
+int cmd_files(int argc, char **argv);   /* ls, rm */
+int cmd_ps(int argc, char **argv);      /* ps, list */
+int cmd_manage(int argc, char **argv);  /* kill, pause, resume, ttl */
 
 #endif

@@ -116,6 +116,8 @@ int run_opts_parse(struct run_opts *opts, int argc, char **argv);
 /* The same for `sandboxio shell [OPTIONS] [ID]`: run -it ... -- sh. */
 int run_opts_parse_shell(struct run_opts *opts, int argc, char **argv);
 void run_opts_release(struct run_opts *opts);
+/* Read all of our stdin into cmd's. 0 or the exit status of the error reported. */
+int run_cmd_stdin(sbx_cmd *cmd);
 
 /* Run what opts asks for (cmd_run.c) and release opts; the exit status. */
 int run_with_opts(struct run_opts *opts);
@@ -129,6 +131,18 @@ int run_with_opts(struct run_opts *opts);
  */
 int run_exec_live(sbx_client *client, const char *dsn, const sbx_policy *policy,
                   const sbx_cmd *cmd, sbx_result **result);
+
+/* The same for a command in an open sandbox (sbx_exec_stream(), else sbx_exec()). */
+int run_exec_in(sbx_sandbox *sandbox, const sbx_cmd *cmd, sbx_result **result);
+
+/*
+ * The exit status a finished command gives sandboxio: its own, 128+N for
+ * signal N, SBX_CLI_EXIT_TIMEOUT at its timeout (reported on stderr).
+ */
+int run_status_of(const sbx_result *result);
+
+/* write(2) all of data, again after EINTR; 0, or -1 with errno. */
+int sbx_cli_write_all(int fd, const void *data, size_t len);
 
 /*
  * Print the result as one JSON object (see docs/cli.md), with the backend,

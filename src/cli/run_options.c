@@ -187,7 +187,7 @@ static int stdin_is_data(void)
     return S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISREG(st.st_mode);
 }
 
-static int set_stdin(sbx_cmd *cmd)
+int run_cmd_stdin(sbx_cmd *cmd)
 {
     void *data = NULL;
     size_t len = 0;

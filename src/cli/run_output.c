@@ -21,7 +21,7 @@ struct live_sink {
     int failed_stream;
 };
 
-static int write_all(int fd, const void *data, size_t len)
+int sbx_cli_write_all(int fd, const void *data, size_t len)
 {
     const char *p = data;
 
@@ -45,7 +45,7 @@ static int live_output(void *userdata, int stream, const void *data, size_t len)
 
     if (sbx_cli_interrupted())
         return 1;   /* the user wants out: stop the command */
-    if (write_all(stream == SBX_STDERR ? STDERR_FILENO : STDOUT_FILENO, data, len) == 0)
+    if (sbx_cli_write_all(stream == SBX_STDERR ? STDERR_FILENO : STDOUT_FILENO, data, len) == 0)
         return 0;
     sink->failed_errno = errno;
     sink->failed_stream = stream;
@@ -59,41 +59,74 @@ static void warn_truncated(const sbx_result *result, int stream)
                       stream == SBX_STDOUT ? "stdout" : "stderr");
 }
 
-int run_exec_live(sbx_client *client, const char *dsn, const sbx_policy *policy,
-                  const sbx_cmd *cmd, sbx_result **result)
+/* After a run or exec: say what went wrong, or replay what was captured. */
+static int finish_live(int rc, const struct live_sink *sink, const sbx_result *result)
 {
-    struct live_sink sink = { 0 };
     const void *data;
     size_t len;
-    int rc;
 
-    fflush(stdout);
-    /* One preparation of the backend: streamed where it can, else captured. */
-    rc = sbx_run_live(result, client, dsn, policy, cmd, live_output, &sink);
-    if (rc == SBX_E_EXEC_ABORTED && sink.failed_errno)
+    if (rc == SBX_E_EXEC_ABORTED && sink->failed_errno)
         sbx_cli_error(SBX_E_EXEC_ABORTED, "cannot write the command's %s: %s; it was stopped",
-                      sink.failed_stream == SBX_STDERR ? "stderr" : "stdout",
-                      strerror(sink.failed_errno));
+                      sink->failed_stream == SBX_STDERR ? "stderr" : "stdout",
+                      strerror(sink->failed_errno));
     else if (rc != SBX_OK && !sbx_cli_interrupted())
         sbx_cli_error_lib(rc, NULL);
-    if (rc != SBX_OK || sbx_result_streamed(*result))
+    if (rc != SBX_OK || sbx_result_streamed(result))
         return rc;
 
     /* No streaming on this backend: the output was captured, replay it. */
-    warn_truncated(*result, SBX_STDOUT);
-    warn_truncated(*result, SBX_STDERR);
+    warn_truncated(result, SBX_STDOUT);
+    warn_truncated(result, SBX_STDERR);
     for (int stream = SBX_STDOUT; stream <= SBX_STDERR; stream++) {
         const char *name = stream == SBX_STDOUT ? "stdout" : "stderr";
 
-        data = stream == SBX_STDOUT ? sbx_result_stdout(*result, &len)
-                                    : sbx_result_stderr(*result, &len);
-        if (len && write_all(stream == SBX_STDOUT ? STDOUT_FILENO : STDERR_FILENO, data, len)) {
+        data = stream == SBX_STDOUT ? sbx_result_stdout(result, &len)
+                                    : sbx_result_stderr(result, &len);
+        if (len && sbx_cli_write_all(stream == SBX_STDOUT ? STDOUT_FILENO : STDERR_FILENO, data,
+                                     len)) {
             sbx_cli_error(SBX_E_SYSTEM, "cannot write the command's %s: %s", name, strerror(errno));
             /* The output was lost: the command's status would hide that. */
             return SBX_E_SYSTEM;
         }
     }
     return SBX_OK;
+}
+
+int run_exec_live(sbx_client *client, const char *dsn, const sbx_policy *policy,
+                  const sbx_cmd *cmd, sbx_result **result)
+{
+    struct live_sink sink = { 0 };
+
+    fflush(stdout);
+    /* One preparation of the backend: streamed where it can, else captured. */
+    int rc = sbx_run_live(result, client, dsn, policy, cmd, live_output, &sink);
+    return finish_live(rc, &sink, *result);
+}
+
+int run_exec_in(sbx_sandbox *sandbox, const sbx_cmd *cmd, sbx_result **result)
+{
+    struct live_sink sink = { 0 };
+    int rc;
+
+    fflush(stdout);
+    if (sbx_sandbox_caps(sandbox) & SBX_CAP_STREAM)
+        rc = sbx_exec_stream(result, sandbox, cmd, live_output, &sink);
+    else
+        rc = sbx_exec(result, sandbox, cmd);
+    return finish_live(rc, &sink, *result);
+}
+
+int run_status_of(const sbx_result *result)
+{
+    if (sbx_result_timed_out(result)) {
+        sbx_cli_error(SBX_E_EXEC_TIMEOUT, "the command was killed at its timeout");
+        return SBX_CLI_EXIT_TIMEOUT;
+    }
+    if (sbx_result_oom_killed(result))
+        sbx_cli_error(SBX_E_EXEC_OOM, "the command was killed for exceeding the memory limit");
+    if (sbx_result_exited(result))
+        return sbx_result_exit_code(result);
+    return 128 + sbx_result_signal(result);
 }
 
 /*

@@ -294,3 +294,13 @@ int sbx_cli_json_options(const char *cmd, int argc, char **argv, int permute,
     }
     return -1;
 }
+
+const char *sbx_cli_file_type_name(int type)
+{
+    switch (type) {
+    case SBX_FILE_REGULAR: return "file";
+    case SBX_FILE_DIRECTORY: return "directory";
+    case SBX_FILE_SYMLINK: return "symlink";
+    default: return "other";
+    }
+}

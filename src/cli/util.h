@@ -11,6 +11,9 @@
 
 /* The backend `run` uses when neither --dsn nor SANDBOXIO_DSN names one. */
 #define SBX_CLI_DEFAULT_DSN "local://"
+/* The TTL `create` gives a sandbox when --ttl is not given: one hour. */
+#define SBX_CLI_DEFAULT_TTL_MS (UINT64_C(3600) * 1000)
+#define SBX_CLI_DEFAULT_TTL_TEXT "1h"
 
 /*
  * Exit statuses of sandboxio's own failures. `run` otherwise exits with the
@@ -106,6 +109,9 @@ int sbx_cli_json_add(json_object *obj, const char *key, json_object *value);
 int sbx_cli_json_add_null(json_object *obj, const char *key);
 /* Append value to array, taking its reference; NULL value gives SBX_E_NOMEM. */
 int sbx_cli_json_push(json_object *array, json_object *value);
+
+/* The JSON name of an sbx_file_type: "file", "directory", "symlink", "other". */
+const char *sbx_cli_file_type_name(int type);
 
 /*
  * Flush stdout and report a write error (a closed pipe, a full disk) as

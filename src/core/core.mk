@@ -12,10 +12,13 @@ src_libsandboxio_la_SOURCES = \
 	src/core/exec.c \
 	src/core/files.c \
 	src/core/internal.h \
+	src/core/lifecycle.c \
+	src/core/lifecycle_ops.c \
 	src/core/loader.c \
 	src/core/path.c \
 	src/core/plugin_package.c \
 	src/core/policy.c \
+	src/core/policy_store.c \
 	src/core/pool.c \
 	src/core/sandbox.c \
 	src/core/strvec.c

@@ -53,6 +53,9 @@ static const catalog_row catalog[] = {
     ROW(SBX_E_PROFILE_BAD_VALUE, 1054, "a profile value is not valid for its key"),
     ROW(SBX_E_PROFILE_NOT_FOUND, 1055, "no profile of that name in any profiles file"),
     ROW(SBX_E_PROFILE_UNREADABLE, 1056, "a profiles file cannot be read"),
+    ROW(SBX_E_BAD_SANDBOX_NAME, 1040, "the sandbox name is not 1 to 63 of [a-z0-9_.-] starting with a letter or digit"),
+    ROW(SBX_E_DETACH_NO_TTL, 1041, "a sandbox without a TTL cannot be detached: it would never end"),
+    ROW(SBX_E_AMBIGUOUS_ID, 1042, "the sandbox id or prefix matches more than one sandbox"),
 
     /* 2xxx: plugin loading and ABI */
     ROW(SBX_E_PLUGIN_NOT_FOUND, 2001, "no plugin for this scheme on the search path"),
@@ -67,6 +70,8 @@ static const catalog_row catalog[] = {
     ROW(SBX_E_PLUGIN_INCOMPLETE, 2010, "the plugin lacks a required function"),
     ROW(SBX_E_PLUGIN_BAD_NAME, 2011, "the scheme is not usable as a plugin name"),
     ROW(SBX_E_PLUGIN_BAD_DESCRIPTOR, 2012, "the plugin descriptor holds invalid values"),
+    ROW(SBX_E_PLUGIN_NO_ATTACH, 2040, "the plugin has no named, attachable sandboxes (ABI minor < 2 or a member missing)"),
+    ROW(SBX_E_PLUGIN_NO_PAUSE, 2041, "the plugin has no pause and resume (ABI minor < 2 or a member missing)"),
 
     /* 3xxx: policy and capability refusals (nothing was run) */
     ROW(SBX_E_POLICY_TIER, 3001, "policy refused: the backend's isolation tier is too weak"),
@@ -90,6 +95,10 @@ static const catalog_row catalog[] = {
     ROW(SBX_E_MCP_SANDBOX_LIMIT, 3021, "the MCP client has open as many sandboxes as it may"),
     ROW(SBX_E_POLICY_NETWORK_OPEN, 3025, "policy refused: the backend cannot give the command an open network"),
     ROW(SBX_E_CAP_PTY, 3040, "the backend cannot run a command on a terminal"),
+    ROW(SBX_E_CAP_ATTACH, 3030, "the backend cannot name, detach, attach or list sandboxes"),
+    ROW(SBX_E_CAP_PAUSE, 3031, "the backend cannot pause and resume a sandbox"),
+    ROW(SBX_E_POLICY_WIDER, 3032, "the attach policy is wider than the one the sandbox was created with"),
+    ROW(SBX_E_POLICY_FIXED, 3033, "the attach policy tightens a control fixed when the sandbox was created"),
 
     /* 4xxx: backend and provider */
     ROW(SBX_E_BACKEND_UNAVAILABLE, 4001, "the backend is not available"),
@@ -115,6 +124,7 @@ static const catalog_row catalog[] = {
     ROW(SBX_E_RUNTIME_DIR_UNSAFE, 4060, "the private runtime directory is not private: refused"),
     ROW(SBX_E_NOT_DETACHABLE, 4061, "the sandbox was opened without a TTL: it cannot be detached"),
     ROW(SBX_E_BACKEND_START_TIMEOUT, 4070, "the provider's sandbox did not start within the time allowed"),
+    ROW(SBX_E_STORED_POLICY, 4050, "the sandbox's stored policy is missing or unreadable"),
 
     /* 5xxx: execution */
     ROW(SBX_E_EXEC_TIMEOUT, 5001, "the command ran past its timeout"),

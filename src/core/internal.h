@@ -110,6 +110,17 @@ SBX_HIDDEN int sbx__env_name_ok(const char *name);
 SBX_HIDDEN int sbx__policy_copy(sbx_policy *dst, const sbx_policy *src);
 SBX_HIDDEN void sbx__policy_clear(sbx_policy *p);
 SBX_HIDDEN void sbx__policy_defaults(sbx_policy *p);
+/* The stored form of p (policy_store.c), without the environment; caller frees. */
+SBX_HIDDEN int sbx__policy_store(const sbx_policy *p, char **out);
+/* Parse a stored form into *p (cleared first); SBX_E_STORED_POLICY if it does not parse. */
+SBX_HIDDEN int sbx__policy_load(sbx_policy *p, const char *text);
+/*
+ * The policy an attached handle runs under: stored, or asked where asked
+ * is no wider (SBX_E_POLICY_WIDER) and changes no sandbox-wide control
+ * (SBX_E_POLICY_FIXED). caps: for the default limits.
+ */
+SBX_HIDDEN int sbx__policy_narrow(sbx_policy *out, const sbx_policy *stored,
+                                  const sbx_policy *asked, uint64_t caps);
 /* Refuse (SBX_E3xxx) what caps/tier cannot guarantee. No side effects. */
 SBX_HIDDEN int sbx__policy_check(const sbx_policy *p, uint64_t caps, int tier, const char *backend);
 
@@ -165,6 +176,8 @@ struct sbx_sandbox {
     sbx_policy policy;
     sbx_dsn *dsn;              /* kept: plugins may hold on to its strings */
     char *dsn_redacted;
+    char *name;                /* NULL if none */
+    int64_t expires_ms;        /* Unix ms when the TTL ends; 0 = none */
 };
 /* SBX_E_SANDBOX_DESTROYED etc. for a handle about to be used. */
 SBX_HIDDEN int sbx__sandbox_usable(const sbx_sandbox *sb);
@@ -177,10 +190,22 @@ SBX_HIDDEN int sbx__sandbox_need(const sbx_sandbox *sb, uint64_t cap);
  */
 SBX_HIDDEN int sbx__sandbox_prepare(sbx_sandbox **out, sbx_client *client, const char *dsn,
                                     const sbx_policy *policy);
+/* sbx__sandbox_prepare() short of the policy check (attach checks the stored one). */
+SBX_HIDDEN int sbx__sandbox_load(sbx_sandbox **out, sbx_client *client, const char *dsn,
+                                 const sbx_policy *policy);
+/* The backend's capabilities for dsn on this machine: declared & probed. */
+SBX_HIDDEN int sbx__effective_caps(sbx_loaded_plugin *lp, const sbx_dsn *dsn, uint64_t *caps);
 /* Have the plugin create a prepared sandbox; on success sb is open. */
 SBX_HIDDEN int sbx__sandbox_create(sbx_sandbox *sb);
 /* The policy's limits as the plugin sees them (strings borrowed from sb). */
 SBX_HIDDEN void sbx__sandbox_limits(const sbx_sandbox *sb, sbx_plugin_limits *limits);
+
+/* --- lifecycle (lifecycle.c) ------------------------------------------- */
+
+/* SBX_E_PLUGIN_NO_ATTACH / SBX_E_CAP_ATTACH unless lp can name, attach, list. */
+SBX_HIDDEN int sbx__attach_ready(const sbx_loaded_plugin *lp, uint64_t caps);
+/* Unix time in milliseconds. */
+SBX_HIDDEN int64_t sbx__now_ms(void);
 
 /* --- cancel (cancel.c) -------------------------------------------------- */
 

@@ -159,6 +159,13 @@ static int check_descriptor(const sbx_plugin *d, lt_dlhandle h, const char *path
                       "declares 'files' but lacks a file function");
     if ((d->caps & SBX_CAP_NATIVE) && !d->native)
         return refuse(SBX_E_PLUGIN_INCOMPLETE, h, path, "declares 'native' but has no native");
+    if ((d->caps & SBX_CAP_ATTACH) &&
+        (!SBX_PLUGIN_HAS(d, open_named) || !SBX_PLUGIN_HAS(d, attach) ||
+         !SBX_PLUGIN_HAS(d, detach) || !SBX_PLUGIN_HAS(d, list) || !SBX_PLUGIN_HAS(d, set_ttl)))
+        return refuse(SBX_E_PLUGIN_INCOMPLETE, h, path,
+                      "declares 'attach' but lacks a minor-2 lifecycle member");
+    if ((d->caps & SBX_CAP_PAUSE) && (!SBX_PLUGIN_HAS(d, pause) || !SBX_PLUGIN_HAS(d, resume)))
+        return refuse(SBX_E_PLUGIN_INCOMPLETE, h, path, "declares 'pause' but lacks pause or resume");
     return SBX_OK;
 }
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int effective_caps(sbx_loaded_plugin *lp, const sbx_dsn *dsn, uint64_t *caps)
+int sbx__effective_caps(sbx_loaded_plugin *lp, const sbx_dsn *dsn, uint64_t *caps)
 {
     *caps = lp->desc->caps;
     if (!SBX_PLUGIN_HAS(lp->desc, probe))
@@ -35,7 +35,7 @@ int sbx_client_probe(sbx_client *client, const char *dsn, uint64_t *caps, int *t
     if (rc == SBX_OK)
         rc = sbx__loader_get(client, sbx_dsn_scheme(parsed), &lp);
     if (rc == SBX_OK)
-        rc = effective_caps(lp, parsed, &effective);
+        rc = sbx__effective_caps(lp, parsed, &effective);
     if (rc == SBX_OK) {
         if (caps)
             *caps = effective;
@@ -76,6 +76,21 @@ void sbx__sandbox_limits(const sbx_sandbox *sb, sbx_plugin_limits *limits)
 int sbx__sandbox_prepare(sbx_sandbox **out, sbx_client *client, const char *dsn,
                          const sbx_policy *policy)
 {
+    int rc = sbx__sandbox_load(out, client, dsn, policy);
+    if (rc)
+        return rc;
+    sbx_sandbox *sb = *out;
+    rc = sbx__policy_check(&sb->policy, sb->caps, sb->tier, sb->plugin->scheme);
+    if (rc) {
+        sbx_sandbox_free(sb);
+        *out = NULL;
+    }
+    return rc;
+}
+
+int sbx__sandbox_load(sbx_sandbox **out, sbx_client *client, const char *dsn,
+                      const sbx_policy *policy)
+{
     *out = NULL;
     sbx_sandbox *sb = sbx__calloc(1, sizeof(*sb));
     if (!sb)
@@ -96,11 +111,9 @@ int sbx__sandbox_prepare(sbx_sandbox **out, sbx_client *client, const char *dsn,
     if (rc == SBX_OK)
         rc = sbx__loader_get(client, sbx_dsn_scheme(sb->dsn), &sb->plugin);
     if (rc == SBX_OK)
-        rc = effective_caps(sb->plugin, sb->dsn, &sb->caps);
-    if (rc == SBX_OK) {
+        rc = sbx__effective_caps(sb->plugin, sb->dsn, &sb->caps);
+    if (rc == SBX_OK)
         sb->tier = sb->plugin->desc->tier;
-        rc = sbx__policy_check(&sb->policy, sb->caps, sb->tier, sb->plugin->scheme);
-    }
     if (rc) {
         sbx_sandbox_free(sb);
         return rc;
@@ -165,6 +178,7 @@ void sbx_sandbox_free(sbx_sandbox *sandbox)
     sbx__policy_clear(&sandbox->policy);
     sbx_dsn_free(sandbox->dsn);
     sbx_free(sandbox->dsn_redacted);
+    free(sandbox->name);
     free(sandbox);
 }
 

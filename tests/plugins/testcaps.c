@@ -13,6 +13,12 @@
  *   SBX_TESTCAPS_DESTROY_FAIL  set: destroy fails with SBX_E_BACKEND_FAILED
  *   SBX_TESTCAPS_PING   unset: no ping; "ok": ping answers; else ping fails
  *                       with SBX_E_BACKEND_UNAVAILABLE naming that text
+ *   SBX_TESTCAPS_MINOR  "1": the descriptor is a minor-1 one (no lifecycle members)
+ *   SBX_TESTCAPS_STORED the policy attach() reports (unset: the last open_named's;
+ *                       "-": none)
+ *
+ * attach() finds any id but "missing"; the sandbox it reports is named
+ * "n1" and expires at 4102444800000 (2100-01-01).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +57,14 @@ static void read_env(void)
     desc.tier = tier ? atoi(tier) : SBX_TIER_UNKNOWN;
     desc.run = getenv("SBX_TESTCAPS_RUN") ? tc_run : NULL;
     desc.ping = getenv("SBX_TESTCAPS_PING") ? tc_ping : NULL;
+    const char *minor = getenv("SBX_TESTCAPS_MINOR");
+    if (minor && strcmp(minor, "1") == 0) {
+        desc.abi_minor = 1;
+        desc.struct_size = (uint32_t)(offsetof(sbx_plugin, run) + sizeof(desc.run));
+    } else {
+        desc.abi_minor = SBX_PLUGIN_ABI_MINOR;
+        desc.struct_size = sizeof(sbx_plugin);
+    }
 }
 
 static int tc_ping(void *state, const sbx_plugin_dsn *dsn, char **detail)
@@ -202,6 +216,82 @@ static int tc_file_mkdir(void *sb, const char *path)
     return SBX_OK;
 }
 
+/* --- minor 2: the lifecycle, recorded; the policy kept for attach --- */
+
+static char stored_policy[1024];
+
+static int tc_open_named(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *l,
+                         const sbx_plugin_sandbox_opts *o, void **sandbox)
+{
+    record("open_named name=%s ttl=%llu memory=%llu policy=%s", o->name ? o->name : "-",
+           (unsigned long long)o->ttl_ms, (unsigned long long)l->memory_bytes,
+           o->policy ? o->policy : "-");
+    snprintf(stored_policy, sizeof(stored_policy), "%s", o->policy ? o->policy : "");
+    *sandbox = host->alloc(1);
+    return *sandbox ? SBX_OK : SBX_E_NOMEM;
+}
+
+static int tc_attach(void *state, const sbx_plugin_dsn *dsn, const char *id_or_name,
+                     void **sandbox, sbx_plugin_sandbox_info *info)
+{
+    const char *env = getenv("SBX_TESTCAPS_STORED");
+    record("attach %s", id_or_name);
+    if (strcmp(id_or_name, "missing") == 0)
+        return host->set_error(SBX_E_NOT_FOUND, "no sandbox '%s'", id_or_name);
+    *sandbox = host->alloc(1);
+    if (!*sandbox)
+        return SBX_E_NOMEM;
+    info->id = "tc1";
+    info->name = "n1";
+    info->created_ms = 1;
+    info->expires_ms = INT64_C(4102444800000);
+    info->owner = "";
+    info->state = SBX_PLUGIN_STATE_RUNNING;
+    info->policy = env ? (strcmp(env, "-") == 0 ? NULL : env) : stored_policy;
+    return SBX_OK;
+}
+
+static int tc_detach(void *sandbox)
+{
+    record("detach");
+    host->free(sandbox);
+    return SBX_OK;
+}
+
+static int tc_list(void *state, const sbx_plugin_dsn *dsn,
+                   int (*entry)(void *, const sbx_plugin_sandbox_info *), void *ud)
+{
+    static const char *const ids[] = {"tc1", "tc2"};
+    record("list");
+    for (size_t i = 0; i < 2; i++) {
+        sbx_plugin_sandbox_info in = {
+            .struct_size = sizeof(in), .id = ids[i], .name = i ? NULL : "n1",
+            .created_ms = 1, .expires_ms = i ? 0 : INT64_C(4102444800000), .owner = NULL,
+            .state = i ? SBX_PLUGIN_STATE_PAUSED : SBX_PLUGIN_STATE_RUNNING, .policy = NULL};
+        if (entry(ud, &in))
+            break;
+    }
+    return SBX_OK;
+}
+
+static int tc_set_ttl(void *sandbox, uint64_t ttl_ms)
+{
+    record("set_ttl %llu", (unsigned long long)ttl_ms);
+    return SBX_OK;
+}
+
+static int tc_pause(void *sandbox)
+{
+    record("pause");
+    return SBX_OK;
+}
+
+static int tc_resume(void *sandbox)
+{
+    record("resume");
+    return SBX_OK;
+}
+
 SBX_PLUGIN_EXPORT const sbx_plugin *sandboxio_plugin_v1(void);
 const sbx_plugin *sandboxio_plugin_v1(void)
 {
@@ -223,6 +313,13 @@ const sbx_plugin *sandboxio_plugin_v1(void)
         .file_remove = tc_file_remove,
         .file_mkdir = tc_file_mkdir,
         .native = tc_native,
+        .open_named = tc_open_named,
+        .attach = tc_attach,
+        .detach = tc_detach,
+        .list = tc_list,
+        .set_ttl = tc_set_ttl,
+        .pause = tc_pause,
+        .resume = tc_resume,
     };
     read_env();
     return &desc;

@@ -29,7 +29,8 @@ START_TEST(descriptor_declares_only_what_it_honours)
     ck_assert_int_eq(p->tier, SBX_TIER_NONE);
     ck_assert_uint_eq(p->caps, SBX_CAP_EXEC | SBX_CAP_STREAM | SBX_CAP_STDIN | SBX_CAP_FILES |
                                    SBX_CAP_ENV | SBX_CAP_CWD | SBX_CAP_TIMEOUT |
-                                   SBX_CAP_PERSIST | SBX_CAP_NATIVE);
+                                   SBX_CAP_PERSIST | SBX_CAP_NATIVE | SBX_CAP_ATTACH |
+                                   SBX_CAP_PAUSE);
     ck_assert_ptr_nonnull(p->init);
     ck_assert_ptr_nonnull(p->fini);
     ck_assert_ptr_nonnull(p->open);
@@ -44,6 +45,13 @@ START_TEST(descriptor_declares_only_what_it_honours)
     ck_assert_ptr_nonnull(p->sandbox_id);
     ck_assert_ptr_nonnull(p->gc);
     ck_assert_ptr_null(p->probe);
+    ck_assert_ptr_nonnull(p->open_named);
+    ck_assert_ptr_nonnull(p->attach);
+    ck_assert_ptr_nonnull(p->detach);
+    ck_assert_ptr_nonnull(p->list);
+    ck_assert_ptr_nonnull(p->set_ttl);
+    ck_assert_ptr_nonnull(p->pause);
+    ck_assert_ptr_nonnull(p->resume);
 }
 END_TEST
 

@@ -491,16 +491,6 @@ static json_object *tool_read(struct mcp_session *s, struct mcp_call *call, stru
     return mcp_result_ok(obj, text);
 }
 
-static const char *type_name(int type)
-{
-    switch (type) {
-    case SBX_FILE_REGULAR: return "file";
-    case SBX_FILE_DIRECTORY: return "directory";
-    case SBX_FILE_SYMLINK: return "symlink";
-    default: return "other";
-    }
-}
-
 static json_object *tool_list_files(struct mcp_session *s, struct mcp_call *call, struct mcp_args *a)
 {
     static const char *const keys[] = { "sandbox_id", "path", NULL };
@@ -530,7 +520,7 @@ static json_object *tool_list_files(struct mcp_session *s, struct mcp_call *call
         json_object *entry = json_object_new_object();
         rc = entry ? SBX_OK : SBX_E_NOMEM;
         if (!rc) rc = sbx_cli_json_add(entry, "name", json_object_new_string(e->name));
-        if (!rc) rc = sbx_cli_json_add(entry, "type", json_object_new_string(type_name(e->type)));
+        if (!rc) rc = sbx_cli_json_add(entry, "type", json_object_new_string(sbx_cli_file_type_name(e->type)));
         if (!rc) rc = sbx_cli_json_add(entry, "size", json_object_new_int64((int64_t)e->size));
         if (!rc) rc = sbx_cli_json_add(entry, "mode", json_object_new_int((int)(e->mode & 07777)));
         if (!rc) rc = sbx_cli_json_push(entries, entry);

@@ -1,0 +1,158 @@
+/*
+ * cmd_exec.c - `sandboxio exec ID -- CMD...`: run a command in a sandbox
+ * made by `create`, under the policy stored with it, then let go of it.
+ * The exit status is the command's, as for `run`.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sandboxio/sandboxio.h>
+
+#include "commands.h"
+#include "interrupt.h"
+#include "run.h"
+#include "sandbox_ref.h"
+#include "util.h"
+
+enum { OPT_X_DSN = 256, OPT_X_TIMEOUT, OPT_X_CWD, OPT_X_ENV };
+
+static const struct option options[] = {
+    { "dsn", required_argument, NULL, OPT_X_DSN },
+    { "timeout", required_argument, NULL, OPT_X_TIMEOUT },
+    { "cwd", required_argument, NULL, OPT_X_CWD },
+    { "env", required_argument, NULL, OPT_X_ENV },
+    { "interactive", no_argument, NULL, 'i' },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 }
+};
+
+static void usage(FILE *out)
+{
+    fputs("Usage: sandboxio exec [-i] [OPTIONS] ID|NAME [--] CMD [ARGS...]\n"
+          "\n"
+          "Run CMD in the sandbox ID (as `create` and `ps` print it, a unique\n"
+          "prefix of it, or its name), under the policy it was created with.\n"
+          "\n"
+          "  -i, --interactive  feed this process's stdin to CMD\n"
+          "  -e, --env K=V      set K in CMD's environment (repeatable)\n"
+          "  -w, --cwd DIR      run CMD in DIR of the sandbox\n"
+          "  --timeout S        kill CMD after S (at most the sandbox's own timeout)\n"
+          "  --dsn DSN          look for ID on DSN only\n",
+          out);
+}
+
+static int set_env(sbx_cmd *cmd, const char *kv)
+{
+    const char *eq = strchr(kv, '=');
+    char *name;
+    int rc;
+
+    if (!eq || eq == kv)
+        return sbx_cli_usage_error("exec", "--env wants K=V, not '%s'", kv);
+    if (!(name = strndup(kv, (size_t)(eq - kv))))
+        return sbx_cli_error(SBX_E_NOMEM, "exec: out of memory");
+    rc = sbx_cmd_set_env(cmd, name, eq + 1);
+    free(name);
+    return rc ? sbx_cli_error_lib(rc, "exec --env") : 0;
+}
+
+/* Settings that need the command: applied once it exists. */
+struct exec_args {
+    const char *dsn, *cwd;
+    char **env;
+    size_t env_n;
+    uint64_t timeout_ms;
+    int in;
+};
+
+static int build_cmd(const struct exec_args *a, char **argv, sbx_cmd **cmd)
+{
+    int rc = sbx_cmd_new(cmd, (const char *const *)argv), status = 0;
+
+    if (rc)
+        return sbx_cli_error_lib(rc, "exec: the command");
+    for (size_t i = 0; status == 0 && i < a->env_n; i++)
+        status = set_env(*cmd, a->env[i]);
+    if (status == 0 && a->cwd && (rc = sbx_cmd_set_cwd(*cmd, a->cwd)) != SBX_OK)
+        status = sbx_cli_error_lib(rc, "exec --cwd");
+    if (status == 0 && a->timeout_ms && (rc = sbx_cmd_set_timeout(*cmd, a->timeout_ms)) != SBX_OK)
+        status = sbx_cli_error_lib(rc, "exec --timeout");
+    if (status == 0 && (rc = sbx_cmd_set_cancel(*cmd, sbx_cli_interrupt_cancel())) != SBX_OK)
+        status = sbx_cli_error_lib(rc, "exec: setting up the cancel");
+    if (status == 0 && a->in)
+        status = run_cmd_stdin(*cmd);
+    return status;
+}
+
+int cmd_exec(int argc, char **argv)
+{
+    struct exec_args a = {0};
+    sbx_client *client = NULL;
+    sbx_sandbox *sb = NULL;
+    sbx_cmd *cmd = NULL;
+    sbx_result *result = NULL;
+    int opt, rc, status = 0;
+
+    if (!(a.env = calloc((size_t)argc, sizeof(*a.env))))
+        return sbx_cli_error(SBX_E_NOMEM, "exec: out of memory");
+    sbx_cli_getopt_reset();
+    while (status == 0 && (opt = getopt_long(argc, argv, "+:hie:w:", options, NULL)) != -1) {
+        switch (opt) {
+        case 'h':
+            usage(stdout);
+            status = -1;
+            break;
+        case 'i':
+            a.in = 1;
+            break;
+        case 'e':
+        case OPT_X_ENV:
+            a.env[a.env_n++] = optarg;
+            break;
+        case 'w':
+        case OPT_X_CWD:
+            a.cwd = optarg;
+            break;
+        case OPT_X_DSN:
+            a.dsn = optarg;
+            break;
+        case OPT_X_TIMEOUT:
+            if (sbx_cli_parse_duration_ms(optarg, &a.timeout_ms) != SBX_OK)
+                status = sbx_cli_error(SBX_E_BAD_SIZE, "exec: --timeout '%s' is not a duration",
+                                       optarg);
+            break;
+        default:
+            status = sbx_cli_option_error("exec", argv, opt);
+        }
+    }
+    int first = optind;
+    if (status == 0 && first >= argc)
+        status = sbx_cli_usage_error("exec", "no sandbox id given");
+    if (status == 0 && first + 1 < argc && strcmp(argv[first + 1], "--") == 0)
+        first++;
+    if (status == 0 && first + 1 >= argc)
+        status = sbx_cli_usage_error("exec", "no command given");
+    if (status == 0 && sbx_cli_interrupt_install() != 0)
+        status = sbx_cli_error(SBX_E_SYSTEM, "installing the signal handlers: %m");
+    if (status == 0)
+        status = build_cmd(&a, argv + first + 1, &cmd);
+    if (status == 0 && (rc = sbx_client_new(&client)) != SBX_OK)
+        status = sbx_cli_error_lib(rc, "creating the client");
+    if (status == 0)
+        status = sbx_cli_ref_attach(client, "exec", argv[optind], a.dsn, &sb);
+    if (status == 0) {
+        rc = run_exec_in(sb, cmd, &result);
+        status = rc == SBX_OK ? run_status_of(result) : sbx_cli_exit_code(rc);
+        if (sbx_cli_interrupted())
+            status = 128 + sbx_cli_interrupted();
+        status = sbx_cli_ref_detach(sb, status);
+    }
+    sbx_result_free(result);
+    sbx_cmd_free(cmd);
+    sbx_client_free(client);
+    free(a.env);
+    return status < 0 ? 0 : status;
+}

@@ -1,0 +1,159 @@
+/*
+ * cmd_ps.c - `sandboxio ps` (alias `list`): the sandboxes sandboxio made for
+ * this user on every backend that can list them, or on --dsn alone.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sandboxio/sandboxio.h>
+
+#include "commands.h"
+#include "sandbox_ref.h"
+#include "util.h"
+
+enum { OPT_P_DSN = 256, OPT_P_JSON };
+
+static const struct option options[] = {
+    { "dsn", required_argument, NULL, OPT_P_DSN },
+    { "json", no_argument, NULL, OPT_P_JSON },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 }
+};
+
+static void usage(FILE *out)
+{
+    fputs("Usage: sandboxio ps [--dsn DSN] [--json]\n"
+          "       sandboxio list ...\n"
+          "\n"
+          "List the sandboxes that outlive their command (made by `create`) on every\n"
+          "backend that can list them, or on DSN only. --json prints an array of\n"
+          "{\"id\", \"backend\", \"backend_id\", \"name\", \"state\", \"created_ms\",\n"
+          "\"expires_ms\", \"owner\"}.\n",
+          out);
+}
+
+struct ps {
+    json_object *rows;   /* --json: the array */
+    int nomem;
+};
+
+/* "12m", "3h", "expired": the time left until expires_ms. */
+static void left(char *buf, size_t size, int64_t expires_ms)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    int64_t ms = expires_ms - ((int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
+
+    if (expires_ms == 0)
+        snprintf(buf, size, "-");
+    else if (ms <= 0)
+        snprintf(buf, size, "expired");
+    else if (ms < 120 * 1000)
+        snprintf(buf, size, "%llds", (long long)((ms + 999) / 1000));
+    else if (ms < 120 * 60 * 1000)
+        snprintf(buf, size, "%lldm", (long long)(ms / 60000));
+    else
+        snprintf(buf, size, "%lldh", (long long)(ms / 3600000));
+}
+
+static int on_sandbox(void *userdata, const sbx_sandbox_info *info)
+{
+    struct ps *p = userdata;
+    char *ref = sbx_cli_ref_of(info->backend, info->id);
+    char buf[32];
+
+    if (!ref) {
+        p->nomem = 1;
+        return 1;
+    }
+    if (!p->rows) {
+        left(buf, sizeof(buf), info->expires_ms);
+        printf("%-28s %-20s %-8s %s\n", ref, *info->name ? info->name : "-",
+               sbx_sandbox_state_name(info->state), buf);
+    } else {
+        json_object *o = json_object_new_object();
+        int rc = o ? SBX_OK : SBX_E_NOMEM;
+        if (rc == SBX_OK)
+            rc = sbx_cli_json_add(o, "id", json_object_new_string(ref));
+        if (rc == SBX_OK)
+            rc = sbx_cli_json_add(o, "backend", json_object_new_string(info->backend));
+        if (rc == SBX_OK)
+            rc = sbx_cli_json_add(o, "backend_id", json_object_new_string(info->id));
+        if (rc == SBX_OK)
+            rc = sbx_cli_json_add(o, "name", json_object_new_string(info->name));
+        if (rc == SBX_OK)
+            rc = sbx_cli_json_add(o, "state",
+                                  json_object_new_string(sbx_sandbox_state_name(info->state)));
+        if (rc == SBX_OK)
+            rc = sbx_cli_json_add(o, "created_ms", json_object_new_int64(info->created_ms));
+        if (rc == SBX_OK)
+            rc = sbx_cli_json_add(o, "expires_ms", json_object_new_int64(info->expires_ms));
+        if (rc == SBX_OK)
+            rc = sbx_cli_json_add(o, "owner", json_object_new_string(info->owner));
+        if (rc == SBX_OK)
+            rc = sbx_cli_json_push(p->rows, o);
+        else
+            json_object_put(o);
+        p->nomem = rc != SBX_OK;
+    }
+    free(ref);
+    return p->nomem;
+}
+
+int cmd_ps(int argc, char **argv)
+{
+    const char *dsn = NULL;
+    struct ps p = {0};
+    sbx_client *client = NULL;
+    sbx_cli_dsns dsns = {0};
+    int opt, json = 0, rc, status = 0;
+
+    sbx_cli_getopt_reset();
+    while (status == 0 && (opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+        switch (opt) {
+        case 'h':
+            usage(stdout);
+            return 0;
+        case OPT_P_DSN:
+            dsn = optarg;
+            break;
+        case OPT_P_JSON:
+            json = 1;
+            break;
+        default:
+            return sbx_cli_option_error(argv[0], argv, opt);
+        }
+    }
+    if (optind < argc)
+        return sbx_cli_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
+    if ((rc = sbx_client_new(&client)) != SBX_OK)
+        return sbx_cli_error_lib(rc, "creating the client");
+    if ((rc = sbx_cli_dsns_get(client, dsn, &dsns)) != SBX_OK)
+        status = sbx_cli_error_lib(rc, argv[0]);
+    if (status == 0 && json && !(p.rows = json_object_new_array()))
+        status = sbx_cli_error(SBX_E_NOMEM, "%s: out of memory", argv[0]);
+    if (status == 0 && !json)
+        printf("%-28s %-20s %-8s %s\n", "ID", "NAME", "STATE", "EXPIRES");
+    for (size_t i = 0; status == 0 && i < dsns.n; i++) {
+        rc = sbx_client_list(client, dsns.v[i], on_sandbox, &p);
+        if (p.nomem)
+            status = sbx_cli_error(SBX_E_NOMEM, "%s: out of memory", argv[0]);
+        else if (rc && dsn)
+            status = sbx_cli_error_lib(rc, dsns.v[i]);
+        else if (rc) /* one backend away (no daemon...) hides not the others */
+            sbx_cli_error_lib(rc, dsns.v[i]);
+    }
+    if (p.rows && status == 0) {
+        rc = sbx_cli_print_json(p.rows, 1);
+        status = sbx_cli_exit_code(rc);
+    } else if (p.rows) {
+        json_object_put(p.rows);
+    }
+    sbx_cli_dsns_release(&dsns);
+    sbx_client_free(client);
+    return status;
+}
