@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sandboxio/sandboxio.h>
 
 #include "commands.h"
@@ -82,10 +83,15 @@ static int build_cmd(const struct exec_args *a, char **argv, sbx_cmd **cmd)
         status = sbx_cli_error_lib(rc, "exec --timeout");
     if (status == 0 && (rc = sbx_cmd_set_cancel(*cmd, sbx_cli_interrupt_cancel())) != SBX_OK)
         status = sbx_cli_error_lib(rc, "exec: setting up the cancel");
-    if (status == 0 && a->in)
-        status = run_cmd_stdin(*cmd);
+    /* -i: our stdin as it arrives, so a command can answer line by line. */
+    if (status == 0 && a->in && (rc = sbx_cmd_set_stdin_fd(*cmd, STDIN_FILENO)) != SBX_OK)
+        status = sbx_cli_error_lib(rc, "exec -i");
     return status;
 }
+
+/* The sandbox outlives the exec: only the command is stopped. */
+static const char exec_interrupt_note[] =
+    "sandboxio: interrupted: stopping the command (interrupt again to quit at once)\n";
 
 int cmd_exec(int argc, char **argv)
 {
@@ -135,7 +141,7 @@ int cmd_exec(int argc, char **argv)
         first++;
     if (status == 0 && first + 1 >= argc)
         status = sbx_cli_usage_error("exec", "no command given");
-    if (status == 0 && sbx_cli_interrupt_install() != 0)
+    if (status == 0 && sbx_cli_interrupt_install(exec_interrupt_note) != 0)
         status = sbx_cli_error(SBX_E_SYSTEM, "installing the signal handlers: %m");
     if (status == 0)
         status = build_cmd(&a, argv + first + 1, &cmd);

@@ -411,7 +411,7 @@ static int parse_as(struct run_opts *opts, int argc, char **argv, int shell)
     if (cwd && (status = lib_failed(sbx_cmd_set_cwd(opts->cmd, cwd), "--cwd")))
         return status;
     if (use_stdin)
-        status = set_stdin(opts->cmd);
+        status = run_cmd_stdin(opts->cmd);
     else if (interactive || (opts->stdin_auto = stdin_is_data()))
         status = lib_failed(sbx_cmd_set_stdin_fd(opts->cmd, STDIN_FILENO), "-i");
     opts->interactive = interactive;
