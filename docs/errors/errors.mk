@@ -27,6 +27,9 @@ dist_errors_DATA = \
 	docs/errors/SBX_E1030.md \
 	docs/errors/SBX_E1031.md \
 	docs/errors/SBX_E1032.md \
+	docs/errors/SBX_E1040.md \
+	docs/errors/SBX_E1041.md \
+	docs/errors/SBX_E1042.md \
 	docs/errors/SBX_E1050.md \
 	docs/errors/SBX_E1051.md \
 	docs/errors/SBX_E1052.md \
@@ -34,9 +37,6 @@ dist_errors_DATA = \
 	docs/errors/SBX_E1054.md \
 	docs/errors/SBX_E1055.md \
 	docs/errors/SBX_E1056.md \
-	docs/errors/SBX_E1040.md \
-	docs/errors/SBX_E1041.md \
-	docs/errors/SBX_E1042.md \
 	docs/errors/SBX_E2001.md \
 	docs/errors/SBX_E2002.md \
 	docs/errors/SBX_E2003.md \
@@ -70,11 +70,11 @@ dist_errors_DATA = \
 	docs/errors/SBX_E3020.md \
 	docs/errors/SBX_E3021.md \
 	docs/errors/SBX_E3025.md \
-	docs/errors/SBX_E3040.md \
 	docs/errors/SBX_E3030.md \
 	docs/errors/SBX_E3031.md \
 	docs/errors/SBX_E3032.md \
 	docs/errors/SBX_E3033.md \
+	docs/errors/SBX_E3040.md \
 	docs/errors/SBX_E4001.md \
 	docs/errors/SBX_E4002.md \
 	docs/errors/SBX_E4003.md \
@@ -95,10 +95,10 @@ dist_errors_DATA = \
 	docs/errors/SBX_E4030.md \
 	docs/errors/SBX_E4040.md \
 	docs/errors/SBX_E4041.md \
+	docs/errors/SBX_E4050.md \
 	docs/errors/SBX_E4060.md \
 	docs/errors/SBX_E4061.md \
 	docs/errors/SBX_E4070.md \
-	docs/errors/SBX_E4050.md \
 	docs/errors/SBX_E5001.md \
 	docs/errors/SBX_E5002.md \
 	docs/errors/SBX_E5003.md \

@@ -52,6 +52,9 @@ typedef enum sbx_code {
     SBX_E_MCP_BAD_ARGUMENTS = 1030,  /* SBX_E1030 MCP tool arguments do not fit the schema */
     SBX_E_MCP_REQUEST_TOO_LARGE = 1031, /* SBX_E1031 an MCP request past --max-request */
     SBX_E_MCP_CONFIG = 1032,         /* SBX_E1032 the MCP server's configuration is refused */
+    SBX_E_BAD_SANDBOX_NAME = 1040,      /* SBX_E1040 a name not [a-z0-9][a-z0-9_.-]{0,62} */
+    SBX_E_DETACH_NO_TTL = 1041,         /* SBX_E1041 detach of a sandbox with no TTL */
+    SBX_E_AMBIGUOUS_ID = 1042,          /* SBX_E1042 (CLI only) an id prefix matches several sandboxes */
     SBX_E_PROFILE_SYNTAX = 1050, /* SBX_E1050 a profiles file is not valid YAML (CLI only) */
     SBX_E_PROFILE_UNKNOWN_KEY = 1051, /* SBX_E1051 a profile has a key sandboxio does not know (CLI only) */
     SBX_E_PROFILE_BAD_TYPE = 1052, /* SBX_E1052 a profile value has the wrong type (CLI only) */
@@ -59,9 +62,6 @@ typedef enum sbx_code {
     SBX_E_PROFILE_BAD_VALUE = 1054, /* SBX_E1054 a value does not parse (CLI only) */
     SBX_E_PROFILE_NOT_FOUND = 1055, /* SBX_E1055 no profile of that name (CLI only) */
     SBX_E_PROFILE_UNREADABLE = 1056, /* SBX_E1056 a profiles file cannot be read (CLI only) */
-    SBX_E_BAD_SANDBOX_NAME = 1040,      /* SBX_E1040 a name not [a-z0-9][a-z0-9_.-]{0,62} */
-    SBX_E_DETACH_NO_TTL = 1041,         /* SBX_E1041 detach of a sandbox with no TTL */
-    SBX_E_AMBIGUOUS_ID = 1042,          /* SBX_E1042 (CLI only) an id prefix matches several sandboxes */
 
     /* 2xxx: plugin loading and ABI */
     SBX_E_PLUGIN_NOT_FOUND = 2001,      /* SBX_E2001 */
@@ -99,11 +99,11 @@ typedef enum sbx_code {
     SBX_E_MCP_POLICY_WIDER = 3020,      /* SBX_E3020 a tool argument widens the operator's policy */
     SBX_E_MCP_SANDBOX_LIMIT = 3021,     /* SBX_E3021 the client has its maximum of sandboxes */
     SBX_E_POLICY_NETWORK_OPEN = 3025,   /* SBX_E3025 the backend cannot give an open network */
-    SBX_E_CAP_PTY = 3040,               /* SBX_E3040 the backend cannot run a command on a terminal */
     SBX_E_CAP_ATTACH = 3030,            /* SBX_E3030 */
     SBX_E_CAP_PAUSE = 3031,             /* SBX_E3031 */
     SBX_E_POLICY_WIDER = 3032,          /* SBX_E3032 an attach policy wider than the stored one */
     SBX_E_POLICY_FIXED = 3033,          /* SBX_E3033 an attach policy tightens a fixed control */
+    SBX_E_CAP_PTY = 3040,               /* SBX_E3040 the backend cannot run a command on a terminal */
 
     /* 4xxx: backend and provider */
     SBX_E_BACKEND_UNAVAILABLE = 4001,   /* SBX_E4001 */
@@ -126,10 +126,10 @@ typedef enum sbx_code {
     SBX_E_MCP_NO_SANDBOX = 4030,        /* SBX_E4030 no such sandbox in this MCP session */
     SBX_E_INSECURE_ENDPOINT = 4040,     /* SBX_E4040 plain http:// to an address not loopback */
     SBX_E_TEMPLATE_NOT_FOUND = 4041,    /* SBX_E4041 the backend has no such template or image */
+    SBX_E_STORED_POLICY = 4050,         /* SBX_E4050 the stored policy is missing or unreadable */
     SBX_E_RUNTIME_DIR_UNSAFE = 4060,    /* SBX_E4060 the private runtime directory is not private */
     SBX_E_NOT_DETACHABLE = 4061,        /* SBX_E4061 the sandbox has no TTL: it dies with its handle */
     SBX_E_BACKEND_START_TIMEOUT = 4070, /* SBX_E4070 the provider's sandbox did not start in time */
-    SBX_E_STORED_POLICY = 4050,         /* SBX_E4050 the stored policy is missing or unreadable */
 
     /* 5xxx: execution */
     SBX_E_EXEC_TIMEOUT = 5001,          /* SBX_E5001 (CLI only: see sbx_result_timed_out()) */

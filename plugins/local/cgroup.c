@@ -421,7 +421,19 @@ static int v2_root(char *out, size_t cap)
 uint64_t local_cgroup_pause_caps(void)
 {
     char root[PATH_MAX];
-    return v2_root(root, sizeof root) == 0 ? SBX_CAP_PAUSE : 0;
+    cg_layout l;
+    if (v2_root(root, sizeof root) != 0)
+        return 0;
+    /*
+     * Memory and CPU limits (the core's default memory limit included) go
+     * to v1 groups on a hybrid machine, and a task in those cannot also be
+     * in a v2 freezer group of its own: pause would fail on nearly every
+     * sandbox, so it is not declared there.
+     */
+    layout(&l);
+    if (!l.v2 && (l.mem[0] || l.cpu[0]))
+        return 0;
+    return SBX_CAP_PAUSE;
 }
 
 int local_cgroup_create_freezer(const sbx_host *host, local_cgroup *cg)

@@ -479,6 +479,26 @@ static long counter(void *sb)
 }
 
 /* Frozen: nothing runs, files and processes stay; thawed, the same processes go on. */
+/*
+ * Whether a sandbox opened without limits gets a v2 freezer group here
+ * (root, a writable cgroup2 mount). probe() may still leave pause out,
+ * where the limits live in v1 groups: the freezer itself is tested anyway.
+ */
+static int freezer_here(void)
+{
+    char dev[256], dir[512], type[64];
+    int found = 0;
+    if (geteuid() != 0)
+        return 0;
+    FILE *f = fopen("/proc/self/mounts", "re");
+    if (!f)
+        return 0;
+    while (!found && fscanf(f, "%255s %511s %63s %*[^\n]", dev, dir, type) == 3)
+        found = strcmp(type, "cgroup2") == 0 && access(dir, W_OK) == 0;
+    fclose(f);
+    return found;
+}
+
 START_TEST(pause_then_resume_keeps_files_and_processes)
 {
     sbx_plugin_dsn dsn = { sizeof dsn, "local", "", "", 0, NULL };
@@ -486,7 +506,7 @@ START_TEST(pause_then_resume_keeps_files_and_processes)
     void *sb;
     ck_assert_int_eq(th_plugin->probe(th_state, &dsn, &caps), SBX_OK);
     ck_assert_int_eq(th_open_named("frozen", 60000, NULL, NULL, &sb), SBX_OK);
-    if (!(caps & SBX_CAP_PAUSE)) {
+    if (!freezer_here()) {
         /* Not declared here: asked anyway, it says why. */
         ck_assert_int_eq(th_plugin->pause(sb), SBX_E_KERNEL_FEATURE);
         ck_assert_int_eq(th_plugin->destroy(sb), SBX_OK);
@@ -537,7 +557,7 @@ START_TEST(a_paused_sandbox_still_ends_at_its_ttl)
     ck_assert_int_eq(th_plugin->probe(th_state, &dsn, &caps), SBX_OK);
     ck_assert_int_eq(th_open_named(NULL, 1500, NULL, NULL, &sb), SBX_OK);
     pid_t init = th_init_pid_of_id(th_plugin->sandbox_id(sb));
-    if (!(caps & SBX_CAP_PAUSE)) {
+    if (!freezer_here()) {
         ck_assert_int_eq(th_plugin->pause(sb), SBX_E_KERNEL_FEATURE);
     } else {
         ck_assert_int_eq(th_plugin->pause(sb), SBX_OK);
@@ -580,7 +600,7 @@ START_TEST(gc_removes_the_freezer_group_a_killed_creator_left)
     group[strcspn(group, "\n")] = '\0';
     kill_wait(child);
     ck_assert(wait_gone(init, 5000));
-    if (!(caps & SBX_CAP_PAUSE)) {
+    if (!freezer_here()) {
         ck_assert_str_eq(group, ""); /* no freezer here: no group was made */
         return;
     }
