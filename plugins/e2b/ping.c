@@ -8,7 +8,6 @@
 #include "e2b.h"
 
 #include <stdio.h>
-#include <string.h>
 #include <sandboxio/errors.h>
 
 int e2b_ping(void *state, const sbx_plugin_dsn *dsn, char **detail)
@@ -26,13 +25,11 @@ int e2b_ping(void *state, const sbx_plugin_dsn *dsn, char **detail)
     if (rc == SBX_OK && !json_object_is_type(list, json_type_array))
         rc = host->set_error(SBX_E_BACKEND_PROTOCOL, "e2b: the sandbox list is not an array");
     if (rc == SBX_OK) {
-        char text[E2B_URL_MAX + 64];
-        snprintf(text, sizeof(text), "E2B control plane at %s (API key accepted)",
-                 api.ep.api_url);
-        char *line = host->alloc(strlen(text) + 1);
-        if (line)
-            memcpy(line, text, strlen(text) + 1);
-        *detail = line;
+        /* The line is a nicety: out of memory, the answer stands without it. */
+        static const char fmt[] = "E2B control plane at %s (API key accepted)";
+        size_t size = (size_t)snprintf(NULL, 0, fmt, api.ep.api_url) + 1;
+        if ((*detail = host->alloc(size)) != NULL)
+            snprintf(*detail, size, fmt, api.ep.api_url);
     }
     json_object_put(list);
     e2b_api_clear(&api);
