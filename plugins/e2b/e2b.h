@@ -14,6 +14,7 @@
  *   exec.c      a command: the wrapper, stdin, the timeout, the exit report
  *   files.c     /files streamed both ways, and the filesystem RPCs
  *   gc.c        sandboxio's sandboxes whose owner is gone or TTL passed
+ *   ping.c      doctor --online: the control plane answers and takes the key
  *   envelope.c  Connect's server-streaming body: 5-byte envelopes, the
  *               end-of-stream frame and its error
  *   process_end.c  envd's end event of a command as an exit report
@@ -278,5 +279,8 @@ int e2b_resume(void *sandbox);
 int e2b_gc(void *state, const sbx_plugin_dsn *dsn,
            int (*report)(void *userdata, const char *id, const char *reason), void *userdata,
            size_t *removed);
+
+/* ping.c: an authenticated list of one sandbox; *detail names the endpoint. */
+int e2b_ping(void *state, const sbx_plugin_dsn *dsn, char **detail);
 
 #endif

@@ -19,7 +19,8 @@ plugins_e2b_sandboxio_e2b_la_SOURCES = \
 	plugins/e2b/files.c \
 	plugins/e2b/sandbox.c \
 	plugins/e2b/lifecycle.c \
-	plugins/e2b/gc.c
+	plugins/e2b/gc.c \
+	plugins/e2b/ping.c
 plugins_e2b_sandboxio_e2b_la_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JSONC_CFLAGS)
 plugins_e2b_sandboxio_e2b_la_LIBADD = plugins/lib/libsbxhttp.la plugins/lib/libsbxjson.la \
 	plugins/lib/libsbxutil.la $(CURL_LIBS) $(JSONC_LIBS) -lpthread
@@ -70,7 +71,8 @@ SBX_E2B_TESTS += plugins/e2b/tests/e2b-passes-contract.sh \
 	plugins/e2b/tests/e2b-create-request-per-policy.sh \
 	plugins/e2b/tests/e2b-faults-mapped.sh \
 	plugins/e2b/tests/e2b-gc-removes-leaked.sh \
-	plugins/e2b/tests/e2b-lifecycle-members.sh
+	plugins/e2b/tests/e2b-lifecycle-members.sh \
+	plugins/e2b/tests/e2b-doctor-online-checks-key.sh
 ## The minor 2 members through the plugin's descriptor (dlopen), against the rig.
 check_PROGRAMS += plugins/e2b/tests/lifecycle-members
 plugins_e2b_tests_lifecycle_members_SOURCES = plugins/e2b/tests/lifecycle-members.c \

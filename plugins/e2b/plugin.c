@@ -1,7 +1,7 @@
 /*
  * The e2b backend's descriptor. init() only sets up libcurl's global state:
  * listing plugins must not reach E2B, so the first request is made when a
- * sandbox is opened or gc runs.
+ * sandbox is opened, gc runs or ping is asked (doctor --online).
  */
 #include "e2b.h"
 
@@ -75,6 +75,7 @@ static const sbx_plugin descriptor = {
     .set_ttl = e2b_set_ttl,
     .pause = e2b_pause,
     .resume = e2b_resume,
+    .ping = e2b_ping,
 };
 
 SBX_PLUGIN_EXPORT const sbx_plugin *sandboxio_plugin_v1(void);

@@ -47,7 +47,8 @@ static void usage(FILE *out)
           "\n"
           "Options:\n"
           "  --online    also contact each backend (the docker daemon: a ping and\n"
-          "              its version) and report whether it answers\n"
+          "              its version; E2B: a check of the API key) and report\n"
+          "              whether it answers\n"
           "  --json      print one JSON object instead of text\n"
           "  -h, --help  show this help\n",
           out);
