@@ -396,6 +396,9 @@ static int parse_as(struct run_opts *opts, int argc, char **argv, int shell)
         if (optind < argc)
             return sbx_cli_usage_error(name, "unexpected argument '%s' (shell takes one ID)",
                                        argv[optind]);
+        /* A shell in sandbox ID is an exec there (cmd_shell_in()): nothing to build. */
+        if (opts->shell_id)
+            return 0;
         argv = (char **)sh, optind = 0;
     }
     if (optind >= argc && !shell)
