@@ -325,8 +325,12 @@ static void shell_usage(FILE *out)
           "\n"
           "An interactive shell (sh) in a fresh sandbox, on a terminal: the same\n"
           "as `sandboxio run -it [OPTIONS] -- sh`. The sandbox is destroyed when\n"
-          "the shell exits, with the shell's status. ID (a named sandbox) is\n"
-          "refused until named sandboxes exist.\n"
+          "the shell exits, with the shell's status.\n"
+          "\n"
+          "With ID (a sandbox made by `create`): the shell runs in it, the same as\n"
+          "`sandboxio exec -it [OPTIONS] ID -- sh`, with exec's options (-e, -w,\n"
+          "--timeout, --dsn; the sandbox keeps its policy). The sandbox outlives\n"
+          "the shell until `sandboxio kill ID`.\n"
           "\n"
           "Options:\n",
           out);
