@@ -46,6 +46,9 @@ static const catalog_row catalog[] = {
     ROW(SBX_E_MCP_BAD_ARGUMENTS, 1030, "the MCP tool arguments do not fit the tool's input schema"),
     ROW(SBX_E_MCP_REQUEST_TOO_LARGE, 1031, "the MCP request is larger than the server accepts"),
     ROW(SBX_E_MCP_CONFIG, 1032, "the MCP server's configuration is refused"),
+    ROW(SBX_E_BAD_SANDBOX_NAME, 1040, "the sandbox name is not 1 to 63 of [a-z0-9_.-] starting with a letter or digit"),
+    ROW(SBX_E_DETACH_NO_TTL, 1041, "a sandbox without a TTL cannot be detached: it would never end"),
+    ROW(SBX_E_AMBIGUOUS_ID, 1042, "the sandbox id or prefix matches more than one sandbox"),
     ROW(SBX_E_PROFILE_SYNTAX, 1050, "the profiles file is not valid YAML"),
     ROW(SBX_E_PROFILE_UNKNOWN_KEY, 1051, "a profile has an unknown key"),
     ROW(SBX_E_PROFILE_BAD_TYPE, 1052, "a profile value has the wrong type"),
@@ -53,9 +56,6 @@ static const catalog_row catalog[] = {
     ROW(SBX_E_PROFILE_BAD_VALUE, 1054, "a profile value is not valid for its key"),
     ROW(SBX_E_PROFILE_NOT_FOUND, 1055, "no profile of that name in any profiles file"),
     ROW(SBX_E_PROFILE_UNREADABLE, 1056, "a profiles file cannot be read"),
-    ROW(SBX_E_BAD_SANDBOX_NAME, 1040, "the sandbox name is not 1 to 63 of [a-z0-9_.-] starting with a letter or digit"),
-    ROW(SBX_E_DETACH_NO_TTL, 1041, "a sandbox without a TTL cannot be detached: it would never end"),
-    ROW(SBX_E_AMBIGUOUS_ID, 1042, "the sandbox id or prefix matches more than one sandbox"),
 
     /* 2xxx: plugin loading and ABI */
     ROW(SBX_E_PLUGIN_NOT_FOUND, 2001, "no plugin for this scheme on the search path"),
@@ -94,11 +94,11 @@ static const catalog_row catalog[] = {
     ROW(SBX_E_MCP_POLICY_WIDER, 3020, "a tool argument asks for more than the operator's policy allows"),
     ROW(SBX_E_MCP_SANDBOX_LIMIT, 3021, "the MCP client has open as many sandboxes as it may"),
     ROW(SBX_E_POLICY_NETWORK_OPEN, 3025, "policy refused: the backend cannot give the command an open network"),
-    ROW(SBX_E_CAP_PTY, 3040, "the backend cannot run a command on a terminal"),
     ROW(SBX_E_CAP_ATTACH, 3030, "the backend cannot name, detach, attach or list sandboxes"),
     ROW(SBX_E_CAP_PAUSE, 3031, "the backend cannot pause and resume a sandbox"),
     ROW(SBX_E_POLICY_WIDER, 3032, "the attach policy is wider than the one the sandbox was created with"),
     ROW(SBX_E_POLICY_FIXED, 3033, "the attach policy tightens a control fixed when the sandbox was created"),
+    ROW(SBX_E_CAP_PTY, 3040, "the backend cannot run a command on a terminal"),
 
     /* 4xxx: backend and provider */
     ROW(SBX_E_BACKEND_UNAVAILABLE, 4001, "the backend is not available"),
@@ -121,10 +121,10 @@ static const catalog_row catalog[] = {
     ROW(SBX_E_MCP_NO_SANDBOX, 4030, "no sandbox with this id in the MCP session"),
     ROW(SBX_E_INSECURE_ENDPOINT, 4040, "a backend endpoint is plain http:// to an address that is not loopback"),
     ROW(SBX_E_TEMPLATE_NOT_FOUND, 4041, "the backend has no such template or image"),
+    ROW(SBX_E_STORED_POLICY, 4050, "the sandbox's stored policy is missing or unreadable"),
     ROW(SBX_E_RUNTIME_DIR_UNSAFE, 4060, "the private runtime directory is not private: refused"),
     ROW(SBX_E_NOT_DETACHABLE, 4061, "the sandbox was opened without a TTL: it cannot be detached"),
     ROW(SBX_E_BACKEND_START_TIMEOUT, 4070, "the provider's sandbox did not start within the time allowed"),
-    ROW(SBX_E_STORED_POLICY, 4050, "the sandbox's stored policy is missing or unreadable"),
 
     /* 5xxx: execution */
     ROW(SBX_E_EXEC_TIMEOUT, 5001, "the command ran past its timeout"),
