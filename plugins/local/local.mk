@@ -125,6 +125,7 @@ TESTS += \
 	plugins/local/tests/run-network-open-refused-by-policy.sh \
 	plugins/local/tests/run-interactive-stdin-streams.sh \
 	plugins/local/tests/run-tty-shell-in-tmux.sh \
+	plugins/local/tests/exec-attached-streams-stdin.sh \
 	plugins/local/tests/demo-on-local.sh \
 	plugins/local/tests/run-network-open-reaches-netns-not-host.sh \
 	plugins/local/tests/run-network-allowlist-holds.sh
@@ -139,6 +140,7 @@ EXTRA_DIST += \
 	plugins/local/tests/run-network-open-refused-by-policy.sh \
 	plugins/local/tests/run-interactive-stdin-streams.sh \
 	plugins/local/tests/run-tty-shell-in-tmux.sh \
+	plugins/local/tests/exec-attached-streams-stdin.sh \
 	plugins/local/tests/demo-on-local.sh \
 	plugins/local/tests/run-network-open-reaches-netns-not-host.sh \
 	plugins/local/tests/run-network-allowlist-holds.sh \

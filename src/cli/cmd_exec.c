@@ -1,7 +1,8 @@
 /*
  * cmd_exec.c - `sandboxio exec ID -- CMD...`: run a command in a sandbox
  * made by `create`, under the policy stored with it, then let go of it.
- * The exit status is the command's, as for `run`.
+ * The exit status is the command's, as for `run`. `-t` runs it on a
+ * terminal as `run -t` does (run_tty.c); `shell ID` is `exec -it ID -- sh`.
  */
 #include "config.h"
 
@@ -15,6 +16,7 @@
 #include "commands.h"
 #include "interrupt.h"
 #include "run.h"
+#include "run_tty.h"
 #include "sandbox_ref.h"
 #include "util.h"
 
@@ -26,18 +28,21 @@ static const struct option options[] = {
     { "cwd", required_argument, NULL, OPT_X_CWD },
     { "env", required_argument, NULL, OPT_X_ENV },
     { "interactive", no_argument, NULL, 'i' },
+    { "tty", no_argument, NULL, 't' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 }
 };
 
 static void usage(FILE *out)
 {
-    fputs("Usage: sandboxio exec [-i] [OPTIONS] ID|NAME [--] CMD [ARGS...]\n"
+    fputs("Usage: sandboxio exec [-i] [-t] [OPTIONS] ID|NAME [--] CMD [ARGS...]\n"
           "\n"
           "Run CMD in the sandbox ID (as `create` and `ps` print it, a unique\n"
           "prefix of it, or its name), under the policy it was created with.\n"
           "\n"
           "  -i, --interactive  feed this process's stdin to CMD\n"
+          "  -t, --tty          run CMD on a terminal of this terminal's size (with -i:\n"
+          "                     this terminal in raw mode, every key to CMD)\n"
           "  -e, --env K=V      set K in CMD's environment (repeatable)\n"
           "  -w, --cwd DIR      run CMD in DIR of the sandbox\n"
           "  --timeout S        kill CMD after S (at most the sandbox's own timeout)\n"
@@ -66,7 +71,7 @@ struct exec_args {
     char **env;
     size_t env_n;
     uint64_t timeout_ms;
-    int in;
+    int in, tty;
 };
 
 static int build_cmd(const struct exec_args *a, char **argv, sbx_cmd **cmd)
@@ -93,9 +98,15 @@ static int build_cmd(const struct exec_args *a, char **argv, sbx_cmd **cmd)
 static const char exec_interrupt_note[] =
     "sandboxio: interrupted: stopping the command (interrupt again to quit at once)\n";
 
-int cmd_exec(int argc, char **argv)
+/*
+ * exec, or with shell != 0 `shell [OPTIONS] ID`: always -it, the command sh,
+ * the options exec's (the sandbox keeps the policy it was created with).
+ */
+static int exec_main(int argc, char **argv, int shell)
 {
-    struct exec_args a = {0};
+    static char *const sh[] = { "sh", NULL };
+    const char *name = shell ? "shell" : "exec";
+    struct exec_args a = { .in = shell, .tty = shell };
     sbx_client *client = NULL;
     sbx_sandbox *sb = NULL;
     sbx_cmd *cmd = NULL;
@@ -105,7 +116,7 @@ int cmd_exec(int argc, char **argv)
     if (!(a.env = calloc((size_t)argc, sizeof(*a.env))))
         return sbx_cli_error(SBX_E_NOMEM, "exec: out of memory");
     sbx_cli_getopt_reset();
-    while (status == 0 && (opt = getopt_long(argc, argv, "+:hie:w:", options, NULL)) != -1) {
+    while (status == 0 && (opt = getopt_long(argc, argv, "+:hite:w:", options, NULL)) != -1) {
         switch (opt) {
         case 'h':
             usage(stdout);
@@ -113,6 +124,9 @@ int cmd_exec(int argc, char **argv)
             break;
         case 'i':
             a.in = 1;
+            break;
+        case 't':
+            a.tty = 1;
             break;
         case 'e':
         case OPT_X_ENV:
@@ -131,26 +145,39 @@ int cmd_exec(int argc, char **argv)
                                        optarg);
             break;
         default:
-            status = sbx_cli_option_error("exec", argv, opt);
+            if (shell && opt == '?' && optind > 0 && strncmp(argv[optind - 1], "--", 2) == 0)
+                status = sbx_cli_usage_error(name, "'%s' is not an option of a shell in sandbox "
+                                             "ID (it keeps the policy it was created with; "
+                                             "give -e, -w, --timeout or --dsn)",
+                                             argv[optind - 1]);
+            else
+                status = sbx_cli_option_error(name, argv, opt);
         }
     }
     int first = optind;
+    char **command = argv + first + 1;
     if (status == 0 && first >= argc)
-        status = sbx_cli_usage_error("exec", "no sandbox id given");
-    if (status == 0 && first + 1 < argc && strcmp(argv[first + 1], "--") == 0)
-        first++;
-    if (status == 0 && first + 1 >= argc)
-        status = sbx_cli_usage_error("exec", "no command given");
+        status = sbx_cli_usage_error(name, "no sandbox id given");
+    if (status == 0 && shell)
+        command = (char **)sh;
+    if (status == 0 && !shell && first + 1 < argc && strcmp(argv[first + 1], "--") == 0)
+        command = argv + ++first + 1;
+    if (status == 0 && !shell && first + 1 >= argc)
+        status = sbx_cli_usage_error(name, "no command given");
     if (status == 0 && sbx_cli_interrupt_install(exec_interrupt_note) != 0)
         status = sbx_cli_error(SBX_E_SYSTEM, "installing the signal handlers: %m");
     if (status == 0)
-        status = build_cmd(&a, argv + first + 1, &cmd);
+        status = build_cmd(&a, command, &cmd);
     if (status == 0 && (rc = sbx_client_new(&client)) != SBX_OK)
         status = sbx_cli_error_lib(rc, "creating the client");
     if (status == 0)
-        status = sbx_cli_ref_attach(client, "exec", argv[optind], a.dsn, &sb);
-    if (status == 0) {
+        status = sbx_cli_ref_attach(client, name, argv[optind], a.dsn, &sb);
+    /* -t: the terminal goes raw last, and back first, whatever the exec gave. */
+    if (status == 0 && a.tty && (status = sbx_cli_tty_begin(cmd, a.in)) != 0)
+        status = sbx_cli_ref_detach(sb, status);
+    else if (status == 0) {
         rc = run_exec_in(sb, cmd, &result);
+        sbx_cli_tty_end();
         status = rc == SBX_OK ? run_status_of(result) : sbx_cli_exit_code(rc);
         if (sbx_cli_interrupted())
             status = 128 + sbx_cli_interrupted();
@@ -161,4 +188,14 @@ int cmd_exec(int argc, char **argv)
     sbx_client_free(client);
     free(a.env);
     return status < 0 ? 0 : status;
+}
+
+int cmd_exec(int argc, char **argv)
+{
+    return exec_main(argc, argv, 0);
+}
+
+int cmd_shell_in(int argc, char **argv)
+{
+    return exec_main(argc, argv, 1);
 }

@@ -1,27 +1,13 @@
 /*
  * cmd_shell.c - `sandboxio shell [OPTIONS] [ID]`: an interactive shell in
- * a fresh sandbox, `run -it -- sh` under a name a user looks for.
+ * a fresh sandbox, `run -it -- sh` under a name a user looks for; with ID,
+ * `exec -it ID -- sh` in that sandbox, which outlives the shell.
  */
 #include "config.h"
 
 #include "commands.h"
 #include "run.h"
 #include "util.h"
-
-/*
- * The hook for named sandboxes: when the lifecycle commands (create, exec)
- * exist, a shell in sandbox ID is an exec of sh on a terminal in the
- * sandbox attached by ID (sbx_plugin.attach), which stays when the shell
- * exits. Until then ID is refused, never silently ignored.
- */
-static int shell_in_named(struct run_opts *opts)
-{
-    int status = sbx_cli_usage_error("shell", "'%s': a shell in a named sandbox needs named "
-                                     "sandboxes (sandboxio create), which this build lacks; "
-                                     "without ID, shell opens a fresh one", opts->shell_id);
-    run_opts_release(opts);
-    return status;
-}
 
 int cmd_shell(int argc, char **argv)
 {
@@ -32,7 +18,10 @@ int cmd_shell(int argc, char **argv)
         run_opts_release(&opts);
         return status < 0 ? 0 : status;
     }
-    if (opts.shell_id)
-        return shell_in_named(&opts);
+    if (opts.shell_id) {
+        /* Parsed again as exec's options: run's policy options do not apply. */
+        run_opts_release(&opts);
+        return cmd_shell_in(argc, argv);
+    }
     return run_with_opts(&opts);
 }

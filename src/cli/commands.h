@@ -27,6 +27,8 @@ int cmd_shell(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_create(int argc, char **argv);
 int cmd_exec(int argc, char **argv);
+/* `shell [OPTIONS] ID`: exec -it ID -- sh, with exec's options (cmd_exec.c). */
+int cmd_shell_in(int argc, char **argv);
 int cmd_cp(int argc, char **argv);
 int cmd_files(int argc, char **argv);   /* ls, rm */
 int cmd_ps(int argc, char **argv);      /* ps, list */

@@ -15,7 +15,7 @@ static int cmd_help(int argc, char **argv);
 
 static const struct sbx_cli_command commands[] = {
     { "run", cmd_run, "one-shot: create, exec, destroy" },
-    { "shell", cmd_shell, "an interactive shell in a fresh sandbox (run -it -- sh)" },
+    { "shell", cmd_shell, "an interactive shell in a fresh sandbox (run -it -- sh), or in sandbox ID" },
     { "create", cmd_create, "create a sandbox that outlives this command; print its id" },
     { "exec", cmd_exec, "run a command in a sandbox made by create" },
     { "cp", cmd_cp, "copy files and directories between the host and a sandbox" },

@@ -325,8 +325,12 @@ static void shell_usage(FILE *out)
           "\n"
           "An interactive shell (sh) in a fresh sandbox, on a terminal: the same\n"
           "as `sandboxio run -it [OPTIONS] -- sh`. The sandbox is destroyed when\n"
-          "the shell exits, with the shell's status. ID (a named sandbox) is\n"
-          "refused until named sandboxes exist.\n"
+          "the shell exits, with the shell's status.\n"
+          "\n"
+          "With ID (a sandbox made by `create`): the shell runs in it, the same as\n"
+          "`sandboxio exec -it [OPTIONS] ID -- sh`, with exec's options (-e, -w,\n"
+          "--timeout, --dsn; the sandbox keeps its policy). The sandbox outlives\n"
+          "the shell until `sandboxio kill ID`.\n"
           "\n"
           "Options:\n",
           out);
@@ -396,6 +400,9 @@ static int parse_as(struct run_opts *opts, int argc, char **argv, int shell)
         if (optind < argc)
             return sbx_cli_usage_error(name, "unexpected argument '%s' (shell takes one ID)",
                                        argv[optind]);
+        /* A shell in sandbox ID is an exec there (cmd_shell_in()): nothing to build. */
+        if (opts->shell_id)
+            return 0;
         argv = (char **)sh, optind = 0;
     }
     if (optind >= argc && !shell)

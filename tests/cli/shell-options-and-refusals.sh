@@ -1,9 +1,9 @@
 #!/bin/sh
 # `sandboxio shell` is run -it -- sh: on a backend without terminals it is
 # refused before anything runs (SBX_E3040, exit 122); --json and --stdin
-# contradict it; a named sandbox (ID) is refused while named sandboxes do
-# not exist, never ignored. (The shell itself is driven through tmux on
-# local: plugins/local/tests/run-tty-shell-in-tmux.sh.)
+# contradict it. (A shell in sandbox ID: exec-tty-refused-without-pty.sh;
+# the shell itself is driven through tmux on local:
+# plugins/local/tests/run-tty-shell-in-tmux.sh.)
 set -eu
 . "$SBX_TEST_SRCDIR/tests/cli/lib.sh"
 
@@ -16,9 +16,6 @@ sbx shell --network open --json
 expect_error 120 SBX_E1018
 sbx shell --network open --stdin
 expect_error 120 SBX_E1018
-sbx shell --network open box1
-expect_error 120 SBX_E1018
-expect_stderr_has "'box1': a shell in a named sandbox needs named sandboxes"
 sbx shell --network open box1 box2
 expect_error 120 SBX_E1018
 sbx shell --help

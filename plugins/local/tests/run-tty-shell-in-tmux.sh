@@ -5,7 +5,10 @@
 # command (the client's terminal is raw) and not to sandboxio, and after
 # `exit 3` sandboxio exits 3 with the client's terminal mode restored, as
 # it is when sandboxio is stopped by SIGTERM; `sandboxio shell` is the
-# same interactive shell.
+# same interactive shell. `sandboxio shell ID` is that shell in a sandbox
+# made by `create` (exec -it ID -- sh): it is answered and resized, and
+# after it exits the sandbox and a file written from the shell are still
+# there, until `kill`.
 set -eu
 . "$SBX_TEST_SRCDIR/plugins/local/tests/lib.sh"
 if ! command -v tmux >/dev/null 2>&1; then
@@ -15,7 +18,15 @@ if ! command -v tmux >/dev/null 2>&1; then
 fi
 tmp=$(mktemp -d)
 sock="$tmp/tmux.sock"
-cleanup() { tmux -S "$sock" kill-server 2>/dev/null || true; rm -rf "$tmp"; }
+# The sandboxes made by create: private to this test.
+SANDBOXIO_LOCAL_RUNDIR="$tmp/rundir"
+export SANDBOXIO_LOCAL_RUNDIR
+id=
+cleanup() {
+    tmux -S "$sock" kill-server 2>/dev/null || true
+    [ -z "$id" ] || "$b/src/sandboxio" kill --dsn local:// "$id" >/dev/null 2>&1 || true
+    rm -rf "$tmp"
+}
 trap cleanup EXIT
 fail() {
     echo "FAIL: $*" >&2
@@ -32,6 +43,10 @@ before=\$(stty -g)
 if [ "\${1:-}" = shell ]; then
     SANDBOXIO_LOCAL_INIT='$SANDBOXIO_LOCAL_INIT' SANDBOXIO_PLUGIN_PATH='$SANDBOXIO_PLUGIN_PATH' \\
         '$b/src/sandboxio' shell --dsn local:// -e PS1='sbx\$ '
+elif [ "\${1:-}" = shell-id ]; then
+    SANDBOXIO_LOCAL_INIT='$SANDBOXIO_LOCAL_INIT' SANDBOXIO_PLUGIN_PATH='$SANDBOXIO_PLUGIN_PATH' \\
+        SANDBOXIO_LOCAL_RUNDIR='$SANDBOXIO_LOCAL_RUNDIR' \\
+        '$b/src/sandboxio' shell --dsn local:// -e PS1='sbx\$ ' "\$2"
 else
     SANDBOXIO_LOCAL_INIT='$SANDBOXIO_LOCAL_INIT' SANDBOXIO_PLUGIN_PATH='$SANDBOXIO_PLUGIN_PATH' \\
         '$b/src/sandboxio' run --dsn local:// -it -e PS1='sbx\$ ' -- sh
@@ -97,4 +112,27 @@ type_line 'test -t 0 && echo "in-shell-$((2*3)) $(stty size)"'
 wait_for 'in-shell-6 30 100'
 type_line 'exit 5'
 wait_for 'sandboxio exited 5, terminal restored'
-echo "PASS: run -it -- sh and shell: typed, answered, resized, ^C to the command, exit and SIGTERM, terminal restored"
+
+# `sandboxio shell ID`: a shell in a sandbox made by create, which outlives it.
+id=$("$b/src/sandboxio" create --dsn local:// --ttl 10m --name tty-box)
+[ -n "$id" ] || fail "create printed no id"
+tmux -S "$sock" kill-session -t sbx
+tmux -S "$sock" new-session -d -s sbx -x 100 -y 30 "$tmp/session.sh shell-id $id"
+wait_for 'sbx$'
+type_line 'echo kept-$((3*4)) > kept.txt; test -t 0 && echo "named-$(cat kept.txt) $(stty size)"'
+wait_for 'named-kept-12 30 100'
+tmux -S "$sock" resize-window -t sbx -x 120 -y 40
+sleep 0.5
+type_line 'echo "named-now: $(stty size)"'
+wait_for 'named-now: 40 120'
+type_line 'exit 4'
+wait_for 'sandboxio exited 4, terminal restored'
+"$b/src/sandboxio" ps --dsn local:// >"$tmp/ps"
+grep -qF "$id" "$tmp/ps" || fail "sandbox $id is gone after its shell exited: $(cat "$tmp/ps")"
+kept=$("$b/src/sandboxio" exec --dsn local:// "$id" -- cat kept.txt) || fail "exec in $id after the shell failed"
+[ "$kept" = kept-12 ] || fail "kept.txt holds '$kept', not kept-12"
+"$b/src/sandboxio" kill --dsn local:// "$id" || fail "kill $id failed"
+"$b/src/sandboxio" ps --dsn local:// >"$tmp/ps"
+! grep -qF "$id" "$tmp/ps" || fail "sandbox $id is still listed after kill"
+id=
+echo "PASS: run -it -- sh, shell and shell ID: typed, answered, resized, ^C to the command, exit and SIGTERM, terminal restored, the named sandbox kept until kill"
