@@ -133,13 +133,17 @@ async function postFile(sb, req, res, url) {
 export function createEnvdServer(sandboxes, faults, requests) {
   return http.createServer(async (req, res) => {
     const url = new URL(req.url, "http://envd");
-    requests.push({ method: req.method, path: req.url, headers: req.headers });
+    // `proxy502`: E2B's proxy turned it away, envd never saw it (a client
+    // may try again: the wire tests count only what envd served).
+    const entry = { method: req.method, path: req.url, headers: req.headers };
+    requests.push(entry);
     const id = sandboxIdOf(req);
     const sb = id ? sandboxes.get(id) : null;
+    const turnAway = (why) => { entry.proxy502 = true; return jsonError(res, 502, why, { sandboxId: id }); };
     // E2B's proxy answers 502 for a sandbox that is not (or no longer) running.
-    if (!sb) return jsonError(res, 502, `The sandbox ${id} was not found`, { sandboxId: id });
-    if (sb.paused) return jsonError(res, 502, `The sandbox ${id} is paused`, { sandboxId: id });
-    if (Date.now() < sb.readyAt) return jsonError(res, 502, `The sandbox ${id} is not ready yet`, { sandboxId: id });
+    if (!sb) return turnAway(`The sandbox ${id} was not found`);
+    if (sb.paused) return turnAway(`The sandbox ${id} is paused`);
+    if (Date.now() < sb.readyAt) return turnAway(`The sandbox ${id} is not ready yet`);
     if (!authorised(sb, req, url.pathname))
       return jsonError(res, 401, "unauthorized access, please provide a valid access token or method signing if supported");
     sb.sockets.add(req.socket);
