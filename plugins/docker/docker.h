@@ -396,7 +396,7 @@ int dk_detach(void *sandbox);
 int dk_set_ttl(void *sandbox, uint64_t ttl_ms);
 int dk_pause(void *sandbox);
 int dk_resume(void *sandbox);
-/* The TTL volumes of container id (all of them for id NULL), as the engine lists them. */
+/* The TTL volumes of container id (all of them for id ""), as the engine lists them. */
 int dk_ttl_volumes(dk_conn *c, const char *id, json_object **out);
 /* A container's end in Unix ms from its labels and the newest of vols, 0 = none. */
 int64_t dk_expires_ms(json_object *labels, json_object *vols, const char *id);

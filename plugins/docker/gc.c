@@ -125,7 +125,7 @@ int dk_gc(void *state, const sbx_plugin_dsn *dsn,
         rc = host->set_error(SBX_E_BACKEND_PROTOCOL, "docker: the container list is not an array");
     json_object *vols = NULL;
     if (rc == SBX_OK)
-        rc = dk_ttl_volumes(&conn, NULL, &vols);
+        rc = dk_ttl_volumes(&conn, "", &vols);
     if (rc == SBX_OK) {
         gc_ctx g = {.conn = &conn, .list = list, .vols = vols, .report = report,
                     .userdata = userdata};

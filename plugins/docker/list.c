@@ -63,7 +63,7 @@ int dk_list(void *state, const sbx_plugin_dsn *dsn,
     if (rc == SBX_OK && !json_object_is_type(list, json_type_array))
         rc = host->set_error(SBX_E_BACKEND_PROTOCOL, "docker: the container list is not an array");
     if (rc == SBX_OK)
-        rc = dk_ttl_volumes(&conn, NULL, &vols);
+        rc = dk_ttl_volumes(&conn, "", &vols);
     for (size_t i = 0; rc == SBX_OK && i < json_object_array_length(list); i++)
         rc = one(&conn, json_object_array_get_idx(list, i), vols, entry, userdata);
     json_object_put(vols);

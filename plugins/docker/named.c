@@ -55,8 +55,8 @@ int dk_open_named(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limit
 int dk_ttl_volumes(dk_conn *c, const char *id, json_object **out)
 {
     char filter[256], path[512];
-    snprintf(filter, sizeof(filter), "{\"label\":[\"%s%s%s\"]}", DK_LABEL_TTL_FOR, id ? "=" : "",
-             id ? id : "");
+    snprintf(filter, sizeof(filter), "{\"label\":[\"%s%s%s\"]}", DK_LABEL_TTL_FOR, id[0] ? "=" : "",
+             id);
     char *esc = sbx_http_escape(&c->http, filter);
     if (!esc)
         return c->host->set_error(SBX_E_NOMEM, "docker: out of memory");

@@ -46,35 +46,41 @@ static int probe_path(e2b_sandbox *sb, const char *rel, bool leaf, probe *pr)
 {
     const sbx_host *host = sb->host;
     char full[1024];
+    pr->type = -1;
+    pr->path[0] = '\0';
     if ((size_t)snprintf(full, sizeof(full), "%s/%s", E2B_HOME, rel) >= sizeof(full))
         return host->set_error(SBX_E_BAD_PATH, "e2b: the path %s is too long", rel);
     const char *argv[] = {"/bin/sh", "-c", PROBE, "sh", full, leaf ? "leaf" : "", NULL};
     sbx_buf out = {0};
     sbx_plugin_exit x = {.struct_size = sizeof(x)};
     int rc = e2b_run_quiet(sb, argv, &out, &x);
-    if (rc == SBX_OK && (!x.exited || x.exit_code != 0 || !out.data))
+    if (rc != SBX_OK)
+        goto out;
+    if (!x.exited || x.exit_code != 0 || !out.data) {
         rc = host->set_error(SBX_E_BACKEND_FAILED,
                              "e2b: cannot resolve %s in the sandbox (realpath failed)", rel);
-    char *nl = rc == SBX_OK ? strchr(out.data, '\n') : NULL;
-    if (rc == SBX_OK && (!nl || strlen(nl + 1) >= sizeof(pr->path)))
+        goto out;
+    }
+    char *nl = strchr(out.data, '\n');
+    if (!nl || strlen(nl + 1) >= sizeof(pr->path)) {
         rc = host->set_error(SBX_E_BACKEND_PROTOCOL, "e2b: the sandbox's answer for %s is garbled",
                              rel);
-    if (rc == SBX_OK) {
-        static const char *const names[] = {"none", "file", "dir", "link", "other", "notdir"};
-        *nl = '\0';
-        pr->type = -1;
-        for (int i = 0; i < 6; i++)
-            if (strcmp(out.data, names[i]) == 0)
-                pr->type = i;
-        snprintf(pr->path, sizeof(pr->path), "%s", nl + 1);
-        size_t h = strlen(E2B_HOME);
-        if (pr->type < 0)
-            rc = host->set_error(SBX_E_BACKEND_PROTOCOL, "e2b: the sandbox's answer for %s is garbled",
-                                 rel);
-        else if (strncmp(pr->path, E2B_HOME, h) != 0 || (pr->path[h] && pr->path[h] != '/'))
-            rc = host->set_error(SBX_E_PATH_ESCAPE, "e2b: %s leads out of the work dir (to %s)",
-                                 rel, pr->path);
+        goto out;
     }
+    static const char *const names[] = {"none", "file", "dir", "link", "other", "notdir"};
+    *nl = '\0';
+    for (int i = 0; i < 6; i++)
+        if (strcmp(out.data, names[i]) == 0)
+            pr->type = i;
+    snprintf(pr->path, sizeof(pr->path), "%s", nl + 1);
+    size_t h = strlen(E2B_HOME);
+    if (pr->type < 0)
+        rc = host->set_error(SBX_E_BACKEND_PROTOCOL, "e2b: the sandbox's answer for %s is garbled",
+                             rel);
+    else if (strncmp(pr->path, E2B_HOME, h) != 0 || (pr->path[h] && pr->path[h] != '/'))
+        rc = host->set_error(SBX_E_PATH_ESCAPE, "e2b: %s leads out of the work dir (to %s)",
+                             rel, pr->path);
+out:
     sbx_buf_clear(&out);
     return rc;
 }

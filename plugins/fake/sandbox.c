@@ -103,11 +103,21 @@ int fake_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *l
         free(root);
         return rc;
     }
+    /* fake_handle_new() takes root, freed even when it fails: keep the path. */
+    char *made = strdup(root);
+    if (made == NULL) {
+        rmdir(root);
+        free(root);
+        host->set_error(SBX_E_NOMEM, "fake: out of memory");
+        return SBX_E_NOMEM;
+    }
     rc = fake_handle_new(host, root, &sb);
     if (rc != SBX_OK) {
-        rmdir(root);
+        rmdir(made);
+        free(made);
         return rc;
     }
+    free(made);
     if (host->log != NULL)
         host->log(SBX_LOG_DEBUG, FAKE_NAME, "created sandbox root %s", root);
     *sandbox = sb;

@@ -312,7 +312,7 @@ int local_open_named(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_li
                              strerror(errno));
         goto fail;
     }
-    local_record other;
+    local_record other = { 0 };
     if (name[0] && find_by_name(dirfd, name, &other) != 0) {
         local_record_free(&other);
         rc = host->set_error(SBX_E_BACKEND_CONFLICT,

@@ -132,7 +132,6 @@ int local_record_read(int dirfd, const char *id, local_record *r)
         goto fail;
     buf[n] = '\0';
     close(fd);
-    fd = -1;
     char *rid = NULL, *rname = NULL, *created = NULL, *expires = NULL, *state = NULL;
     char *policy = NULL;
     parse(buf, &rid, &rname, &created, &expires, &state, &policy);

@@ -146,7 +146,7 @@ static void print_table(const struct profile_set *set)
 int cmd_profiles(int argc, char **argv)
 {
     struct profile_set set = { 0 };
-    struct profile_error err;
+    struct profile_error err = { 0 };
     int json = 0, status, rc;
 
     int done = sbx_cli_json_options("profiles", argc, argv, 1, usage, &json);

@@ -53,7 +53,7 @@ int policy_opts_use_profile(struct policy_opts *po, int cli_network)
 {
     const char *name = po->profile ? po->profile : getenv("SANDBOXIO_PROFILE");
     const char *cmd = po->cmd ? po->cmd : "run";
-    struct profile_error err;
+    struct profile_error err = { 0 };
     const struct profile *p;
     char files[512];
     int rc, status;

@@ -199,8 +199,10 @@ int sbx_cli_ref_attach(sbx_client *client, const char *cmd, const char *ref, con
     } else {
         rc = sbx_cli_dsns_get(client, dsn, &dsns);
     }
-    if (rc)
+    if (rc) {
+        sbx_cli_dsns_release(&dsns);
         return sbx_cli_error_lib(rc, cmd);
+    }
     for (size_t i = 0; i < dsns.n && !s.nomem; i++) {
         s.dsn = dsns.v[i];
         rc = sbx_client_list(client, dsns.v[i], on_sandbox, &s);
@@ -215,6 +217,8 @@ int sbx_cli_ref_attach(sbx_client *client, const char *cmd, const char *ref, con
     size_t pick = 0;
     int status = s.nomem ? sbx_cli_error(SBX_E_NOMEM, "%s: out of memory", cmd)
                          : choose(&s, cmd, ref, &pick);
+    if (status == 0 && pick >= s.n) /* choose() picks one of s.m when it says 0 */
+        status = sbx_cli_error(SBX_E_INTERNAL, "%s: no sandbox chosen", cmd);
     if (status == 0) {
         rc = sbx_sandbox_attach(out, client, s.m[pick].dsn, s.m[pick].id, NULL);
         if (rc)

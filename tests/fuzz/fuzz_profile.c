@@ -52,7 +52,7 @@ static void same_sets(const struct profile_set *a, const struct profile_set *b)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct profile_set set = { 0 }, again = { 0 };
-    struct profile_error err;
+    struct profile_error err = { 0 };
     const char *text = (const char *)data;
     size_t line, column;
     char colon;
