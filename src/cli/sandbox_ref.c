@@ -217,12 +217,13 @@ int sbx_cli_ref_attach(sbx_client *client, const char *cmd, const char *ref, con
     size_t pick = 0;
     int status = s.nomem ? sbx_cli_error(SBX_E_NOMEM, "%s: out of memory", cmd)
                          : choose(&s, cmd, ref, &pick);
-    if (status == 0 && pick >= s.n) /* choose() picks one of s.m when it says 0 */
-        status = sbx_cli_error(SBX_E_INTERNAL, "%s: no sandbox chosen", cmd);
-    if (status == 0) {
+    /* choose() picks one of s.m when it says 0. */
+    if (status == 0 && pick < s.n) {
         rc = sbx_sandbox_attach(out, client, s.m[pick].dsn, s.m[pick].id, NULL);
         if (rc)
             status = sbx_cli_error_lib(rc, cmd);
+    } else if (status == 0) {
+        status = sbx_cli_error(SBX_E_INTERNAL, "%s: no sandbox chosen", cmd);
     }
     search_release(&s);
     return status;
