@@ -25,6 +25,8 @@ SBX_DAYTONA_SPEC = \
 
 ## Unit tests of the backend's pure parts (no server needed). The plugin
 ## itself is not built yet: its parts are tested as they are written.
+## They need the toolkit's JSON helpers, built only where a plugin uses them.
+if SBX_NEED_JSON_PLUGIN
 check_PROGRAMS += plugins/daytona/tests/test_daytona_units
 TESTS += plugins/daytona/tests/test_daytona_units
 plugins_daytona_tests_test_daytona_units_SOURCES = \
@@ -35,6 +37,7 @@ plugins_daytona_tests_test_daytona_units_SOURCES = \
 	plugins/daytona/lifecycle.c
 plugins_daytona_tests_test_daytona_units_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(JSONC_CFLAGS)
 plugins_daytona_tests_test_daytona_units_LDADD = plugins/lib/libsbxjson.la plugins/lib/libsbxutil.la $(CHECK_LIBS) $(JSONC_LIBS)
+endif
 
 SBX_DAYTONA_TESTS = plugins/daytona/tests/daytona-sdk-session-passes.sh
 TESTS += $(SBX_DAYTONA_TESTS)
