@@ -98,7 +98,11 @@ for o in "$top"/debian/*.lintian-overrides; do
   awk -v f="$o" '/^#/ {c=1; next} /^[^#[:space:]]/ { if (!c) { print "FAIL: " f ": override without a reason: " $0; bad=1 } ; next} {c=0} END {exit bad}' "$o" ||
     exit 1
 done
-XX
+# shlibs: the plugins that speak HTTP, and only they, pull libcurl.
+deb() { ls "$work"/"$1"_"$ver"_*.deb; }
+for p in sandboxio-plugin-docker sandboxio-plugin-e2b; do
+  dpkg-deb -f "$(deb $p)" Depends | grep -q libcurl || fail "$p does not depend on libcurl"
+done
 for p in libsandboxio0 sandboxio sandboxio-plugin-local; do
   ! dpkg-deb -f "$(deb $p)" Depends | grep -q libcurl || fail "$p depends on libcurl"
 done
