@@ -58,8 +58,12 @@ sleep 600
 SH
 chmod +x "$tmp/session.sh"
 
-tmux -S "$sock" -f /dev/null new-session -d -s sbx -x 100 -y 30 "$tmp/session.sh"
+# A session that lives as long as the test keeps the server up: when the
+# last session is killed the server exits, and a client started right
+# after can reach the dying server ("server exited unexpectedly").
+tmux -S "$sock" -f /dev/null new-session -d -s keep "sleep 3600"
 tmux -S "$sock" set-option -g status off >/dev/null
+tmux -S "$sock" new-session -d -s sbx -x 100 -y 30 "$tmp/session.sh"
 
 # wait_for TEXT: until the pane shows TEXT (20 s at most).
 wait_for() {
