@@ -113,7 +113,7 @@ for t in tests/test_policy tests/test_sandbox_api tests/test_lifecycle tests/tes
 done
 
 echo "=== distcheck"
-make -C "$top/build-normal" -s distcheck >"$top/build-normal/distcheck.out" 2>&1 || {
+make -C "$top/build-normal" -s -j"$jobs" distcheck >"$top/build-normal/distcheck.out" 2>&1 || {
   tail -n 80 "$top/build-normal/distcheck.out"; status=1; failed=$((failed + 1))
 }
 [ $status -eq 0 ] && grep -E 'archives ready|^sandboxio-.*\.tar\.gz' "$top/build-normal/distcheck.out" | head -n 3

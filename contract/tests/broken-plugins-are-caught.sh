@@ -65,17 +65,19 @@ expect_caught() {
         fail "$plugin: closing line '$(tail -n 1 "$work/$plugin.out")'"
 }
 
-expect_caught liar SBX-ISO-001
-expect_caught leaker SBX-CLEAN-001
+# A plugin with one flaw is run on the case that proves it; crasher runs
+# the whole suite, which must carry on past every crash.
+expect_caught liar SBX-ISO-001 --only SBX-ISO-001
+expect_caught leaker SBX-CLEAN-001 --only SBX-CLEAN-001
 grep -q '^FAIL SBX-CLEAN-001 .*still runs on the host' "$work/leaker.out" ||
     fail "leaker: SBX-CLEAN-001 failed for another reason"
-expect_caught sleepy SBX-TIME-001
+expect_caught sleepy SBX-TIME-001 --only SBX-TIME-001
 grep -q '^FAIL SBX-TIME-001 .*not reported as timed out' "$work/sleepy.out" ||
     fail "sleepy: SBX-TIME-001 failed for another reason"
-expect_caught cropper SBX-EXEC-008
+expect_caught cropper SBX-EXEC-008 --only SBX-EXEC-008
 grep -q '^FAIL SBX-EXEC-008 .*1048576 bytes captured, expected 67108864' "$work/cropper.out" ||
     fail "cropper: SBX-EXEC-008 failed for another reason"
-expect_caught deaf SBX-CANCEL-002
+expect_caught deaf SBX-CANCEL-002 --only SBX-CANCEL-002
 grep -q '^FAIL SBX-CANCEL-002 .*returned .* over the' "$work/deaf.out" ||
     fail "deaf: SBX-CANCEL-002 failed for another reason"
 
