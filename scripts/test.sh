@@ -112,8 +112,11 @@ for t in tests/test_policy tests/test_sandbox_api tests/test_lifecycle tests/tes
   fi
 done
 
+# The tarball's own check runs every test, but the backends' contract
+# suites only on a few cases that prove each rig works from the tarball:
+# both builds above ran them whole on this tree.
 echo "=== distcheck"
-make -C "$top/build-normal" -s -j"$jobs" distcheck >"$top/build-normal/distcheck.out" 2>&1 || {
+SBX_TEST_CONTRACT_ONLY='SBX-[LFE][IX]*-00[23]' make -C "$top/build-normal" -s -j"$jobs" distcheck >"$top/build-normal/distcheck.out" 2>&1 || {
   tail -n 80 "$top/build-normal/distcheck.out"; status=1; failed=$((failed + 1))
 }
 [ $status -eq 0 ] && grep -E 'archives ready|^sandboxio-.*\.tar\.gz' "$top/build-normal/distcheck.out" | head -n 3

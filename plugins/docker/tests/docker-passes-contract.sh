@@ -6,8 +6,11 @@ set -eu
 . "$SBX_TEST_SRCDIR/plugins/docker/tests/dockerd-start.sh"
 
 OUT="$SBX_DOCKERD_DIR/contract.out"
+# A tarball's check (distcheck) runs a few cases that prove the rig works
+# from the tarball: scripts/test.sh ran the whole suite on this tree already.
+set --; [ -z "${SBX_TEST_CONTRACT_ONLY:-}" ] || set -- --only "$SBX_TEST_CONTRACT_ONLY"
 set +e
-SANDBOXIO_MUST_WORK=1 "$SBX" contract "$DSN" >"$OUT" 2>&1
+SANDBOXIO_MUST_WORK=1 "$SBX" contract "$DSN" "$@" >"$OUT" 2>&1
 status=$?
 set -e
 cat "$OUT"

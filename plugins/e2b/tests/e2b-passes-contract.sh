@@ -9,8 +9,11 @@ SBX="$SBX_TEST_BUILDDIR/src/sandboxio"
 
 rig_start
 OUT="$RIG_DIR/contract.out"
+# A tarball's check (distcheck) runs a few cases that prove the rig works
+# from the tarball: scripts/test.sh ran the whole suite on this tree already.
+set --; [ -z "${SBX_TEST_CONTRACT_ONLY:-}" ] || set -- --only "$SBX_TEST_CONTRACT_ONLY"
 set +e
-SANDBOXIO_MUST_WORK=1 "$SBX" contract "e2b://?template=base&timeout=600" >"$OUT" 2>&1
+SANDBOXIO_MUST_WORK=1 "$SBX" contract "e2b://?template=base&timeout=600" "$@" >"$OUT" 2>&1
 status=$?
 set -e
 cat "$OUT"
