@@ -134,11 +134,30 @@ static long pull(void *ud, char *buf, size_t len)
     return n == 0 && u->left ? -1 : n;
 }
 
+/*
+ * envd's upload has no mode: it creates a file 0644 and keeps the mode of
+ * one it replaces. Any other outcome is set with chmod, which costs one
+ * command, paid only by such writes.
+ */
+static int set_mode(e2b_sandbox *sb, const char *path, const char *resolved, uint32_t mode)
+{
+    char octal[8];
+    snprintf(octal, sizeof(octal), "%04o", (unsigned)(mode & 07777));
+    const char *argv[] = {"chmod", octal, "--", resolved, NULL};
+    sbx_buf out = {0};
+    sbx_plugin_exit x = {.struct_size = sizeof(x)};
+    int rc = e2b_run_quiet(sb, argv, &out, &x);
+    sbx_buf_clear(&out);
+    if (rc == SBX_OK && (!x.exited || x.exit_code != 0))
+        rc = sb->host->set_error(SBX_E_BACKEND_FAILED, "e2b: cannot set mode %s on %s (chmod failed)",
+                                 octal, path);
+    return rc;
+}
+
 int e2b_file_write(void *sandbox, const char *path, uint64_t size, uint32_t mode,
                    long (*read)(void *userdata, void *buf, size_t len), void *userdata)
 {
     e2b_sandbox *sb = sandbox;
-    (void)mode; /* envd creates files 0644 (its umask); see docs/backends/e2b.md */
     probe pr;
     char url[1400];
     int rc = probe_path(sb, path, false, &pr);
@@ -164,6 +183,8 @@ int e2b_file_write(void *sandbox, const char *path, uint64_t size, uint32_t mode
     else if (rc == SBX_OK && rs.status != 200)
         rc = e2b_envd_fail(sb, rs.status, rs.body.data, "writing a file");
     sbx_http_response_clear(&rs);
+    if (rc == SBX_OK && ((mode & 07777) != 0644 || pr.type == T_FILE))
+        rc = set_mode(sb, path, pr.path, mode);
     return rc;
 }
 
