@@ -9,7 +9,10 @@
  *                                    warm: it reads "go", does create →
  *                                    commands.run('true') → kill and prints
  *                                    its milliseconds); medians and the
- *                                    median of the per-round ratios
+ *                                    median of the per-round ratios, of
+ *                                    wall time and of the client's own CPU
+ *                                    time (user + system; the doubles'
+ *                                    work, paid by both, is in neither)
  *   bench-e2b DSN memory M           M sandboxes open at once: this
  *                                    process's RSS growth per sandbox
  *
@@ -22,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -34,6 +38,15 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* This process's CPU seconds so far, user + system, every thread. */
+static double cpu_s(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+           (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }
 
 static void die(const char *what, int rc)
@@ -77,23 +90,29 @@ static int bench_oneshot(sbx_client *c, const char *dsn, int n, char **sdk)
     int rc = sbx_cmd_new(&cmd, argv);
     double *ours = calloc((size_t)n, sizeof *ours), *theirs = calloc((size_t)n, sizeof *theirs);
     double *ratio = calloc((size_t)n, sizeof *ratio);
-    if (rc || !w || !r || !ours || !theirs || !ratio)
+    double *our_cpu = calloc((size_t)n, sizeof *our_cpu), *their_cpu = calloc((size_t)n, sizeof *their_cpu);
+    double *cpu_ratio = calloc((size_t)n, sizeof *cpu_ratio);
+    if (rc || !w || !r || !ours || !theirs || !ratio || !our_cpu || !their_cpu || !cpu_ratio)
         die("setting up", rc ? rc : SBX_E_NOMEM);
     char line[64];
     /* A warm-up round on each side: the SDK's module load and JIT, our plugin's load. */
     run_true(c, dsn, cmd);
     for (int i = -1; i < n; i++) {
-        double t0 = now_s();
+        double t0 = now_s(), c0 = cpu_s();
         if (i >= 0)
             run_true(c, dsn, cmd);
-        double t1 = now_s();
+        double t1 = now_s(), c1 = cpu_s();
         if (fputs("go\n", w) == EOF || fflush(w) || !fgets(line, sizeof(line), r))
             die("the SDK loop stopped", SBX_E_INTERNAL);
         if (i < 0)
             continue;
         ours[i] = t1 - t0;
-        theirs[i] = strtod(line, NULL) / 1e3;
+        char *end;
+        theirs[i] = strtod(line, &end) / 1e3;
+        their_cpu[i] = strtod(end, NULL) / 1e3;
         ratio[i] = ours[i] / theirs[i];
+        our_cpu[i] = c1 - c0;
+        cpu_ratio[i] = their_cpu[i] > 0 ? our_cpu[i] / their_cpu[i] : 0;
     }
     fclose(w);
     fclose(r);
@@ -104,7 +123,14 @@ static int bench_oneshot(sbx_client *c, const char *dsn, int n, char **sdk)
     printf("e2b JS SDK (warm loop):  create -> commands.run('true') -> kill: median %.1f ms\n",
            bench_median(theirs, n) * 1e3);
     printf("median of per-round ratios, sandboxio / SDK: %.2f\n", bench_median(ratio, n));
+    printf("client CPU per round (user + system): sandboxio median %.2f ms, SDK median %.2f ms\n",
+           bench_median(our_cpu, n) * 1e3, bench_median(their_cpu, n) * 1e3);
+    printf("median of per-round client CPU ratios, sandboxio / SDK: %.2f\n",
+           bench_median(cpu_ratio, n));
     sbx_cmd_free(cmd);
+    free(our_cpu);
+    free(their_cpu);
+    free(cpu_ratio);
     free(ours);
     free(theirs);
     free(ratio);

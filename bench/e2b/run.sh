@@ -6,6 +6,9 @@
 #   2. create -> run true -> kill, one sbx_run() and one SDK round in turn,
 #      RUNS rounds (the SDK a warm in-process loop): medians and the median
 #      of the per-round ratios;
+#      and the same for the client's own CPU time (user + system);
+#   2b. the same rounds sent straight to the control-plane double (no
+#      front door, no Prism);
 #   3. client memory per open sandbox (MANY sandboxes open at once).
 # Figures to print, not asserts; the doubles' own cost is in both sides.
 set -eu
@@ -55,6 +58,13 @@ echo
 
 echo "## 2. create -> run true -> kill, interleaved ($runs rounds)"
 "$bench" "$DSN" oneshot "$runs" node "$RIG_NODE/sdk-loop.mjs"
+echo
+
+# The same rounds with both clients sent straight to the control-plane
+# double: no front door, no Prism. What is left of the doubles' work is
+# their sandbox (a bwrap per create), so the ratio is nearer the clients'.
+echo "## 2b. the same, straight to the control-plane double (no front door, no Prism; $runs rounds)"
+E2B_API_URL=$RIG_CONTROL "$bench" "$DSN" oneshot "$runs" node "$RIG_NODE/sdk-loop.mjs"
 echo
 
 echo "## 3. client memory per open sandbox ($many open at once)"

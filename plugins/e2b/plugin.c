@@ -12,7 +12,8 @@
  * Only what the contract suite proves against the doubles. Not declared:
  * limit-memory, limit-cpu, limit-pids, limit-disk (the template fixes them;
  * E2B cannot set them per sandbox, so the core refuses a policy that asks),
- * oom-report (envd does not say), net-allowlist (not yet), snapshot, ports,
+ * oom-report (envd does not say), net-allowlist (E2B's egress rules have no
+ * ports: it would allow more than the policy), snapshot, ports,
  * pty, native. attach and pause are proved by e2b-lifecycle-members.sh
  * through the descriptor until the contract suite has cases for them.
  */
