@@ -190,6 +190,10 @@ void sbxc_case_attach_survives_creator_kill(sbxc_ctx *ctx)
     sbxc_token(token);
     if (pipe(fds) != 0)
         sbxc_fail(ctx, "pipe: %m");
+    /* Long enough that, on a loaded machine, another process can still
+     * attach and read before the TTL: the wait below is what is left of it. */
+    const unsigned ttl_s = 15;
+    double started = sbxc_now();
     pid_t pid = fork();
     if (pid < 0)
         sbxc_fail(ctx, "fork: %m");
@@ -201,7 +205,7 @@ void sbxc_case_attach_survives_creator_kill(sbxc_ctx *ctx)
         sbx_sandbox_opts *o = NULL;
         close(fds[0]);
         if (sbx_client_new(&c) == SBX_OK && sbx_sandbox_opts_new(&o) == SBX_OK &&
-            sbx_sandbox_opts_set_ttl(o, 8000) == SBX_OK &&
+            sbx_sandbox_opts_set_ttl(o, ttl_s * 1000u) == SBX_OK &&
             sbx_sandbox_open_with(&sb, c, ctx->dsn, p, o) == SBX_OK &&
             sbx_file_write(sb, "attach/token", token, 16, 0644) == SBX_OK) {
             const char *sid = sbx_sandbox_id(sb);
@@ -223,8 +227,10 @@ void sbxc_case_attach_survives_creator_kill(sbxc_ctx *ctx)
                "the creator was not killed by SIGKILL");
     SBXC_CHECK(ctx, child_reads(ctx, id, token) == 0,
                "the sandbox did not survive its creator's SIGKILL with its files");
-    sleep(8);
-    expect_gone(ctx, id, 20, "a sandbox whose creator was killed, at its TTL of 8 s");
+    double left = (double)ttl_s - (sbxc_now() - started);
+    if (left > 0)
+        usleep((useconds_t)(left * 1e6));
+    expect_gone(ctx, id, 20, "a sandbox whose creator was killed, at its TTL of 15 s");
 }
 
 static sbx_policy *policy_with(sbxc_ctx *ctx, uint64_t timeout_ms, size_t cap)
