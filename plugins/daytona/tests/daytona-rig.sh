@@ -55,8 +55,8 @@ RIG_NODE="$BLD_DTN/tests/doubles"
 rig_install() {
     mkdir -p "$RIG_NODE" "$BLD_DTN/spec"
     if [ "$(cd "$SRC_DTN" && pwd -P)" != "$(cd "$BLD_DTN" && pwd -P)" ]; then
-        cp "$SRC_DTN"/spec/* "$BLD_DTN/spec/"
-        cp "$SRC_DTN"/tests/doubles/*.js "$SRC_DTN"/tests/doubles/package.json \
+        cp -u "$SRC_DTN"/spec/* "$BLD_DTN/spec/"
+        cp -u "$SRC_DTN"/tests/doubles/*.js "$SRC_DTN"/tests/doubles/package.json \
             "$SRC_DTN"/tests/doubles/package-lock.json "$RIG_NODE/"
         chmod -R u+w "$BLD_DTN/spec" "$RIG_NODE"
     fi

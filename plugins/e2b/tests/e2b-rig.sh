@@ -55,10 +55,10 @@ RIG_NODE="$BLD_E2B/tests/doubles"
 rig_install() {
     mkdir -p "$RIG_NODE/gen" "$BLD_E2B/spec"
     if [ "$(cd "$SRC_E2B" && pwd -P)" != "$(cd "$BLD_E2B" && pwd -P)" ]; then
-        cp "$SRC_E2B"/spec/* "$BLD_E2B/spec/"
-        cp "$SRC_E2B"/tests/doubles/*.js "$SRC_E2B"/tests/doubles/package.json \
+        cp -u "$SRC_E2B"/spec/* "$BLD_E2B/spec/"
+        cp -u "$SRC_E2B"/tests/doubles/*.js "$SRC_E2B"/tests/doubles/package.json \
             "$SRC_E2B"/tests/doubles/package-lock.json "$RIG_NODE/"
-        cp "$SRC_E2B"/tests/doubles/gen/*.js "$RIG_NODE/gen/"
+        cp -u "$SRC_E2B"/tests/doubles/gen/*.js "$RIG_NODE/gen/"
         chmod -R u+w "$BLD_E2B/spec" "$RIG_NODE"
     fi
     want="$(sha256sum "$RIG_NODE/package-lock.json" | cut -d' ' -f1) --omit=dev"

@@ -113,8 +113,13 @@ const apiLog = path.join(stateDir, "prism-api.log");
 const toolboxLog = path.join(stateDir, "prism-toolbox.log");
 // The two Prisms read their specs at once (each takes a while on a
 // loaded machine).
+// Prism watches its document and restarts when it changes, refusing
+// connections meanwhile: each loads this rig's own copy, which no other
+// test's install of the doubles rewrites.
+const apiSpec = path.join(stateDir, "api-openapi.yaml");
+fs.copyFileSync(path.join(SPEC_DIR, "api-openapi.yaml"), apiSpec);
 const [apiPrism, toolboxPrism] = await Promise.all([
-  startPrism(path.join(SPEC_DIR, "api-openapi.yaml"), cpPort, apiLog),
+  startPrism(apiSpec, cpPort, apiLog),
   startPrism(toolboxSpec, toolboxPort, toolboxLog),
 ]);
 

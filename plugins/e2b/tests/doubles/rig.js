@@ -22,7 +22,7 @@ import { Faults } from "./faults.js";
 import { createFront } from "./front.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const SPEC = path.join(HERE, "..", "..", "spec", "openapi.yml");
+const STORED_SPEC = path.join(HERE, "..", "..", "spec", "openapi.yml");
 const PRISM = path.join(HERE, "node_modules", "@stoplight", "prism-cli", "dist", "index.js");
 const API_KEY = process.env.E2B_DOUBLE_API_KEY || "e2b_" + "0123456789abcdef".repeat(3).slice(0, 40);
 
@@ -77,6 +77,11 @@ cp = new ControlPlane({ apiKey: API_KEY, stateDir, faults });
 const envdPort = await listen(createEnvdServer(cp.sandboxes, faults, cp.envdRequests));
 const cpPort = await listen(cp.server());
 
+// Prism watches its document and restarts when it changes, refusing
+// connections meanwhile: it loads this rig's own copy, which no other
+// test's install of the doubles rewrites.
+const SPEC = path.join(stateDir, "openapi.yml");
+fs.copyFileSync(STORED_SPEC, SPEC);
 const prismLog = path.join(stateDir, "prism.log");
 let prismPort = 0;
 for (let attempt = 0; attempt < 3 && !prismPort; attempt++) {
