@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <sandboxio/errors.h>
 
 #include "../lib/sbx-owner.h"
@@ -72,14 +73,24 @@ static void info_of(json_object *s, sbx_plugin_sandbox_info *info, char *owner, 
     };
 }
 
-/* The seconds left before endAt (at least 1): connect's timeout that moves nothing. */
-static long seconds_left(json_object *s)
+/* The milliseconds left before endAt (0 past it). */
+static int64_t ms_left(json_object *s)
 {
     int64_t end = time_ms(sbx_json_str(s, "endAt"));
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     int64_t left = end - ((int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
-    return left > 1000 ? (long)((left + 999) / 1000) : 1;
+    return left > 0 ? left : 0;
+}
+
+/*
+ * The whole seconds left: connect's timeout, which must move nothing. E2B
+ * only ever extends a TTL, so a second rounded up on every attach would
+ * keep a sandbox that is polled near its end alive for ever.
+ */
+static long seconds_left(json_object *s)
+{
+    return (long)(ms_left(s) / 1000);
 }
 
 /* POST /sandboxes/{id}/connect: the sandbox running (resumed if paused), its envd token. */
@@ -144,7 +155,14 @@ int e2b_attach(void *state, const sbx_plugin_dsn *dsn, const char *id_or_name, v
     rc = lookup(sb, id_or_name, &detail);
     if (rc == SBX_OK) {
         snprintf(sb->id, sizeof(sb->id), "%s", sbx_json_str(detail, "sandboxID"));
-        rc = connect_sandbox(sb, seconds_left(detail), true);
+        long left = seconds_left(detail);
+        if (left) {
+            rc = connect_sandbox(sb, left, true);
+        } else {
+            /* Less than a second to live: it ends rather than being extended. */
+            usleep((useconds_t)ms_left(detail) * 1000);
+            rc = st->host->set_error(SBX_E_NOT_FOUND, "e2b: %s ended at its TTL", id_or_name);
+        }
     }
     if (rc == SBX_OK) {
         json_object *meta = sbx_json_at(detail, "metadata");
@@ -248,8 +266,10 @@ int e2b_resume(void *sandbox)
     snprintf(path, sizeof(path), "/sandboxes/%s", sb->id);
     int rc = e2b_api_call(&sb->api, "GET", path, NULL, SBX_HTTP_RETRY_AUTO, "looking the sandbox up",
                           &detail, NULL);
+    /* A resume the caller asked for gets a second at least. */
+    long left = rc == SBX_OK ? seconds_left(detail) : 0;
     if (rc == SBX_OK)
-        rc = connect_sandbox(sb, seconds_left(detail), true);
+        rc = connect_sandbox(sb, left ? left : 1, true);
     json_object_put(detail);
     return rc;
 }

@@ -37,7 +37,8 @@ expect(Object.keys(b).sort().join(','), 'allow_internet_access,metadata,network,
 // tried again by design: only what envd served is counted.
 const served = envd.filter((r) => !r.proxy502);
 expect(envd.every((r) => !r.proxy502 || r.path === '/process.Process/Start'), true, 'only Start is tried again');
-expect(served.length, 1, 'envd requests of a one-shot run (one Start stream)');
+expect(served.length, 1, 'envd requests of a one-shot run (one Start stream: ' +
+  JSON.stringify(envd.map((r) => [r.method, r.path, r.status, r.proxy502 ? 'proxy502' : 'served'])) + ')');
 const s = served[0];
 expect(s.method + ' ' + s.path, 'POST /process.Process/Start', 'the envd call');
 expect(s.headers['content-type'], 'application/connect+json', 'Start content type');

@@ -137,6 +137,7 @@ export function createEnvdServer(sandboxes, faults, requests) {
     // may try again: the wire tests count only what envd served).
     const entry = { method: req.method, path: req.url, headers: req.headers };
     requests.push(entry);
+    res.on("finish", () => { entry.status = res.statusCode; });
     const id = sandboxIdOf(req);
     const sb = id ? sandboxes.get(id) : null;
     const turnAway = (why) => { entry.proxy502 = true; return jsonError(res, 502, why, { sandboxId: id }); };
