@@ -51,7 +51,11 @@ SBX_E2B_SPEC = \
 	plugins/e2b/spec/openapi.yml \
 	plugins/e2b/spec/envd.yaml \
 	plugins/e2b/spec/process.proto \
-	plugins/e2b/spec/filesystem.proto
+	plugins/e2b/spec/filesystem.proto \
+	plugins/e2b/spec/history/SOURCES \
+	plugins/e2b/spec/history/openapi.yml \
+	plugins/e2b/spec/history/process.proto \
+	plugins/e2b/spec/history/filesystem.proto
 
 ## Unit tests of the backend's pure parts (no server needed).
 check_PROGRAMS += plugins/e2b/tests/test_e2b_units
