@@ -45,7 +45,8 @@ SBX_E2B_DOUBLES = \
 	plugins/e2b/tests/doubles/faults.js \
 	plugins/e2b/tests/doubles/request-state.js \
 	plugins/e2b/tests/doubles/rig-selfcheck.js \
-	plugins/e2b/tests/doubles/sdk-session.js
+	plugins/e2b/tests/doubles/sdk-session.js \
+	plugins/e2b/tests/doubles/wire-record.js
 SBX_E2B_SPEC = \
 	plugins/e2b/spec/SOURCES \
 	plugins/e2b/spec/openapi.yml \
@@ -76,7 +77,8 @@ SBX_E2B_TESTS += plugins/e2b/tests/e2b-passes-contract.sh \
 	plugins/e2b/tests/e2b-faults-mapped.sh \
 	plugins/e2b/tests/e2b-gc-removes-leaked.sh \
 	plugins/e2b/tests/e2b-lifecycle-members.sh \
-	plugins/e2b/tests/e2b-doctor-online-checks-key.sh
+	plugins/e2b/tests/e2b-doctor-online-checks-key.sh \
+	plugins/e2b/tests/e2b-wire-surface-in-spec.sh
 ## The minor 2 members through the plugin's descriptor (dlopen), against the rig.
 check_PROGRAMS += plugins/e2b/tests/lifecycle-members
 plugins_e2b_tests_lifecycle_members_SOURCES = plugins/e2b/tests/lifecycle-members.c \
@@ -86,7 +88,8 @@ plugins_e2b_tests_lifecycle_members_LDADD = $(CHECK_LIBS) -ldl
 endif
 TESTS += $(SBX_E2B_TESTS)
 EXTRA_DIST += $(SBX_E2B_TESTS) plugins/e2b/tests/e2b-rig.sh plugins/e2b/tests/e2b-control.sh \
-	$(SBX_E2B_DOUBLES) $(SBX_E2B_SPEC) docs/backends/e2b.md
+	$(SBX_E2B_DOUBLES) $(SBX_E2B_SPEC) docs/backends/e2b.md \
+	plugins/e2b/wire-surface.txt
 
 ## The benchmark: bench/e2b/run.sh builds its driver on demand
 ## (`make bench/e2b/bench-e2b`); never installed.

@@ -2,4 +2,20 @@
 ## an adapter uses (its recorded surface) is in the spec it is tested against.
 SBX_CHURN_TESTS = tests/churn/spec-copies-dated.sh
 TESTS += $(SBX_CHURN_TESTS)
-EXTRA_DIST += $(SBX_CHURN_TESTS)
+EXTRA_DIST += $(SBX_CHURN_TESTS) \
+	tests/churn/churn-npm.sh \
+	tests/churn/package.json \
+	tests/churn/package-lock.json \
+	tests/churn/spec-check.js \
+	tests/churn/lib/providers.js \
+	tests/churn/lib/openapi.js \
+	tests/churn/lib/proto.js \
+	tests/churn/lib/surface.js \
+	tests/churn/lib/check.js
+
+## What the tests install in the build tree.
+clean-local: clean-local-churn
+clean-local-churn:
+	-rm -rf tests/churn/node_modules tests/churn/npm-ci.lock tests/churn/npm-ci.log
+	-test "$(abs_srcdir)" = "$(abs_builddir)" || rm -rf tests/churn
+.PHONY: clean-local-churn
