@@ -1,12 +1,14 @@
 ## Provider churn: the stored spec copies are dated, and every wire element
 ## an adapter uses (its recorded surface) is in the spec it is tested against.
-SBX_CHURN_TESTS = tests/churn/spec-copies-dated.sh
+SBX_CHURN_TESTS = tests/churn/spec-copies-dated.sh \
+	tests/churn/spec-check-fails-on-churn.sh
 TESTS += $(SBX_CHURN_TESTS)
 EXTRA_DIST += $(SBX_CHURN_TESTS) \
 	tests/churn/churn-npm.sh \
 	tests/churn/package.json \
 	tests/churn/package-lock.json \
 	tests/churn/spec-check.js \
+	tests/churn/spec-check-fails.js \
 	tests/churn/lib/providers.js \
 	tests/churn/lib/openapi.js \
 	tests/churn/lib/proto.js \
