@@ -1,7 +1,8 @@
 ## Provider churn: the stored spec copies are dated, and every wire element
 ## an adapter uses (its recorded surface) is in the spec it is tested against.
 SBX_CHURN_TESTS = tests/churn/spec-copies-dated.sh \
-	tests/churn/spec-check-fails-on-churn.sh
+	tests/churn/spec-check-fails-on-churn.sh \
+	tests/churn/capability-sources-dated.sh
 TESTS += $(SBX_CHURN_TESTS)
 EXTRA_DIST += $(SBX_CHURN_TESTS) \
 	tests/churn/churn-npm.sh \
@@ -9,6 +10,9 @@ EXTRA_DIST += $(SBX_CHURN_TESTS) \
 	tests/churn/package-lock.json \
 	tests/churn/spec-check.js \
 	tests/churn/spec-check-fails.js \
+	tests/churn/canary-report.js \
+	tests/churn/cap-sources.js \
+	tests/churn/lib/sdk.js \
 	tests/churn/lib/providers.js \
 	tests/churn/lib/openapi.js \
 	tests/churn/lib/proto.js \
