@@ -2,7 +2,8 @@
 ## an adapter uses (its recorded surface) is in the spec it is tested against.
 SBX_CHURN_TESTS = tests/churn/spec-copies-dated.sh \
 	tests/churn/spec-check-fails-on-churn.sh \
-	tests/churn/capability-sources-dated.sh
+	tests/churn/capability-sources-dated.sh \
+	tests/churn/churn-log-entries-complete.sh
 TESTS += $(SBX_CHURN_TESTS)
 EXTRA_DIST += $(SBX_CHURN_TESTS) \
 	tests/churn/churn-npm.sh \
@@ -17,7 +18,9 @@ EXTRA_DIST += $(SBX_CHURN_TESTS) \
 	tests/churn/lib/openapi.js \
 	tests/churn/lib/proto.js \
 	tests/churn/lib/surface.js \
-	tests/churn/lib/check.js
+	tests/churn/lib/check.js \
+	scripts/provider-canary \
+	docs/churn-log.md
 
 ## What the tests install in the build tree.
 clean-local: clean-local-churn

@@ -20,6 +20,14 @@ export function jsonName(name) {
 }
 
 export class Protos {
+  static fromRoot(root) {
+    const p = Object.create(Protos.prototype);
+    p.files = [];
+    p.root = root;
+    root.resolveAll();
+    return p;
+  }
+
   constructor(files) {
     this.files = files;
     this.root = new protobuf.Root();

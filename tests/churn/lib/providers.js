@@ -24,6 +24,16 @@ export const PROVIDERS = {
       "e2b-sandbox-id": "E2B's proxy routes envd requests by it (js-sdk src/sandbox/index.ts); no spec describes the proxy",
     },
     npm: "e2b",
+    // Where the SDK keeps its wire surface: its REST calls (openapi-fetch,
+    // client.POST("/path")) for each service, and its bundled protobuf
+    // descriptors (fileDesc("base64")).
+    sdk: {
+      rest: [{ files: ["e2b/dist/index.mjs"], style: "openapi-fetch", services: ["api", "envd"] }],
+      descriptors: ["e2b/dist/index.mjs"],
+      protoService: "envd",
+    },
+    session: "plugins/e2b/tests/doubles/sdk-session.js",
+    rig: "plugins/e2b/tests/e2b-rig.sh",
   },
   daytona: {
     surface: "plugins/daytona/wire-surface.txt",
@@ -36,6 +46,21 @@ export const PROVIDERS = {
     maps: ["labels", "env", "envs"],
     offSpecHeaders: {},
     npm: "@daytonaio/sdk",
+    // The SDK calls generated axios clients (@daytona/api-client and
+    // @daytona/toolbox-api-client in 0.218.0); the @daytonaio scope is
+    // looked at too, should a release move them there.
+    sdk: {
+      rest: [
+        { files: ["@daytona/api-client/src/api/*.js", "@daytonaio/api-client/src/api/*.js"], style: "openapi-generator", services: ["api"] },
+        { files: ["@daytona/toolbox-api-client/src/api/*.js", "@daytonaio/toolbox-api-client/src/api/*.js"], style: "openapi-generator", services: ["toolbox"] },
+      ],
+      descriptors: [],
+    },
+    session: "plugins/daytona/tests/doubles/sdk-session.js",
+    rig: "plugins/daytona/tests/daytona-rig.sh",
+    // The session runs in the rig's directory (the SDK reads a dotenv file
+    // in its working directory).
+    sessionInRigDir: true,
   },
 };
 
