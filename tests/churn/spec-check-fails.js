@@ -2,13 +2,17 @@
 // spec copies (real churn, plugins/e2b/spec/history/) and on copies of the
 // current specs with one used element removed, renamed or retyped,
 // generated here at test time. Each case lists the exact elements of
-// plugins/e2b/wire-surface.txt the check must name, and no other.
+// plugins/e2b/wire-surface.txt the check must name, and no other. Last,
+// every element of the surface is removed alone from a copy of the specs
+// (in memory), and the check must name it.
 // Usage: node spec-check-fails.js TOP TMPDIR
 import fs from "node:fs";
 import path from "node:path";
 import YAML from "yaml";
 import { PROVIDERS } from "./lib/providers.js";
 import { checkSurface, loadSpecs } from "./lib/check.js";
+import { OpenApi } from "./lib/openapi.js";
+import { Protos } from "./lib/proto.js";
 
 const [top, tmp] = process.argv.slice(2);
 const e2b = PROVIDERS.e2b;
@@ -117,6 +121,104 @@ expectNamed("process.proto with DataEvent.stdout renamed out", protos(undefined,
 expectNamed("process.proto with StartEvent.pid retyped string", protos(undefined,
   protoCopy("process.proto", "uint32 pid = 1;", "string pid = 1;"),
 ), ["envd rpc process.Process/Start response event.start.pid integer"]);
+
+// Every element, one at a time: a copy of the specs without it (the
+// operation, the query parameter, the field wherever its schema or message
+// defines it) must make the check name it. Elements that cannot be removed
+// alone (a header from a security scheme, array items, map values) are
+// counted, not tried.
+function realAlternatives(api, s0, depth = 0) {
+  const s = api.ref(s0);
+  if (!s || typeof s !== "object" || depth > 16) return [];
+  const parts = [...(s.allOf || []), ...(s.oneOf || []), ...(s.anyOf || [])];
+  return [s, ...parts.flatMap((x) => realAlternatives(api, x, depth + 1))];
+}
+
+function removeField(api, schema, segs) {
+  let cur = realAlternatives(api, schema);
+  for (const [i, seg] of segs.entries()) {
+    if (i === segs.length - 1) {
+      let n = 0;
+      for (const s of cur) if (s.properties && s.properties[seg]) { delete s.properties[seg]; n++; }
+      return n > 0;
+    }
+    cur = cur.flatMap((s) => {
+      if (seg === "[]") return s.items ? realAlternatives(api, s.items) : [];
+      if (seg === "*") return typeof s.additionalProperties === "object" ? realAlternatives(api, s.additionalProperties) : [];
+      if (s.properties && s.properties[seg]) return realAlternatives(api, s.properties[seg]);
+      return typeof s.additionalProperties === "object" ? realAlternatives(api, s.additionalProperties) : [];
+    });
+  }
+  return false;
+}
+
+const parsed = loadSpecs(top, e2b);
+// Fresh specs to mutate: the OpenAPI documents cloned, the protos parsed again.
+function freshSpecs() {
+  const out = {};
+  for (const [svc, s] of Object.entries(parsed))
+    out[svc] = {
+      openapi: s.openapi ? new OpenApi(s.openapi.file, structuredClone(s.openapi.doc)) : null,
+      protos: s.protos ? new Protos(s.protos.files) : null,
+    };
+  return out;
+}
+
+function withoutElement(el) {
+  const w = el.split(" ");
+  const specs = freshSpecs();
+  if (w[1] === "rpc") {
+    if (w.length === 3 || w[3] === "header") return null;
+    const [service, name] = w[2].split("/");
+    const m = specs[w[0]].protos.method(service, name);
+    m.resolve();
+    const segs = w[4].split(".");
+    if (["[]", "*"].includes(segs[segs.length - 1])) return null;
+    const at = specs[w[0]].protos.fieldAt(w[3] === "request" ? m.resolvedRequestType : m.resolvedResponseType, segs);
+    if (!at) return null;
+    at.msg.remove(at.field);
+    return specs;
+  }
+  const api = specs[w[0]].openapi;
+  const o = api.op(w[1], w[2]);
+  if (w.length === 3) {
+    delete o.item[w[1].toLowerCase()];
+    return specs;
+  }
+  if (w[3] === "query") {
+    const keep = (list) => (list || []).filter((p) => !(api.ref(p).in === "query" && api.ref(p).name.toLowerCase() === w[4].toLowerCase()));
+    o.op.parameters = keep(o.op.parameters);
+    o.item.parameters = keep(o.item.parameters);
+    return specs;
+  }
+  if (w[3] === "header") return null;
+  const schema = w[3] === "request" ? api.requestSchema(o) : api.responseSchema(o, w[4]);
+  const segs = (w[3] === "request" ? w[4] : w[5]).split(".");
+  if (["[]", "*"].includes(segs[segs.length - 1])) return null;
+  return removeField(api, schema, segs) ? specs : null;
+}
+
+{
+  let tried = 0;
+  let passed = 0;
+  const notNamed = [];
+  for (const el of surface) {
+    const specs = withoutElement(el);
+    if (!specs) continue;
+    tried++;
+    const named = checkSurface(surface, specs, e2b).map((f) => f.slice(0, f.indexOf(": ")));
+    if (named.includes(el)) passed++;
+    else notNamed.push(el);
+  }
+  if (notNamed.length || tried === 0) {
+    console.log(`not ok - each element removed alone is named: ${notNamed.length} of ${tried} not named`);
+    for (const el of notNamed) console.log(`#   not named: ${el}`);
+    failed++;
+  } else {
+    console.log(`ok - each of ${tried} elements removed alone from a copy of the specs is named ` +
+      `(${surface.length - tried} headers, array items and map values not removable alone)`);
+  }
+}
 
 if (failed) {
   console.log(`# ${failed} case(s) failed`);

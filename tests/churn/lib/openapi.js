@@ -11,9 +11,10 @@ export function normalise(template) {
 }
 
 export class OpenApi {
-  constructor(file) {
+  // doc: an already parsed document (e.g. a structuredClone to mutate).
+  constructor(file, doc = null) {
     this.file = file;
-    this.doc = YAML.parse(fs.readFileSync(file, "utf8"), { maxAliasCount: -1 }) || {};
+    this.doc = doc ?? (YAML.parse(fs.readFileSync(file, "utf8"), { maxAliasCount: -1 }) || {});
     this.paths = new Map();
     for (const [p, item] of Object.entries(this.doc.paths || {})) this.paths.set(normalise(p), { p, item });
   }

@@ -51,6 +51,22 @@ export class Protos {
     return svc.methods[name] || null;
   }
 
+  // The message and the field a path (as for reach) ends at, or null.
+  fieldAt(type, path) {
+    let msg = type;
+    let found = null;
+    for (const seg of path) {
+      if (seg === "[]" || seg === "*") continue;
+      if (!msg) return null;
+      const field = Object.values(msg.fields).find((f) => jsonName(f.name) === seg || f.name === seg);
+      if (!field) return null;
+      field.resolve();
+      found = { msg, field };
+      msg = field.resolvedType instanceof protobuf.Type ? field.resolvedType : null;
+    }
+    return found;
+  }
+
   // The JSON types a field path (segments: JSON names, "[]", "*") may have
   // in message type `type`; null when the path is not in it; [] for any.
   reach(type, path) {
