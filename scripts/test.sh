@@ -133,6 +133,9 @@ step minimal-build ./scripts/check-minimal-build.sh
 step static-analysis ./scripts/check-static-analysis.sh
 step fuzz ./scripts/run-fuzz.sh 30
 step debian-packages ./scripts/check-debian-packages.sh
+# Report-only: an upstream break (exit 1) is printed, not failed; a canary
+# that cannot run (exit 2: no npm registry, a rig that does not start) fails.
+step provider-canary ./scripts/provider-canary --report-only
 if [ -n "${E2B_API_KEY:-}" ]; then
     step e2b-real ./scripts/check-e2b-real.sh
 else

@@ -21,6 +21,7 @@ plugins_e2b_sandboxio_e2b_la_SOURCES = \
 	plugins/e2b/lifecycle.c \
 	plugins/e2b/gc.c \
 	plugins/e2b/ping.c
+nodist_plugins_e2b_sandboxio_e2b_la_SOURCES = plugins/e2b/spec-date.h
 plugins_e2b_sandboxio_e2b_la_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JSONC_CFLAGS)
 plugins_e2b_sandboxio_e2b_la_LIBADD = plugins/lib/libsbxhttp.la plugins/lib/libsbxjson.la \
 	plugins/lib/libsbxutil.la $(CURL_LIBS) $(JSONC_LIBS) -lpthread
@@ -45,13 +46,18 @@ SBX_E2B_DOUBLES = \
 	plugins/e2b/tests/doubles/faults.js \
 	plugins/e2b/tests/doubles/request-state.js \
 	plugins/e2b/tests/doubles/rig-selfcheck.js \
-	plugins/e2b/tests/doubles/sdk-session.js
+	plugins/e2b/tests/doubles/sdk-session.js \
+	plugins/e2b/tests/doubles/wire-record.js
 SBX_E2B_SPEC = \
 	plugins/e2b/spec/SOURCES \
 	plugins/e2b/spec/openapi.yml \
 	plugins/e2b/spec/envd.yaml \
 	plugins/e2b/spec/process.proto \
-	plugins/e2b/spec/filesystem.proto
+	plugins/e2b/spec/filesystem.proto \
+	plugins/e2b/spec/history/SOURCES \
+	plugins/e2b/spec/history/openapi.yml \
+	plugins/e2b/spec/history/process.proto \
+	plugins/e2b/spec/history/filesystem.proto
 
 ## Unit tests of the backend's pure parts (no server needed).
 check_PROGRAMS += plugins/e2b/tests/test_e2b_units
@@ -64,6 +70,17 @@ plugins_e2b_tests_test_e2b_units_SOURCES = \
 	plugins/e2b/endpoint.c
 plugins_e2b_tests_test_e2b_units_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(JSONC_CFLAGS)
 plugins_e2b_tests_test_e2b_units_LDADD = plugins/lib/libsbxutil.la $(CHECK_LIBS) $(JSONC_LIBS)
+
+## The date of the specs the plugin is built against: the newest date of a
+## stored copy in spec/SOURCES, embedded in the plugin's version as semver
+## build metadata (0.1.0+spec.2026-08-21), which `sandboxio doctor` shows.
+plugins/e2b/spec-date.h: $(srcdir)/plugins/e2b/spec/SOURCES
+	$(AM_V_GEN)d=`awk '$$4 ~ /^[0-9a-f]+$$/ && $$5 ~ /^[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]$$/ { print $$5 }' \
+	  $(srcdir)/plugins/e2b/spec/SOURCES | sort | tail -n 1`; \
+	  test -n "$$d" || { echo "$@: no dated copy in spec/SOURCES" >&2; exit 1; }; \
+	  echo "#define E2B_SPEC_DATE \"$$d\"" > $@.tmp && mv $@.tmp $@
+BUILT_SOURCES += plugins/e2b/spec-date.h
+CLEANFILES += plugins/e2b/spec-date.h plugins/e2b/spec-date.h.tmp
 
 ## The official SDK's session proves the doubles, not this project's C
 ## code: a sanitizer build has nothing to add to it.
@@ -78,7 +95,9 @@ SBX_E2B_TESTS += plugins/e2b/tests/e2b-passes-contract.sh \
 	plugins/e2b/tests/e2b-faults-mapped.sh \
 	plugins/e2b/tests/e2b-gc-removes-leaked.sh \
 	plugins/e2b/tests/e2b-lifecycle-members.sh \
-	plugins/e2b/tests/e2b-doctor-online-checks-key.sh
+	plugins/e2b/tests/e2b-doctor-online-checks-key.sh \
+	plugins/e2b/tests/e2b-wire-surface-in-spec.sh \
+	plugins/e2b/tests/e2b-doctor-shows-spec-date.sh
 ## The minor 2 members through the plugin's descriptor (dlopen), against the rig.
 check_PROGRAMS += plugins/e2b/tests/lifecycle-members
 plugins_e2b_tests_lifecycle_members_SOURCES = plugins/e2b/tests/lifecycle-members.c \
@@ -88,7 +107,8 @@ plugins_e2b_tests_lifecycle_members_LDADD = $(CHECK_LIBS) -ldl
 endif
 TESTS += $(SBX_E2B_TESTS)
 EXTRA_DIST += $(SBX_E2B_SDK_TESTS) $(SBX_E2B_TESTS) plugins/e2b/tests/e2b-rig.sh plugins/e2b/tests/e2b-control.sh \
-	$(SBX_E2B_DOUBLES) $(SBX_E2B_SPEC) docs/backends/e2b.md
+	$(SBX_E2B_DOUBLES) $(SBX_E2B_SPEC) docs/backends/e2b.md \
+	plugins/e2b/wire-surface.txt
 
 ## The benchmark: bench/e2b/run.sh builds its driver on demand
 ## (`make bench/e2b/bench-e2b`); never installed.

@@ -4,6 +4,8 @@
  * sandbox is opened, gc runs or ping is asked (doctor --online).
  */
 #include "e2b.h"
+/* E2B_SPEC_DATE, made from spec/SOURCES at build time (e2b.mk). */
+#include "plugins/e2b/spec-date.h"
 
 #include <stdlib.h>
 #include <sandboxio/errors.h>
@@ -53,7 +55,8 @@ static const sbx_plugin descriptor = {
     .abi_major = SBX_PLUGIN_ABI_MAJOR,
     .abi_minor = SBX_PLUGIN_ABI_MINOR,
     .name = E2B_NAME,
-    .version = E2B_VERSION,
+    /* The stored specs' date as semver build metadata: doctor shows it. */
+    .version = E2B_VERSION "+spec." E2B_SPEC_DATE,
     .description = "E2B sandboxes (Firecracker microVMs), through E2B's API and envd",
     .caps = E2B_CAPS,
     .tier = SBX_TIER_MICROVM,

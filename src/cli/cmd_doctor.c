@@ -269,6 +269,7 @@ static int print_report_text(const struct doctor *d)
     printf("Plugins:\n");
     if (d->plugins) {
         sbx_cli_plugins_table(stdout, d->plugins);
+        sbx_cli_spec_dates_text(stdout, d->plugins);
         printf("Enforceable here (declared capabilities the backend's probe confirms):\n");
         sbx_cli_enforceable_text(stdout, d->client, d->plugins);
         if (d->online) {

@@ -54,6 +54,43 @@ json_object *sbx_cli_caps_json(uint64_t caps)
     return array;
 }
 
+const char *sbx_cli_spec_date(const char *version, char *buf, size_t size)
+{
+    const char *at = version ? strstr(version, "+spec.") : NULL;
+
+    /* YYYY-MM-DD right after the tag, and nothing but more metadata after it. */
+    if (!at || size < 11)
+        return NULL;
+    at += strlen("+spec.");
+    for (int i = 0; i < 10; i++) {
+        int want_dash = i == 4 || i == 7;
+        if (want_dash ? at[i] != '-' : (at[i] < '0' || at[i] > '9'))
+            return NULL;
+    }
+    if (at[10] != '\0' && at[10] != '.')
+        return NULL;
+    memcpy(buf, at, 10);
+    buf[10] = '\0';
+    return buf;
+}
+
+void sbx_cli_spec_dates_text(FILE *out, const sbx_plugin_list *list)
+{
+    size_t n = sbx_plugin_list_count(list);
+    int any = 0;
+    char date[16];
+
+    for (size_t i = 0; i < n; i++) {
+        const sbx_plugin_info *info = sbx_plugin_list_get(list, i);
+        if (info->load_code != SBX_OK || !sbx_cli_spec_date(info->version, date, sizeof(date)))
+            continue;
+        if (!any)
+            fprintf(out, "Provider specs the cloud adapters are built against (their stored copies' date):\n");
+        any = 1;
+        fprintf(out, "  %s: %s\n", info->scheme ? info->scheme : "?", date);
+    }
+}
+
 static const char *status_text(const sbx_plugin_info *info)
 {
     return info->load_code == SBX_OK ? "ok" : sbx_error_id(info->load_code);
@@ -81,14 +118,16 @@ static json_object *plugin_json(const sbx_plugin_info *info)
     if (!rc) rc = add_opt(obj, "path", info->path);
     if (loaded) {
         if (!rc) rc = add_opt(obj, "version", info->version);
+        char date[16];
         if (!rc) rc = add_opt(obj, "description", info->description);
+        if (!rc) rc = add_opt(obj, "spec_date", sbx_cli_spec_date(info->version, date, sizeof(date)));
         if (!rc) rc = sbx_cli_json_add(obj, "abi_major", json_object_new_int64(info->abi_major));
         if (!rc) rc = sbx_cli_json_add(obj, "abi_minor", json_object_new_int64(info->abi_minor));
         if (!rc) rc = sbx_cli_json_add(obj, "tier", json_object_new_string(sbx_tier_name(info->tier)));
         if (!rc) rc = sbx_cli_json_add(obj, "capabilities", sbx_cli_caps_json(info->caps));
     } else {
-        static const char *const absent[] = { "version", "description", "abi_major", "abi_minor",
-                                              "tier", "capabilities" };
+        static const char *const absent[] = { "version", "description", "spec_date", "abi_major",
+                                              "abi_minor", "tier", "capabilities" };
         for (size_t i = 0; !rc && i < sizeof(absent) / sizeof(absent[0]); i++)
             rc = sbx_cli_json_add_null(obj, absent[i]);
     }

@@ -21,6 +21,16 @@ json_object *sbx_cli_plugins_json(const sbx_plugin_list *list);
 /* The table of every entry of list, one row each, with a second line for failures. */
 void sbx_cli_plugins_table(FILE *out, const sbx_plugin_list *list);
 
+/*
+ * The date of the provider specs a plugin is built against, from the
+ * semver build metadata of its version ("0.1.0+spec.2026-08-21"): written
+ * into buf (11 bytes at least) and returned, or NULL when it has none.
+ */
+const char *sbx_cli_spec_date(const char *version, char *buf, size_t size);
+
+/* One line per loaded plugin with a spec date, under a heading; nothing when none has one. */
+void sbx_cli_spec_dates_text(FILE *out, const sbx_plugin_list *list);
+
 /* JSON array of the names of the bits of caps, or NULL if out of memory. */
 json_object *sbx_cli_caps_json(uint64_t caps);
 

@@ -55,7 +55,7 @@ RIG_NODE="$BLD_E2B/tests/doubles"
 rig_install() {
     mkdir -p "$RIG_NODE/gen" "$BLD_E2B/spec"
     if [ "$(cd "$SRC_E2B" && pwd -P)" != "$(cd "$BLD_E2B" && pwd -P)" ]; then
-        cp -u "$SRC_E2B"/spec/* "$BLD_E2B/spec/"
+        cp -Ru "$SRC_E2B"/spec/. "$BLD_E2B/spec/"
         cp -u "$SRC_E2B"/tests/doubles/*.js "$SRC_E2B"/tests/doubles/package.json \
             "$SRC_E2B"/tests/doubles/package-lock.json "$RIG_NODE/"
         cp -u "$SRC_E2B"/tests/doubles/gen/*.js "$RIG_NODE/gen/"

@@ -130,7 +130,7 @@ async function postFile(sb, req, res, url) {
 // `sandboxes` maps an id to a Sandbox (with accessToken, readyAt);
 // `faults` is the Faults of the rig; `requests` gets every request's
 // method, path and headers as they arrived, for the wire tests.
-export function createEnvdServer(sandboxes, faults, requests) {
+export function createEnvdServer(sandboxes, faults, requests, recorder = null) {
   return http.createServer(async (req, res) => {
     const url = new URL(req.url, "http://envd");
     // `proxy502`: E2B's proxy turned it away, envd never saw it (a client
@@ -138,9 +138,14 @@ export function createEnvdServer(sandboxes, faults, requests) {
     const entry = { method: req.method, path: req.url, headers: req.headers };
     requests.push(entry);
     res.on("finish", () => { entry.status = res.statusCode; });
+    const taped = recorder ? recorder.tap("envd", req, res) : null;
     const id = sandboxIdOf(req);
     const sb = id ? sandboxes.get(id) : null;
-    const turnAway = (why) => { entry.proxy502 = true; return jsonError(res, 502, why, { sandboxId: id }); };
+    const turnAway = (why) => {
+      entry.proxy502 = true;
+      if (taped) taped.skip = true;
+      return jsonError(res, 502, why, { sandboxId: id });
+    };
     // E2B's proxy answers 502 for a sandbox that is not (or no longer) running.
     if (!sb) return turnAway(`The sandbox ${id} was not found`);
     if (sb.paused) return turnAway(`The sandbox ${id} is paused`);
@@ -150,7 +155,10 @@ export function createEnvdServer(sandboxes, faults, requests) {
     sb.sockets.add(req.socket);
     res.on("close", () => sb.sockets.delete(req.socket));
     const state = { sb, req, res, afterEvent: null };
-    if (faults.applyEnvd(req, res, state)) return;
+    if (faults.applyEnvd(req, res, state)) {
+      if (taped) taped.skip = true;
+      return;
+    }
     try {
       await requestStorage.run(state, async () => {
         if (url.pathname === "/health" && req.method === "GET") {

@@ -12,12 +12,14 @@ import http from "node:http";
 
 const BODY_RECORD_LIMIT = 64 * 1024;
 
-export function createFront({ prismPort, faults, requests, violations }) {
+export function createFront({ prismPort, faults, requests, violations, recorder }) {
   return http.createServer((req, res) => {
     const record = { method: req.method, path: req.url, headers: req.headers, body: "" };
     requests.push(record);
+    const taped = recorder ? recorder.tap("api", req, res) : null;
     if (faults.applyApi(req, res)) {
       record.injected = res.statusCode;
+      if (taped) taped.skip = true;
       req.resume();
       return;
     }

@@ -20,6 +20,7 @@ import { ControlPlane } from "./control-plane.js";
 import { createEnvdServer } from "./envd-server.js";
 import { Faults } from "./faults.js";
 import { createFront } from "./front.js";
+import { recorderFromEnv } from "./wire-record.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const STORED_SPEC = path.join(HERE, "..", "..", "spec", "openapi.yml");
@@ -73,8 +74,10 @@ process.on("SIGTERM", () => shutdown(0));
 process.on("SIGINT", () => shutdown(0));
 
 const faults = new Faults((id) => cp.expire(id));
+// E2B_WIRE_RECORD: where the exchanges go, for the spec check of the surface.
+const recorder = recorderFromEnv();
 cp = new ControlPlane({ apiKey: API_KEY, stateDir, faults });
-const envdPort = await listen(createEnvdServer(cp.sandboxes, faults, cp.envdRequests));
+const envdPort = await listen(createEnvdServer(cp.sandboxes, faults, cp.envdRequests, recorder));
 const cpPort = await listen(cp.server());
 
 // Prism watches its document and restarts when it changes, refusing
@@ -103,7 +106,7 @@ prism.on("exit", (code, sig) => {
 });
 
 const frontPort = await listen(createFront({
-  prismPort, faults, requests: cp.requests, violations: cp.violations,
+  prismPort, faults, requests: cp.requests, violations: cp.violations, recorder,
 }));
 
 const info = {
