@@ -76,7 +76,9 @@ plugins_local_sandboxio_local_proxy_SOURCES = \
 	plugins/local/proxy/allow.c \
 	plugins/local/proxy/allow.h \
 	plugins/local/proxy/parse.c \
-	plugins/local/proxy/parse.h
+	plugins/local/proxy/parse.h \
+	plugins/local/proxy/relay.c \
+	plugins/local/proxy/relay.h
 plugins_local_sandboxio_local_proxy_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS)
 plugins_local_sandboxio_local_proxy_LDADD = $(LIBEVENT_LIBS)
 
@@ -128,7 +130,8 @@ TESTS += \
 	plugins/local/tests/exec-attached-streams-stdin.sh \
 	plugins/local/tests/demo-on-local.sh \
 	plugins/local/tests/run-network-open-reaches-netns-not-host.sh \
-	plugins/local/tests/run-network-allowlist-holds.sh
+	plugins/local/tests/run-network-allowlist-holds.sh \
+	plugins/local/tests/proxy-relays-and-keeps-bounds.sh
 EXTRA_DIST += \
 	plugins/local/tests/lib.sh \
 	plugins/local/tests/netns.sh \
@@ -144,6 +147,8 @@ EXTRA_DIST += \
 	plugins/local/tests/demo-on-local.sh \
 	plugins/local/tests/run-network-open-reaches-netns-not-host.sh \
 	plugins/local/tests/run-network-allowlist-holds.sh \
+	plugins/local/tests/proxy-relays-and-keeps-bounds.sh \
+	plugins/local/tests/proxy-relay.py \
 	bench/local/run.sh \
 	bench/local-net/run.sh \
 	bench/local-net/netbench.py \
