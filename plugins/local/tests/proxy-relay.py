@@ -85,6 +85,12 @@ echo = server(echo_at_end)
 held = server(hold)
 pid, port, exit_w, log_r = start("--max-conns", "2", "--idle-timeout", "1",
                                  "127.0.0.1:%d" % echo, "127.0.0.1:%d" % held)
+time.sleep(0.3)
+with open("/proc/%d/status" % pid) as f:
+    seccomp = [l.split()[1] for l in f if l.startswith("Seccomp:")]
+print("seccomp mode: %s" % seccomp[0])
+if seccomp != ["2"]:
+    fail("the proxy runs without its seccomp filter")
 
 # 8 MiB each way, the client's end (SHUT_WR) passed on, then the answer.
 data = b"\1" + os.urandom(8 << 20)
