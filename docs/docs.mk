@@ -105,6 +105,7 @@ dist_man_MANS += \
 	docs/man/sbx_result_exited.3 \
 	docs/man/sbx_result_free.3 \
 	docs/man/sbx_result_oom_killed.3 \
+	docs/man/sbx_result_net_refused.3 \
 	docs/man/sbx_result_signal.3 \
 	docs/man/sbx_result_stderr.3 \
 	docs/man/sbx_result_stdout.3 \

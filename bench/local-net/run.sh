@@ -9,6 +9,9 @@
 #   2. connection setup: COUNT (default 200) connections one after another,
 #      each to its first byte, direct and through the proxy: the median per
 #      connection, and what the proxy adds.
+# With BASELINE_PROXY=PATH (another build's sandboxio-local-proxy), each
+# round also measures the proxy through that one, in turn with the others,
+# so that two versions compare under the same load.
 # Figures are the medians of the per-round ratios (and differences); they
 # are printed, not asserted: the machine's load moves them.
 set -eu
@@ -35,8 +38,10 @@ sleep 1
 inside() {
     mode=$1
     shift
-    if [ "$mode" = allowlist ]; then
-        "$b/src/sandboxio" run --dsn local:// --network allowlist --allow-host "${net}2:9001" \
+    if [ "$mode" = allowlist ] || [ "$mode" = baseline ]; then
+        p=$b/plugins/local/sandboxio-local-proxy
+        [ "$mode" = allowlist ] || p=$BASELINE_PROXY
+        SANDBOXIO_LOCAL_PROXY=$p "$b/src/sandboxio" run --dsn local:// --network allowlist --allow-host "${net}2:9001" \
             --allow-host "${net}2:9002" -- python3 -c "$(cat "$nb")" "$@" proxy 2>/dev/null
     else
         "$b/src/sandboxio" run --dsn local:// --network open -- python3 -c "$(cat "$nb")" "$@"
@@ -54,9 +59,14 @@ while [ $r -lt "$ROUNDS" ]; do
     open=$(if command -v slirp4netns >/dev/null; then inside open bulk "${net}2" 9001 "$BYTES"; else echo 0; fi)
     sdirect=$(python3 "$nb" setup "${net}2" 9002 "$COUNT")
     sproxy=$(inside allowlist setup "${net}2" 9002 "$COUNT")
-    echo "round $r: throughput MB/s direct $direct proxy $proxy open $open;" \
-         "setup ms direct $sdirect proxy $sproxy"
-    echo "$direct $proxy $open $sdirect $sproxy" >>"$work/rounds"
+    base=0 sbase=0
+    if [ -n "${BASELINE_PROXY:-}" ]; then
+        base=$(inside baseline bulk "${net}2" 9001 "$BYTES")
+        sbase=$(inside baseline setup "${net}2" 9002 "$COUNT")
+    fi
+    echo "round $r: throughput MB/s direct $direct proxy $proxy open $open baseline $base;" \
+         "setup ms direct $sdirect proxy $sproxy baseline $sbase"
+    echo "$direct $proxy $open $sdirect $sproxy $base $sbase" >>"$work/rounds"
 done
 f=$work/rounds
 echo "throughput, direct MB/s (median):   $(awk '{print $1}' "$f" | median)"
@@ -65,3 +75,6 @@ echo "throughput, open/direct (median):   $(while read -r d p o s1 s2; do ratio 
 echo "setup, direct ms (median):          $(awk '{print $4}' "$f" | median)"
 echo "setup, proxy ms (median):           $(awk '{print $5}' "$f" | median)"
 echo "setup, added by the proxy ms:       $(awk '{printf "%.3f\n", $5 - $4}' "$f" | median)"
+[ -n "${BASELINE_PROXY:-}" ] || exit 0
+echo "throughput, baseline/direct (median): $(while read -r d p o s1 s2 bp bs; do ratio "$bp" "$d"; done <"$f" | median)"
+echo "setup, added by the baseline ms:    $(awk '{printf "%.3f\n", $7 - $4}' "$f" | median)"

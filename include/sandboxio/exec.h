@@ -184,6 +184,13 @@ SBX_API int sbx_result_signal(const sbx_result *result);
 SBX_API int sbx_result_timed_out(const sbx_result *result);
 /** 1 if the backend reports it was killed for exceeding the memory limit. */
 SBX_API int sbx_result_oom_killed(const sbx_result *result);
+/**
+ * How many connections the sandbox's network policy refused while the
+ * command ran: under --network allowlist on local, each refusal of the
+ * egress proxy (also logged). 0 when none, or where the backend counts
+ * none. An exec running at the same time in the same sandbox is counted too.
+ */
+SBX_API uint64_t sbx_result_net_refused(const sbx_result *result);
 /** Captured stdout; *len gets its length. Not NUL-terminated safe: binary. Valid while result lives. */
 SBX_API const void *sbx_result_stdout(const sbx_result *result, size_t *len);
 SBX_API const void *sbx_result_stderr(const sbx_result *result, size_t *len);

@@ -182,6 +182,14 @@ typedef struct sbx_plugin_exit {
     int signal;       /* when killed */
     int timed_out;    /* the timeout killed it */
     int oom_killed;   /* the memory limit killed it */
+    /* --- minor 2 --- */
+    /**
+     * Connections the sandbox's network policy refused while the command
+     * ran (local: the allowlist proxy's refusals); 0 where the backend
+     * counts none. Write only where SBX_STRUCT_HAS(exit, net_refused): a
+     * core older than minor 2 has none.
+     */
+    uint64_t net_refused;
 } sbx_plugin_exit;
 
 /** One directory entry, as given to a list callback. */

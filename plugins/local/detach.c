@@ -481,7 +481,8 @@ int local_attach(void *state, const sbx_plugin_dsn *dsn, const char *id_or_name,
     sb->host = host;
     sb->ctl = sb->workfd = sb->pidfd = -1;
     /* No helpers of its own: 0 would be stdin, read by exec's drain and closed at the end. */
-    sb->net_exit = sb->proxy_listen = sb->proxy_exit = sb->proxy_log = -1;
+    sb->net_exit = sb->proxy_listen = sb->proxy_exit = -1;
+    sb->proxy_log = NULL;
     sb->rundir = dirfd;
     sb->owner_uid = (uid_t)-1;
     sb->owner_gid = (gid_t)-1;

@@ -295,7 +295,7 @@ static int start_code(int err)
 }
 
 static int report(const sbx_host *host, exec_run *r, const sbx_plugin_cmd *cmd,
-                  sbx_plugin_exit *out, int oom_seen)
+                  sbx_plugin_exit *out, int oom_seen, uint64_t net_refused)
 {
     const lp_status *s = &r->status;
 
@@ -331,6 +331,7 @@ static int report(const sbx_host *host, exec_run *r, const sbx_plugin_cmd *cmd,
          * same time in the same sandbox would see the same kill.)
          */
         e.oom_killed = oom_seen && !r->timed_out && !(e.exited && e.exit_code == 0);
+        e.net_refused = net_refused; /* copied only where the caller's struct has it */
         memcpy(out, &e, out->struct_size < sizeof e ? out->struct_size : sizeof e);
     }
     return SBX_OK;
@@ -349,14 +350,20 @@ int local_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io
 
     if (!cmd || !cmd->argv || !cmd->argv[0] || !cmd->argv[0][0] || !io)
         return host->set_error(SBX_E_INVALID_ARGUMENT, "local: exec needs a non-empty argv");
-    /* What the allowlist refused so far, to the client's log (the rest at destroy). */
-    local_net_proxy_drain(sb);
+    /*
+     * What the allowlist refused so far, to the client's log (the rest after
+     * the command and at destroy); the refusals while it runs are its own.
+     */
+    local_proxy_log *plog = local_net_proxy_log_ref(sb);
+    uint64_t refused_before = local_net_proxy_drain(plog);
     char *req = build_request(cmd, sb->proxy_pid > 0, &len);
-    if (!req)
+    if (!req) {
+        local_net_proxy_log_unref(plog);
         return errno == E2BIG
                    ? host->set_error(SBX_E_INVALID_ARGUMENT,
                                      "local: argv and environment exceed %d bytes", LP_MAX_MSG)
                    : host->set_error(SBX_E_NOMEM, "local: out of memory");
+    }
     /* An io struct too short to hold input has none: the command sees EOF. */
     int has_input = SBX_STRUCT_HAS(io, input) && io->input;
     if (SBX_STRUCT_HAS(io, cancel_fd))
@@ -402,7 +409,7 @@ int local_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io
         goto out;
     }
 
-    /* From here on, sb is not touched: only what this exec owns. */
+    /* From here on, sb is not touched: only what this exec owns (plog included). */
     uint64_t ooms = local_cgroup_oom_kills(oomfd);
     int loop = run_loop(&r, cmd->timeout_ms);
     if (loop == -2)
@@ -413,8 +420,10 @@ int local_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io
         rc = host->set_error(SBX_E_BACKEND_FAILED,
                              "local: lost the command's supervisor (sandbox destroyed?)");
     else
-        rc = report(host, &r, cmd, exit_out, local_cgroup_oom_kills(oomfd) > ooms);
+        rc = report(host, &r, cmd, exit_out, local_cgroup_oom_kills(oomfd) > ooms,
+                    local_net_proxy_drain(plog) - refused_before);
 out:
+    local_net_proxy_log_unref(plog);
     close_fd(&oomfd);
     close_fd(&r.in);
     close_fd(&r.out);

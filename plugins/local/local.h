@@ -57,10 +57,7 @@ typedef struct local_sandbox {
     pid_t proxy_pid;
     int proxy_listen; /* the listening socket init made in the sandbox's namespace */
     int proxy_exit;   /* the proxy's exit pipe, as net_exit */
-    int proxy_log;    /* its refusals, one line each (non-blocking) */
-    pthread_mutex_t proxy_log_lock; /* execs drain the log from their own threads */
-    char proxy_log_buf[1024];       /* a line not yet complete */
-    size_t proxy_log_len;
+    struct local_proxy_log *proxy_log; /* its refusals (net-proxy.c); NULL if none */
     char id[32];
     /* A sandbox opened with a TTL (detach.c); rundir is -1 for the others. */
     int rundir;       /* the runtime directory holding its socket and record */
@@ -133,8 +130,16 @@ int local_net_proxy_available(void);
 int local_net_proxy_check(const sbx_host *host, const char *const *allow);
 /* Start the proxy on sb->proxy_listen for the entries. */
 int local_net_proxy_start(const sbx_host *host, local_sandbox *sb, const char *const *allow);
-/* Log the proxy's refusals so far through the host. */
-void local_net_proxy_drain(local_sandbox *sb);
+/*
+ * The proxy's refusals, one line each on a pipe: shared by the sandbox and
+ * its running execs, which may outlive the handle (a destroy from another
+ * thread), so each exec holds a reference. NULL stands for no proxy.
+ */
+typedef struct local_proxy_log local_proxy_log;
+local_proxy_log *local_net_proxy_log_ref(local_sandbox *sb);
+void local_net_proxy_log_unref(local_proxy_log *log);
+/* Log the refusals so far through the host: how many there were in all. */
+uint64_t local_net_proxy_drain(local_proxy_log *log);
 void local_net_proxy_stop(local_sandbox *sb);
 /* Whether an environment entry is one the proxy's own replace (HTTP_PROXY=...). */
 int local_net_proxy_env_replaced(const char *kv);

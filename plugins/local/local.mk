@@ -40,7 +40,8 @@ plugins_local_sandboxio_local_la_LIBADD = -ldl -lpthread
 ## one built for the build machine). The explicit dependency covers builds
 ## of the plugin alone (bench/local/run.sh), which skip BUILT_SOURCES.
 EXTRA_PROGRAMS += plugins/local/filter-gen
-plugins_local_filter_gen_SOURCES = plugins/local/filter-gen.c plugins/local/socket-families.h
+plugins_local_filter_gen_SOURCES = plugins/local/filter-gen.c plugins/local/socket-families.h \
+	plugins/local/proxy/filter-rules.c plugins/local/proxy/filter-rules.h
 plugins_local_filter_gen_CFLAGS = $(AM_CFLAGS) $(SECCOMP_CFLAGS)
 plugins_local_filter_gen_LDADD = $(SECCOMP_LIBS)
 plugins/local/filter-bpf.h: plugins/local/filter-gen$(EXEEXT)
@@ -76,9 +77,22 @@ plugins_local_sandboxio_local_proxy_SOURCES = \
 	plugins/local/proxy/allow.c \
 	plugins/local/proxy/allow.h \
 	plugins/local/proxy/parse.c \
-	plugins/local/proxy/parse.h
+	plugins/local/proxy/parse.h \
+	plugins/local/proxy/relay.c \
+	plugins/local/proxy/relay.h \
+	plugins/local/proxy/confine.c \
+	plugins/local/proxy/confine.h
+nodist_plugins_local_sandboxio_local_proxy_SOURCES = plugins/local/proxy/filter-bpf.h
 plugins_local_sandboxio_local_proxy_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS)
 plugins_local_sandboxio_local_proxy_LDADD = $(LIBEVENT_LIBS)
+## Its seccomp filter, compiled as the sandbox's is (filter-gen --proxy).
+plugins/local/proxy/filter-bpf.h: plugins/local/filter-gen$(EXEEXT)
+	$(AM_V_GEN)$(MKDIR_P) plugins/local/proxy && \
+	plugins/local/filter-gen$(EXEEXT) --proxy > $@.tmp && mv $@.tmp $@
+$(plugins_local_sandboxio_local_proxy_OBJECTS) $(plugins_local_tests_test_proxy_filter_OBJECTS): \
+	plugins/local/proxy/filter-bpf.h
+BUILT_SOURCES += plugins/local/proxy/filter-bpf.h
+CLEANFILES += plugins/local/proxy/filter-bpf.h plugins/local/proxy/filter-bpf.h.tmp
 
 ## Tests: the plugin driven directly through its descriptor (no core needed),
 ## the escape battery, the same as an unprivileged user, and the contract.
@@ -87,6 +101,7 @@ check_PROGRAMS += \
 	plugins/local/tests/test_local_lifecycle \
 	plugins/local/tests/test_local_detach \
 	plugins/local/tests/test_local_escape \
+	plugins/local/tests/test_proxy_filter \
 	plugins/local/tests/escape-probe
 LOCAL_TEST_HARNESS = \
 	plugins/local/tests/harness.c \
@@ -106,6 +121,11 @@ plugins_local_tests_test_local_escape_SOURCES = \
 	plugins/local/tests/test_local_escape.c $(LOCAL_TEST_HARNESS)
 plugins_local_tests_test_local_escape_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 plugins_local_tests_test_local_escape_LDADD = $(CHECK_LIBS) -ldl -lpthread
+plugins_local_tests_test_proxy_filter_SOURCES = plugins/local/tests/test_proxy_filter.c \
+	plugins/local/proxy/confine.c plugins/local/proxy/confine.h
+nodist_plugins_local_tests_test_proxy_filter_SOURCES = plugins/local/proxy/filter-bpf.h
+plugins_local_tests_test_proxy_filter_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+plugins_local_tests_test_proxy_filter_LDADD = $(CHECK_LIBS)
 ## The probe runs INSIDE sandboxes, copied in by the tests: no sanitizer
 ## runtime there, so it is built plainly.
 plugins_local_tests_escape_probe_SOURCES = plugins/local/tests/escape-probe.c
@@ -118,6 +138,7 @@ TESTS += \
 	plugins/local/tests/test_local_lifecycle \
 	plugins/local/tests/test_local_detach \
 	plugins/local/tests/test_local_escape \
+	plugins/local/tests/test_proxy_filter \
 	plugins/local/tests/local-tests-pass-unprivileged.sh \
 	plugins/local/tests/local-passes-contract.sh \
 	plugins/local/tests/run-interrupt-stops-silent-command.sh \
@@ -128,7 +149,8 @@ TESTS += \
 	plugins/local/tests/exec-attached-streams-stdin.sh \
 	plugins/local/tests/demo-on-local.sh \
 	plugins/local/tests/run-network-open-reaches-netns-not-host.sh \
-	plugins/local/tests/run-network-allowlist-holds.sh
+	plugins/local/tests/run-network-allowlist-holds.sh \
+	plugins/local/tests/proxy-relays-and-keeps-bounds.sh
 EXTRA_DIST += \
 	plugins/local/tests/lib.sh \
 	plugins/local/tests/netns.sh \
@@ -144,6 +166,8 @@ EXTRA_DIST += \
 	plugins/local/tests/demo-on-local.sh \
 	plugins/local/tests/run-network-open-reaches-netns-not-host.sh \
 	plugins/local/tests/run-network-allowlist-holds.sh \
+	plugins/local/tests/proxy-relays-and-keeps-bounds.sh \
+	plugins/local/tests/proxy-relay.py \
 	bench/local/run.sh \
 	bench/local-net/run.sh \
 	bench/local-net/netbench.py \

@@ -14,7 +14,8 @@
  *
  * The proxy ends when the plugin closes its exit pipe (destroy) or the
  * client dies. Its refusals come back as lines on a pipe, which the plugin
- * logs through the host after each exec and at destroy.
+ * logs through the host before and after each exec and at destroy, and
+ * counts: an exec's result has the refusals logged while it ran.
  *
  * Test mode: with SANDBOXIO_TEST_MODE=1, SANDBOXIO_PROXY_TEST_RESOLVER names
  * a hosts(5) file that is then the proxy's only resolver (no DNS at all).
@@ -37,6 +38,16 @@
 #endif
 
 #define MAX_ENTRIES 256
+
+struct local_proxy_log {
+    pthread_mutex_t lock; /* execs drain it from their own threads */
+    int refs;             /* the sandbox's and each running exec's; under lock */
+    int fd;               /* non-blocking */
+    const sbx_host *host;
+    char buf[1024];       /* a line not yet complete */
+    size_t len;
+    uint64_t refused;     /* "proxy refused: " lines read so far */
+};
 
 #define PROXY_URL "http://127.0.0.1:3128"
 const char *const local_net_proxy_env[] = {
@@ -87,8 +98,8 @@ int local_net_proxy_start(const sbx_host *host, local_sandbox *sb, const char *c
     const char *argv[MAX_ENTRIES + 4];
     int ex[2] = { -1, -1 }, lg[2] = { -1, -1 }, rc = SBX_OK;
     size_t argc = 0;
+    local_proxy_log *log = NULL;
 
-    pthread_mutex_init(&sb->proxy_log_lock, NULL);
     argv[argc++] = "sandboxio-local-proxy";
     if (resolver && *resolver && test && !strcmp(test, "1")) {
         host->log(SBX_LOG_WARN, "local", "test mode: the proxy resolves names from %s only",
@@ -103,6 +114,13 @@ int local_net_proxy_start(const sbx_host *host, local_sandbox *sb, const char *c
         return host->set_error(SBX_E_BACKEND_UNAVAILABLE,
                                "local: the allowlist proxy '%s' is not executable: %s", proxy,
                                strerror(errno));
+    if (!(log = calloc(1, sizeof *log)) || pthread_mutex_init(&log->lock, NULL) != 0) {
+        free(log);
+        return host->set_error(SBX_E_NOMEM, "local: out of memory");
+    }
+    log->refs = 1;
+    log->fd = -1;
+    log->host = host;
     if (pipe2(ex, O_CLOEXEC) < 0 || pipe2(lg, O_CLOEXEC | O_NONBLOCK) < 0) {
         rc = host->set_error(SBX_E_SYSTEM, "local: pipe: %s", strerror(errno));
         goto out;
@@ -118,9 +136,12 @@ int local_net_proxy_start(const sbx_host *host, local_sandbox *sb, const char *c
     close(sb->proxy_listen);
     sb->proxy_listen = -1;
     sb->proxy_exit = ex[1];
-    sb->proxy_log = lg[0];
+    log->fd = lg[0];
+    sb->proxy_log = log;
+    log = NULL;
     ex[1] = lg[0] = -1;
 out:
+    local_net_proxy_log_unref(log);
     for (int i = 0; i < 2; i++) {
         if (ex[i] >= 0)
             close(ex[i]);
@@ -130,32 +151,69 @@ out:
     return rc;
 }
 
-void local_net_proxy_drain(local_sandbox *sb)
+local_proxy_log *local_net_proxy_log_ref(local_sandbox *sb)
 {
-    if (sb->proxy_log < 0)
+    local_proxy_log *log = sb->proxy_log;
+    if (log) {
+        pthread_mutex_lock(&log->lock);
+        log->refs++;
+        pthread_mutex_unlock(&log->lock);
+    }
+    return log;
+}
+
+void local_net_proxy_log_unref(local_proxy_log *log)
+{
+    if (!log)
         return;
-    pthread_mutex_lock(&sb->proxy_log_lock);
+    pthread_mutex_lock(&log->lock);
+    int last = --log->refs == 0;
+    pthread_mutex_unlock(&log->lock);
+    if (!last)
+        return;
+    if (log->fd >= 0)
+        close(log->fd);
+    pthread_mutex_destroy(&log->lock);
+    free(log);
+}
+
+/* One whole line: to the host's log, and counted if it is a refusal. */
+static void log_line(local_proxy_log *log, const char *line)
+{
+    static const char refused[] = "proxy refused: ";
+    if (!strncmp(line, refused, sizeof refused - 1))
+        log->refused++;
+    log->host->log(SBX_LOG_WARN, "local", "%s", line);
+}
+
+uint64_t local_net_proxy_drain(local_proxy_log *log)
+{
+    if (!log)
+        return 0;
+    pthread_mutex_lock(&log->lock);
     for (;;) {
-        size_t room = sizeof sb->proxy_log_buf - 1 - sb->proxy_log_len;
-        ssize_t n = read(sb->proxy_log, sb->proxy_log_buf + sb->proxy_log_len, room);
+        size_t room = sizeof log->buf - 1 - log->len;
+        ssize_t n = read(log->fd, log->buf + log->len, room);
         if (n <= 0)
             break;
-        sb->proxy_log_len += (size_t)n;
-        char *line = sb->proxy_log_buf, *nl;
-        while ((nl = memchr(line, '\n', sb->proxy_log_len - (size_t)(line - sb->proxy_log_buf)))) {
+        log->len += (size_t)n;
+        char *line = log->buf, *nl;
+        while ((nl = memchr(line, '\n', log->len - (size_t)(line - log->buf)))) {
             *nl = '\0';
-            sb->host->log(SBX_LOG_WARN, "local", "%s", line);
+            log_line(log, line);
             line = nl + 1;
         }
-        sb->proxy_log_len -= (size_t)(line - sb->proxy_log_buf);
-        memmove(sb->proxy_log_buf, line, sb->proxy_log_len);
-        if (sb->proxy_log_len == sizeof sb->proxy_log_buf - 1) { /* a line too long: cut it */
-            sb->proxy_log_buf[sb->proxy_log_len] = '\0';
-            sb->host->log(SBX_LOG_WARN, "local", "%s", sb->proxy_log_buf);
-            sb->proxy_log_len = 0;
+        log->len -= (size_t)(line - log->buf);
+        memmove(log->buf, line, log->len);
+        if (log->len == sizeof log->buf - 1) { /* a line too long: cut it */
+            log->buf[log->len] = '\0';
+            log_line(log, log->buf);
+            log->len = 0;
         }
     }
-    pthread_mutex_unlock(&sb->proxy_log_lock);
+    uint64_t refused = log->refused;
+    pthread_mutex_unlock(&log->lock);
+    return refused;
 }
 
 void local_net_proxy_stop(local_sandbox *sb)
@@ -166,8 +224,7 @@ void local_net_proxy_stop(local_sandbox *sb)
     int had = sb->proxy_pid > 0;
     local_helper_stop(&sb->proxy_pid, &sb->proxy_exit);
     if (had) /* what it refused last */
-        local_net_proxy_drain(sb);
-    if (sb->proxy_log >= 0)
-        close(sb->proxy_log);
-    sb->proxy_log = -1;
+        local_net_proxy_drain(sb->proxy_log);
+    local_net_proxy_log_unref(sb->proxy_log);
+    sb->proxy_log = NULL;
 }

@@ -328,7 +328,8 @@ int local_spawn(const sbx_host *host, const local_options *opt, const sbx_plugin
     gid_t gid = getegid();
 
     sb->ctl = sb->pidfd = sb->workfd = sb->net_exit = -1;
-    sb->proxy_listen = sb->proxy_exit = sb->proxy_log = -1;
+    sb->proxy_listen = sb->proxy_exit = -1;
+    sb->proxy_log = NULL;
     sb->pid = sb->net_pid = sb->proxy_pid = 0;
     memset(&sb->cg, 0, sizeof sb->cg);
     /* Root's sandboxes: a private id no host process has (ids.c). */

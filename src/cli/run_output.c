@@ -223,6 +223,8 @@ int run_result_json(const sbx_result *result, json_object **out)
     if (!rc) rc = add_int_or_null(obj, "signal", !exited, sbx_result_signal(result));
     if (!rc) rc = sbx_cli_json_add(obj, "timed_out", json_object_new_boolean(sbx_result_timed_out(result)));
     if (!rc) rc = sbx_cli_json_add(obj, "oom_killed", json_object_new_boolean(sbx_result_oom_killed(result)));
+    if (!rc) rc = sbx_cli_json_add(obj, "net_refused",
+                                   json_object_new_uint64(sbx_result_net_refused(result)));
     if (!rc) rc = run_json_add_output(obj, "stdout", "stdout_encoding", stdout_data, out_len);
     if (!rc) rc = run_json_add_output(obj, "stderr", "stderr_encoding", stderr_data, err_len);
     if (!rc) rc = sbx_cli_json_add(obj, "stdout_truncated",

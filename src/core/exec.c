@@ -541,6 +541,11 @@ int sbx_result_oom_killed(const sbx_result *r)
     return r ? r->exit.oom_killed : 0;
 }
 
+uint64_t sbx_result_net_refused(const sbx_result *r)
+{
+    return r ? r->exit.net_refused : 0;
+}
+
 static const void *stream_data(const sbx_result *r, int i, size_t *len)
 {
     if (len)

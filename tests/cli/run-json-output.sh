@@ -10,7 +10,7 @@ expect_status 3
 json_check 'd["exit_code"] == 3 and d["signal"] is None'
 json_check 'd["stdout"] == "out\n" and d["stdout_encoding"] == "utf-8"'
 json_check 'd["stderr"] == "err\n" and d["stderr_encoding"] == "utf-8"'
-json_check 'd["timed_out"] is False and d["oom_killed"] is False'
+json_check 'd["timed_out"] is False and d["oom_killed"] is False and d["net_refused"] == 0'
 json_check 'd["stdout_truncated"] is False and d["stderr_truncated"] is False'
 json_check 'isinstance(d["duration_ms"], (int, float)) and d["duration_ms"] >= 0'
 json_check 'd["backend"] == "fake" and d["tier"] == "none" and d["dsn"] == "fake://"'

@@ -14,7 +14,7 @@ const b = (await httpClient(server.url, token)).client;
 assert.equal(a.getServerVersion().name, 'sandboxio');
 assert.equal((await a.listTools()).tools.length, 8);
 
-const clean = { exit_code: 0, signal: null, timed_out: false, oom_killed: false, stderr: '',
+const clean = { exit_code: 0, signal: null, timed_out: false, oom_killed: false, net_refused: 0, stderr: '',
   stderr_encoding: 'utf-8', stdout_truncated: false, stderr_truncated: false, stdout_encoding: 'utf-8' };
 assert.deepEqual(exact(await ok(a, 'run', { argv: ['echo', 'over http'] })), { ...clean, stdout: 'over http\n' });
 await fails(a, 'run', { argv: ['true'], timeout_ms: 60000 }, 'SBX_E3020');

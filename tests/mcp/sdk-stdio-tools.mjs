@@ -18,7 +18,7 @@ for (const t of tools) {
   assert.equal(t.outputSchema.type, 'object', t.name);
 }
 
-const clean = { exit_code: 0, signal: null, timed_out: false, oom_killed: false, stderr: '',
+const clean = { exit_code: 0, signal: null, timed_out: false, oom_killed: false, net_refused: 0, stderr: '',
   stderr_encoding: 'utf-8', stdout_truncated: false, stderr_truncated: false, stdout_encoding: 'utf-8' };
 
 // run: argv, stdin, env, exit status, code + language.

@@ -21,6 +21,7 @@
  *
  * The event loop, buffers and DNS resolver are libevent's (event2, evdns):
  * a well-kept library, in Debian, rather than one more hand-written loop.
+ * Once set up, the proxy runs under its own seccomp filter (confine.h).
  */
 #include "config.h"
 
@@ -39,18 +40,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include "allow.h"
+#include "confine.h"
 #include "parse.h"
+#include "relay.h"
 
 #define LISTEN_FD 3
 #define EXIT_FD 4
 #define MAX_RULES 256
 #define HEAD_TIMEOUT_S 10
-#define RELAY_HIGH (1024 * 1024) /* bytes queued toward one side before reading the other stops */
-#define RELAY_CHUNK (256 * 1024) /* the most one read or write moves */
 
 typedef struct px {
     struct event_base *base;
@@ -70,7 +70,7 @@ typedef struct conn {
     int state;
     px_request req;
     struct evdns_getaddrinfo_request *dns;
-    time_t last; /* last byte either way, for the idle timeout */
+    px_relay *relay; /* ST_RELAY: moves the bytes (the bufferevents keep the sockets) */
 } conn;
 
 static void conn_free(conn *c)
@@ -80,6 +80,7 @@ static void conn_free(conn *c)
         c->dns = NULL;
         evdns_getaddrinfo_cancel(d);
     }
+    px_relay_free(c->relay); /* before the sockets it watches close */
     if (c->in)
         bufferevent_free(c->in);
     if (c->out)
@@ -139,112 +140,54 @@ static void refuse(conn *c, int status, const char *fmt, ...)
     bufferevent_enable(c->in, EV_WRITE);
 }
 
-static void relay_read(struct bufferevent *bev, void *arg);
+static void relay_done(void *arg, const char *why)
+{
+    (void)why; /* an end, a reset or the idle timeout: nothing to tell */
+    conn_free(arg);
+}
 
-static void relay_drained(struct bufferevent *bev, void *arg)
+/* What the handshake left on its way is out: the splice relay takes over. */
+static void relay_flushed(struct bufferevent *bev, void *arg)
 {
     conn *c = arg;
-    /* The other side may read again now that this one took its bytes. */
-    bufferevent_setwatermark(bev, EV_WRITE, 0, 0);
-    bufferevent_enable(bev == c->in ? c->out : c->in, EV_READ);
+    (void)bev;
+    if (evbuffer_get_length(bufferevent_get_output(c->in))
+        || evbuffer_get_length(bufferevent_get_output(c->out)))
+        return;
+    bufferevent_disable(c->in, EV_READ | EV_WRITE);
+    bufferevent_disable(c->out, EV_READ | EV_WRITE);
+    c->relay = px_relay_new(c->px->base, bufferevent_getfd(c->in), bufferevent_getfd(c->out),
+                            c->px->idle_s, relay_done, c);
+    if (!c->relay) {
+        fprintf(stderr, "proxy: cannot relay to %s:%u: %s\n", c->req.host, c->req.port,
+                strerror(errno));
+        fflush(stderr);
+        conn_free(c);
+    }
 }
 
 /*
- * libevent 2.1 reads at most 4 KiB per call (EVBUFFER_MAX_READ), a wake-up
- * and a system call per 4 KiB: the bulk figure was a quarter of a direct
- * connection's. So after its read, what else the socket holds is read here
- * straight into the other side's output, in large pieces, until it would
- * block (end of file and errors are left for libevent's next read to see).
+ * The connection is allowed: from here on its bytes only go across. What
+ * either side sent while it was checked (the rest of a ClientHello, a
+ * server's first bytes) and what the proxy wrote (a plain request's head)
+ * go out through the bufferevents; nothing more is read through them, the
+ * relay (relay.c) reads the rest.
  */
-static void read_more(struct bufferevent *bev, struct evbuffer *dst)
-{
-    evutil_socket_t fd = bufferevent_getfd(bev);
-    while (evbuffer_get_length(dst) < RELAY_HIGH) {
-        struct evbuffer_iovec v[2];
-        int n = evbuffer_reserve_space(dst, RELAY_CHUNK, v, 2);
-        if (n <= 0)
-            return;
-        struct iovec io[2];
-        for (int i = 0; i < n; i++)
-            io[i] = (struct iovec){ v[i].iov_base, v[i].iov_len };
-        ssize_t got = readv(fd, io, n);
-        if (got <= 0) {
-            evbuffer_commit_space(dst, v, 0);
-            return;
-        }
-        for (int i = 0; i < n; i++) {
-            size_t take = (size_t)got < v[i].iov_len ? (size_t)got : v[i].iov_len;
-            v[i].iov_len = take;
-            got -= (ssize_t)take;
-        }
-        if (evbuffer_commit_space(dst, v, n) < 0)
-            return;
-    }
-}
-
-static void relay_read(struct bufferevent *bev, void *arg)
-{
-    conn *c = arg;
-    struct bufferevent *to = bev == c->in ? c->out : c->in;
-    struct evbuffer *dst = bufferevent_get_output(to);
-    c->last = time(NULL);
-    evbuffer_add_buffer(dst, bufferevent_get_input(bev));
-    read_more(bev, dst);
-    if (evbuffer_get_length(dst) >= RELAY_HIGH) {
-        bufferevent_disable(bev, EV_READ);
-        bufferevent_setwatermark(to, EV_WRITE, RELAY_HIGH / 2, RELAY_HIGH);
-        bufferevent_setcb(to, relay_read, relay_drained, NULL, c);
-    }
-}
-
-static void relay_event(struct bufferevent *bev, short what, void *arg);
-
 static void start_relay(conn *c)
 {
-    c->state = ST_RELAY;
-    c->last = time(NULL);
-    /* Writes of up to 256 KiB (libevent's default is 16 KiB), under the
-     * backpressure mark; reads: read_more(). */
-    bufferevent_set_max_single_read(c->in, RELAY_CHUNK);
-    bufferevent_set_max_single_read(c->out, RELAY_CHUNK);
-    bufferevent_set_max_single_write(c->in, RELAY_CHUNK);
-    bufferevent_set_max_single_write(c->out, RELAY_CHUNK);
     struct timeval idle = { c->px->idle_s, 0 };
-    bufferevent_setcb(c->in, relay_read, NULL, relay_event, c);
-    bufferevent_setcb(c->out, relay_read, NULL, relay_event, c);
-    bufferevent_set_timeouts(c->in, &idle, NULL);
-    bufferevent_set_timeouts(c->out, &idle, NULL);
-    bufferevent_enable(c->in, EV_READ | EV_WRITE);
-    bufferevent_enable(c->out, EV_READ | EV_WRITE);
-    if (evbuffer_get_length(bufferevent_get_input(c->in)))
-        relay_read(c->in, c);
-}
-
-static void relay_event(struct bufferevent *bev, short what, void *arg)
-{
-    conn *c = arg;
-    if ((what & BEV_EVENT_TIMEOUT) && time(NULL) - c->last < c->px->idle_s) {
-        bufferevent_enable(bev, EV_READ); /* the other way is busy: not idle */
-        return;
-    }
-    /* One side ended: hand the other what is left, then close. */
-    struct bufferevent *other = bev == c->in ? c->out : c->in;
-    if (!(what & BEV_EVENT_TIMEOUT) && evbuffer_get_length(bufferevent_get_input(bev)))
-        evbuffer_add_buffer(bufferevent_get_output(other), bufferevent_get_input(bev));
-    if (bev == c->in) {
-        bufferevent_free(c->in);
-        c->in = c->out;
-    } else {
-        bufferevent_free(c->out);
-    }
-    c->out = NULL;
-    c->state = ST_CLOSING;
-    if ((what & BEV_EVENT_TIMEOUT) || evbuffer_get_length(bufferevent_get_output(c->in)) == 0) {
-        conn_free(c);
-        return;
-    }
+    c->state = ST_RELAY;
+    evbuffer_add_buffer(bufferevent_get_output(c->out), bufferevent_get_input(c->in));
+    evbuffer_add_buffer(bufferevent_get_output(c->in), bufferevent_get_input(c->out));
     bufferevent_disable(c->in, EV_READ);
-    bufferevent_setcb(c->in, NULL, close_when_flushed, closing_event, c);
+    bufferevent_disable(c->out, EV_READ);
+    bufferevent_set_timeouts(c->in, NULL, &idle);
+    bufferevent_set_timeouts(c->out, NULL, &idle);
+    bufferevent_setcb(c->in, NULL, relay_flushed, closing_event, c);
+    bufferevent_setcb(c->out, NULL, relay_flushed, closing_event, c);
+    bufferevent_enable(c->in, EV_WRITE);
+    bufferevent_enable(c->out, EV_WRITE);
+    relay_flushed(c->in, c);
 }
 
 /* The first bytes through a CONNECT tunnel: a ClientHello must name the host. */
@@ -530,6 +473,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "proxy: cannot listen on fd %d or watch fd %d\n", LISTEN_FD, EXIT_FD);
         return 1;
     }
+    /* Set up: from here on it may only relay (confine.h, filter-rules.c). */
+    if (px_confine() < 0) {
+        fprintf(stderr, "proxy: cannot load its seccomp filter: %s\n", strerror(errno));
+        return 1;
+    }
     event_base_dispatch(p.base);
-    return 0;
+    /* Straight out: exit handlers (a sanitizer's leak check) may need more
+     * than the filter allows, and the kernel frees everything. */
+    _exit(0);
 }

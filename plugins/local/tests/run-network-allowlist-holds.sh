@@ -8,8 +8,9 @@
 # literal, a name resolving to a private or a metadata address, a bad
 # request: each a 403 (400) with its reason; a CONNECT whose TLS SNI names
 # another host is cut and logged; no DNS from inside, no direct TCP. 200
-# parallel requests through the proxy complete, and no proxy is left after
-# the run, nor after its client is SIGKILLed.
+# parallel requests through the proxy complete; a run's result counts the
+# refusals made while it ran (run --json "net_refused"); and no proxy is
+# left after the run, nor after its client is SIGKILLed.
 set -eu
 . "$SBX_TEST_SRCDIR/plugins/local/tests/lib.sh"
 SBX_TEST_NET_PREFIX=198.18.$(($$ % 250)).
@@ -74,6 +75,24 @@ expect "dns-udp: refused Network is unreachable"
 expect "direct-tcp: refused Network is unreachable"
 expect "parallel: 200 of 200 ok"
 [ "$(grep -c "proxy refused: " "$work/err")" -ge 7 ] || fail "refusals missing from the log"
+# The result counts the refusals made while the command ran: here two
+# (another name, another port), not the allowed request.
+cat >"$work/three.py" <<PY
+import urllib.request
+for url in ("http://allowed.test:8080/", "http://other.test:8080/", "http://allowed.test:9090/"):
+    try:
+        urllib.request.urlopen(url, timeout=10).read()
+    except Exception:
+        pass
+PY
+SANDBOXIO_TEST_MODE=1 SANDBOXIO_PROXY_TEST_RESOLVER=$work/hosts \
+    "$b/src/sandboxio" run --json --dsn local:// --network allowlist \
+    --allow-host allowed.test:8080 -- python3 -c "$(cat "$work/three.py")" \
+    >"$work/json" 2>"$work/json-err" </dev/null || fail "the counted run exited $?"
+refused=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["net_refused"])' "$work/json")
+[ "$refused" = 2 ] || fail "the result counts $refused refused connections, not 2"
+[ "$(grep -c "proxy refused: " "$work/json-err")" -eq 2 ] || fail "the two refusals were not logged"
+echo "net_refused: $refused"
 left=$(pgrep -f "sandboxio-local-proxy.*allowed.test:8080" || true)
 [ -z "$left" ] || fail "a proxy was left behind: $left"
 # A SIGKILLed client takes its proxy along.

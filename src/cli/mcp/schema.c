@@ -36,6 +36,7 @@
     "\"exit_code\":{\"type\":[\"integer\",\"null\"]}," \
     "\"signal\":{\"type\":[\"integer\",\"null\"]}," \
     "\"timed_out\":{\"type\":\"boolean\"},\"oom_killed\":{\"type\":\"boolean\"}," \
+    "\"net_refused\":{\"type\":\"integer\",\"minimum\":0}," \
     "\"stdout\":{\"type\":\"string\"},\"stdout_encoding\":{\"enum\":[\"utf-8\",\"base64\"]}," \
     "\"stderr\":{\"type\":\"string\"},\"stderr_encoding\":{\"enum\":[\"utf-8\",\"base64\"]}," \
     "\"stdout_truncated\":{\"type\":\"boolean\"},\"stderr_truncated\":{\"type\":\"boolean\"}," \
