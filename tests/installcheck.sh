@@ -7,10 +7,11 @@
 #     and loads from SANDBOXIO_PLUGIN_PATH;
 #  3. the installed CLI runs the contract suite against the installed plugin;
 #  4. a client program builds with `pkg-config sandboxio` and runs a command;
-#  5. the error pages are installed, and an error points to one (or a site).
-# Usage: installcheck.sh BINDIR LIBDIR SRCDIR DOCDIR
+#  5. the error pages are installed, and an error points to one (or a site);
+#  6. they are man pages too, which man finds and an error names.
+# Usage: installcheck.sh BINDIR LIBDIR SRCDIR DOCDIR MANDIR
 set -eu
-bindir=$1 libdir=$2 srcdir=$3 docdir=$4
+bindir=$1 libdir=$2 srcdir=$3 docdir=$4 mandir=$5
 unset SANDBOXIO_PLUGIN_PATH SANDBOXIO_DSN || true
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
 export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -84,3 +85,18 @@ case $url in
   *) echo "FAIL: the error points to '$url'"; cat "$work/err"; exit 1 ;;
 esac
 echo "ok 5 the error pages are installed; an error points to $url"
+
+# 6. The error pages are man pages too: one per page, found by man, and an
+# error printed with no site configured says which to read.
+mans=$(ls "$mandir"/man7/SBX_E*.7 2>/dev/null | wc -l)
+[ "$mans" -eq "$pages" ] && [ -f "$mandir/man7/sandboxio-errors.7" ] ||
+  { echo "FAIL: $mans error man pages installed in $mandir/man7, for $pages pages"; exit 1; }
+if command -v man >/dev/null 2>&1; then
+  found=$(MANPATH="$mandir" man -w SBX_E1003) && [ "$found" = "$mandir/man7/SBX_E1003.7" ] ||
+    { echo "FAIL: man -w SBX_E1003 found '${found:-nothing}' under $mandir"; exit 1; }
+fi
+case $url in
+  file://*) grep -qx '  or:  man SBX_E1003' "$work/err" ||
+              { echo "FAIL: the error does not name its man page"; cat "$work/err"; exit 1; } ;;
+esac
+echo "ok 6 the error pages are installed as man pages (man SBX_E1003)"

@@ -40,6 +40,8 @@ EXTRA_DIST += tests/plugin-hello-passes-contract.sh \
 
 ## Shared by the tests that interrupt a run (CLI, local, docker).
 EXTRA_DIST += tests/interrupt-lib.sh
+## What the terminal tests (local, docker) share: a tmux session to drive.
+EXTRA_DIST += tests/tty-lib.sh tests/tty-term.sh
 
 ## The shape of the shared library itself.
 TESTS += tests/library-exports-only-sbx-symbols.sh

@@ -3,8 +3,8 @@
 ## points to when configure --without-docs-url).
 ## tests/test_error_catalog.c checks this list against the catalog.
 errorsdir = $(docdir)/errors
-dist_errors_DATA = \
-	docs/errors/README.md \
+dist_errors_DATA = docs/errors/README.md $(SBX_ERROR_PAGES)
+SBX_ERROR_PAGES = \
 	docs/errors/SBX_E1001.md \
 	docs/errors/SBX_E1002.md \
 	docs/errors/SBX_E1003.md \
@@ -112,3 +112,23 @@ dist_errors_DATA = \
 	docs/errors/SBX_E9001.md \
 	docs/errors/SBX_E9002.md \
 	docs/errors/SBX_E9003.md
+
+## The same pages as man pages, made at build time by docs/errors/md2man.sh
+## (POSIX sh and awk: the Markdown converters Debian has mis-render these
+## pages' code blocks), so that `man SBX_E1001` and `man sandboxio-errors`
+## read them offline: SBX_Ennnn(7), and the index README.md as
+## sandboxio-errors(7). tests/error-man-pages-render.sh checks each renders
+## and every code has one.
+SBX_ERROR_MANS = $(SBX_ERROR_PAGES:.md=.7) docs/errors/sandboxio-errors.7
+nodist_man7_MANS = $(SBX_ERROR_MANS)
+EXTRA_DIST += docs/errors/md2man.sh
+CLEANFILES += $(SBX_ERROR_MANS)
+SUFFIXES = .md .7
+.md.7:
+	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
+	$(SHELL) $(srcdir)/docs/errors/md2man.sh '$(PACKAGE_VERSION)' $< >$@.tmp && mv $@.tmp $@
+$(SBX_ERROR_MANS): docs/errors/md2man.sh
+docs/errors/sandboxio-errors.7: docs/errors/README.md
+	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
+	$(SHELL) $(srcdir)/docs/errors/md2man.sh '$(PACKAGE_VERSION)' $(srcdir)/docs/errors/README.md \
+	  >$@.tmp && mv $@.tmp $@

@@ -12,6 +12,8 @@
  *     'X')" or "... exited with signal ...", which tells an exit from a
  *     death by signal where the engine's exit code (128+N for both) cannot;
  *     on stderr "[FATAL tini (T)] ..." if it could not start the command.
+ * On a terminal (c->tty) all of it arrives as one stream, SBX_STDOUT, and
+ * the terminal ends each line with "\r\n".
  * A line may come right after a partial line of the command's output. The
  * filter recognises them anywhere, holds back a possible beginning of one
  * until it can decide, and passes every other byte on in order.
@@ -82,6 +84,9 @@ static bool tini_line(dk_control *c, int stream, const char *level, const char *
         return false;
     const char *msg = end + 3;
     int status;
+    /* On a terminal, what docker-init writes to stderr arrives as stdout. */
+    if (c->tty)
+        stream = strcmp(level, "INFO ") == 0 ? SBX_STDOUT : SBX_STDERR;
     if (stream == SBX_STDOUT && strcmp(level, "INFO ") == 0 &&
         sscanf(msg, "Main child exited normally (with status '%d')", &status) == 1) {
         c->ended = DK_END_EXITED;
@@ -118,15 +123,17 @@ static long match(dk_control *c, int stream, const char *s, size_t n)
         const char *nl = memchr(s, '\n', n < DK_CONTROL_LINE_MAX ? n : DK_CONTROL_LINE_MAX);
         if (!nl)
             return n < DK_CONTROL_LINE_MAX ? -1 : 0;
-        size_t len = (size_t)(nl - s);
+        size_t len = (size_t)(nl - s), text_len = len;
+        if (c->tty && text_len && s[text_len - 1] == '\r')
+            text_len--;    /* the terminal's ONLCR */
         char line[DK_CONTROL_LINE_MAX + 1];
-        memcpy(line, s, len);
-        line[len] = '\0';
-        if (memchr(line, '\0', len))
+        memcpy(line, s, text_len);
+        line[text_len] = '\0';
+        if (memchr(line, '\0', text_len))
             return 0;
         char level[6] = {0};
         memcpy(level, line + 1, 5);    /* "INFO ", "WARN ", "FATAL", "DEBUG" */
-        bool ours = i == 0 ? stream == SBX_STDERR && wrapper_line(c, line + plen)
+        bool ours = i == 0 ? (stream == SBX_STDERR || c->tty) && wrapper_line(c, line + plen)
                            : tini_line(c, stream, level, line + plen);
         return ours ? (long)len + 1 : 0;
     }

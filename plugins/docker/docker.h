@@ -291,6 +291,11 @@ typedef struct dk_control {
     int ended;                 /* enum dk_end, from docker-init */
     int status;                /* exit status when DK_END_EXITED */
     char fatal[256];           /* docker-init's FATAL message, if any */
+    /*
+     * The exec runs on a terminal: one stream, SBX_STDOUT, carries what
+     * both programs write to stdout and stderr, lines ending "\r\n".
+     */
+    bool tty;
     int (*out)(void *ud, int stream, const void *data, size_t len);
     void *ud;
 } dk_control;
@@ -314,9 +319,14 @@ int dk_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
 int dk_exec_simple(dk_sandbox *sb, const char *const *argv, sbx_buf *out, size_t cap,
                    int *exit_code);
 
+/* Does cmd ask for a terminal (SBX_PLUGIN_CMD_PTY, read where the struct has it)? */
+bool dk_cmd_pty(const sbx_plugin_cmd *cmd);
 /* Create an exec from its JSON body; *id gets its id. */
 int dk_exec_create(dk_sandbox *sb, json_object *body, char *id, size_t id_size);
-/* The exec wrapper's arguments to /bin/sh for cmd, as a JSON array (NULL: no memory). */
+/*
+ * The exec wrapper's arguments to /bin/sh for cmd, as a JSON array (NULL:
+ * no memory). For a cmd on a terminal the wrapper sets its size first.
+ */
 json_object *dk_exec_sh_args(const char *workdir, const sbx_plugin_cmd *cmd);
 /* SBX_E_EXEC_START for a program name the wrapper cannot run ("A=B"). */
 int dk_exec_refuse_program(const sbx_host *host, const sbx_plugin_cmd *cmd);

@@ -14,6 +14,13 @@
  *     exited or was killed by a signal; the engine's exit code alone
  *     cannot tell `exit 137` from SIGKILL.
  * control.c takes those lines out of the output the caller sees.
+ * A command on a terminal (SBX_PLUGIN_CMD_PTY) is an exec made with Tty:
+ * its stream is the terminal's raw output, not multiplexed; the wrapper
+ * sets the terminal's size with stty before the command starts (the
+ * engine's pty starts at 0 x 0, and an exec can only be resized once it
+ * runs), and the plugin sets it again through the resize endpoint once
+ * the wrapper said its pid (for images without stty), then on every
+ * change of the caller's window.
  * The engine has no call to kill an exec: on a timeout, an abort or a
  * cancel (the caller's cancel_fd turned readable) a second exec kills
  * every process of the session, which takes the whole tree
@@ -29,9 +36,12 @@
 #include <string.h>
 #include <time.h>
 
-/* $1 = number of K=V words, $2 = cwd ("" = work dir), $3 = PATH for lookup. */
+/*
+ * $1 = number of K=V words, $2 = cwd ("" = work dir), $3 = PATH for lookup,
+ * $4 = stty's size arguments on a terminal ("rows R cols C"), else "".
+ */
 static const char wrapper[] =
-    "n=$1 c=$2 P=$3; shift 3; eval \"x=\\${$((n + 1))}\"\n"
+    "n=$1 c=$2 P=$3 T=$4; shift 4; eval \"x=\\${$((n + 1))}\"\n"
     "if [ -n \"$c\" ]; then cd -- \"$c\" 2>/dev/null || { printf '\\001sbx-nocwd\\n' >&2; exit 126; }; fi\n"
     "f=\n"
     "case $x in\n"
@@ -41,6 +51,7 @@ static const char wrapper[] =
     "esac\n"
     "if [ -z \"$f\" ] || [ ! -f \"$f\" ]; then printf '\\001sbx-noexec\\n' >&2; exit 127; fi\n"
     "if [ ! -x \"$f\" ]; then printf '\\001sbx-noperm\\n' >&2; exit 126; fi\n"
+    "if [ -n \"$T\" ]; then stty $T 2>/dev/null; fi\n"
     "printf '\\001sbx-pid %s\\n' \"$$\" >&2\n"
     "if [ -x /sbin/docker-init ]; then exec /sbin/docker-init -s -v -- env -i -- \"$@\"; fi\n"
     "exec env -i -- \"$@\"\n";
@@ -56,6 +67,15 @@ static const char wrapper[] =
  * command has ended, and that is reported whatever PID 1 does.
  */
 #define DK_ENDED_GRACE_MS 2000
+/*
+ * The engine's detach keys end the stream of an exec with Tty and hold back
+ * every typed byte that begins them (ctrl-p by default). The engine cannot
+ * turn them off: this sequence is one nobody types.
+ */
+#define DK_TTY_DETACH_KEYS "ctrl-^,ctrl-@,ctrl-^,ctrl-@,ctrl-^,ctrl-@,ctrl-^,ctrl-@"
+/* A terminal's size when the caller gave none. */
+#define DK_TTY_ROWS 24
+#define DK_TTY_COLS 80
 /* Output kept to explain a command that never started. */
 #define DK_DIAG_MAX 512
 
@@ -66,6 +86,10 @@ typedef struct run {
     size_t capture_cap;
     bool wrapped;              /* stderr carries control lines */
     bool whole_container;      /* one-shot: the container is the command's, kill it whole */
+    bool tty;                  /* on a terminal: one raw stream, resized */
+    bool sized;                /* the terminal's size was set through the engine */
+    uint16_t rows, cols;       /* the size asked for */
+    char exec_id[80];          /* of an exec (not one-shot) */
     dk_control ctl;
     sbx_buf diag;               /* the first output bytes, for start failures */
     bool aborted;              /* the output callback asked to stop */
@@ -204,6 +228,33 @@ static bool must_stop(const run *r)
     return r->timed_out || r->aborted || r->cancelled;
 }
 
+/* -1, or the descriptor that says the caller's window changed (ABI minor 2). */
+static int resize_fd_of(const sbx_plugin_io *io)
+{
+    if (!io || !SBX_STRUCT_HAS(io, winsize) || !io->winsize)
+        return -1;
+    return io->resize_fd;
+}
+
+/*
+ * Set the exec's terminal to rows x cols. Not fatal when it fails: the
+ * command may have ended a moment ago, and it runs on at the old size.
+ */
+static void resize_exec(run *r, uint16_t rows, uint16_t cols)
+{
+    char path[200];
+    snprintf(path, sizeof(path), "/exec/%s/resize?h=%u&w=%u", r->exec_id, (unsigned)rows,
+             (unsigned)cols);
+    sbx_http_request rq = {.method = "POST", .path = path};
+    sbx_http_response rs = {0};
+    int rc = dk_http(&r->sb->conn, &rq, &rs);
+    if (rc || rs.status / 100 != 2)
+        r->sb->host->log(SBX_LOG_DEBUG, "docker", "exec %.12s not resized to %u x %u (%s %ld)",
+                         r->exec_id, (unsigned)rows, (unsigned)cols,
+                         rc ? "transport error" : "HTTP", rc ? (long)rc : rs.status);
+    sbx_http_response_clear(&rs);
+}
+
 /* Pump the stream: output in, stdin out, kill on the deadline, an abort or a cancel. */
 static int stream_loop(run *r, dk_hijack *hj, uint64_t deadline)
 {
@@ -221,6 +272,12 @@ static int stream_loop(run *r, dk_hijack *hj, uint64_t deadline)
             return SBX_E_BACKEND_TRANSPORT;
         if (n == 0)
             break;
+        if (n > 0 && r->tty) {
+            on_frame(r, SBX_STDOUT, outbuf, (size_t)n);
+            if (r->failure)
+                return r->failure;
+            continue;
+        }
         if (n > 0) {
             if (dk_demux_feed(&r->dm, outbuf, (size_t)n) < 0)
                 return r->sb->host->set_error(SBX_E_BACKEND_PROTOCOL,
@@ -251,9 +308,18 @@ static int stream_loop(run *r, dk_hijack *hj, uint64_t deadline)
         }
         if (in_eof && in_off == in_len && !write_closed) {
             write_closed = true;
-            int rc = dk_hijack_close_write(hj);
+            /*
+             * On a terminal the engine ends the output with the input:
+             * stdin just stops, as a terminal's does when nobody types.
+             */
+            int rc = r->tty ? SBX_OK : dk_hijack_close_write(hj);
             if (rc)
                 return rc;
+        }
+        /* The wrapper has set the size: from now on the engine's resize works. */
+        if (r->tty && !r->sized && r->ctl.session) {
+            r->sized = true;
+            resize_exec(r, r->rows, r->cols);
         }
         uint64_t now = now_ms();
         if (deadline && now >= deadline && !must_stop(r))
@@ -293,20 +359,28 @@ static int stream_loop(run *r, dk_hijack *hj, uint64_t deadline)
         else if (ended_at && (wait < 0 || (uint64_t)wait > ended_at + DK_ENDED_GRACE_MS - now))
             wait = (int)(ended_at + DK_ENDED_GRACE_MS - now);
         bool await_input = !in_eof && in_off == in_len && !must_stop(r);
-        struct pollfd p[3] = {
+        int resize_fd = r->sized && !must_stop(r) ? resize_fd_of(io) : -1;
+        struct pollfd p[4] = {
             {.fd = hj->fd, .events = POLLIN},
             /* It stays readable once cancelled: watched until then only. */
             {.fd = r->cancelled ? -1 : cancel_fd, .events = POLLIN},
             /* Interactive stdin: wake when the user typed, not before. */
             {.fd = await_input ? ready_fd : -1, .events = POLLIN},
+            /* The caller's window changed size. */
+            {.fd = resize_fd, .events = POLLIN},
         };
         /* More stdin to send, made or still to take: wake when it can go. */
         if (in_off < in_len || (await_input && ready_fd < 0))
             p[0].events |= POLLOUT;
-        if (poll(p, 3, wait) < 0 && errno != EINTR)
+        if (poll(p, 4, wait) < 0 && errno != EINTR)
             return r->sb->host->set_error(SBX_E_SYSTEM, "docker: poll: %s", strerror(errno));
         if (p[1].revents & POLLIN)
             r->cancelled = true;
+        if (p[3].revents & POLLIN) {
+            uint16_t rows = 0, cols = 0;
+            if (io->winsize(io->userdata, &rows, &cols) == 0 && rows && cols)
+                resize_exec(r, rows, cols);
+        }
     }
     if (!dk_demux_idle(&r->dm))
         return r->sb->host->set_error(SBX_E_BACKEND_PROTOCOL,
@@ -320,16 +394,19 @@ static int stream_loop(run *r, dk_hijack *hj, uint64_t deadline)
 static int run_exec(run *r, json_object *body, uint64_t timeout_ms, int *exit_code)
 {
     dk_sandbox *sb = r->sb;
-    char id[80], path[160];
-    int rc = dk_exec_create(sb, body, id, sizeof(id));
+    char path[160];
+    char *id = r->exec_id;
+    int rc = dk_exec_create(sb, body, id, sizeof(r->exec_id));
     if (rc)
         return rc;
     dk_demux_init(&r->dm, on_frame, r);
     dk_control_init(&r->ctl, filtered_output, r);
+    r->ctl.tty = r->tty;
     dk_hijack hj;
     snprintf(path, sizeof(path), "/exec/%s/start", id);
-    rc = dk_hijack_open(&sb->conn, path, "{\"Detach\":false,\"Tty\":false}", "starting an exec",
-                        &hj);
+    rc = dk_hijack_open(&sb->conn, path,
+                        r->tty ? "{\"Detach\":false,\"Tty\":true}" : "{\"Detach\":false,\"Tty\":false}",
+                        "starting an exec", &hj);
     if (rc)
         return rc;
     uint64_t deadline = timeout_ms ? now_ms() + timeout_ms : 0;
@@ -343,13 +420,15 @@ static int run_exec(run *r, json_object *body, uint64_t timeout_ms, int *exit_co
     return rc;
 }
 
-static json_object *exec_body(json_object *cmd, bool attach_stdin, const char *workdir)
+static json_object *exec_body(json_object *cmd, bool attach_stdin, const char *workdir, bool tty)
 {
     json_object *b = json_object_new_object();
     json_object_object_add(b, "AttachStdin", json_object_new_boolean(attach_stdin));
     json_object_object_add(b, "AttachStdout", json_object_new_boolean(1));
     json_object_object_add(b, "AttachStderr", json_object_new_boolean(1));
-    json_object_object_add(b, "Tty", json_object_new_boolean(0));
+    json_object_object_add(b, "Tty", json_object_new_boolean(tty));
+    if (tty)
+        json_object_object_add(b, "DetachKeys", json_object_new_string(DK_TTY_DETACH_KEYS));
     json_object_object_add(b, "Cmd", cmd);
     json_object_object_add(b, "WorkingDir", json_object_new_string(workdir));
     return b;
@@ -360,13 +439,25 @@ int dk_exec_simple(dk_sandbox *sb, const char *const *argv, sbx_buf *out, size_t
 {
     sbx_buf sink = {0};
     run r = {.sb = sb, .capture = out ? out : &sink, .capture_cap = out ? cap : 0};
-    json_object *body = exec_body(sbx_json_str_array(argv), false, sb->opt.workdir);
+    json_object *body = exec_body(sbx_json_str_array(argv), false, sb->opt.workdir, false);
     int rc = run_exec(&r, body, 0, exit_code);
     json_object_put(body);
     sbx_buf_clear(&sink);
     sbx_buf_clear(&r.diag);
     dk_control_clear(&r.ctl);
     return rc;
+}
+
+bool dk_cmd_pty(const sbx_plugin_cmd *cmd)
+{
+    return SBX_STRUCT_HAS(cmd, cols) && (cmd->flags & SBX_PLUGIN_CMD_PTY);
+}
+
+/* The terminal's size asked for, defaulted. */
+static void pty_size(const sbx_plugin_cmd *cmd, uint16_t *rows, uint16_t *cols)
+{
+    *rows = cmd->rows ? cmd->rows : DK_TTY_ROWS;
+    *cols = cmd->cols ? cmd->cols : DK_TTY_COLS;
 }
 
 json_object *dk_exec_sh_args(const char *workdir, const sbx_plugin_cmd *cmd)
@@ -376,12 +467,17 @@ json_object *dk_exec_sh_args(const char *workdir, const sbx_plugin_cmd *cmd)
     for (; cmd->envp && cmd->envp[nenv]; nenv++)
         if (strncmp(cmd->envp[nenv], "PATH=", 5) == 0)
             lookup = cmd->envp[nenv] + 5;
-    char count[24], *cwd = NULL;
+    char count[24], size[48] = "", *cwd = NULL;
     snprintf(count, sizeof(count), "%zu", nenv);
+    if (dk_cmd_pty(cmd)) {
+        uint16_t rows, cols;
+        pty_size(cmd, &rows, &cols);
+        snprintf(size, sizeof(size), "rows %u cols %u", (unsigned)rows, (unsigned)cols);
+    }
     if (cmd->cwd && cmd->cwd[0] && asprintf(&cwd, "%s/%s", workdir, cmd->cwd) < 0)
         return NULL;
     json_object *a = json_object_new_array();
-    const char *head[] = {"-c", wrapper, "sbx", count, cwd ? cwd : "", lookup};
+    const char *head[] = {"-c", wrapper, "sbx", count, cwd ? cwd : "", lookup, size};
     for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
         json_object_array_add(a, json_object_new_string(head[i]));
     free(cwd);
@@ -497,8 +593,10 @@ int dk_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
     if (!argv)
         return sb->host->set_error(SBX_E_NOMEM, "docker: out of memory");
     bool want_input = io && SBX_STRUCT_HAS(io, input) && io->input;
-    json_object *body = exec_body(argv, want_input, sb->opt.workdir);
-    run r = {.sb = sb, .io = io, .wrapped = true};
+    run r = {.sb = sb, .io = io, .wrapped = true, .tty = dk_cmd_pty(cmd)};
+    if (r.tty)
+        pty_size(cmd, &r.rows, &r.cols);
+    json_object *body = exec_body(argv, want_input, sb->opt.workdir, r.tty);
     int code = -1;
     rc = run_exec(&r, body, cmd->timeout_ms, &code);
     json_object_put(body);

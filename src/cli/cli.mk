@@ -83,6 +83,7 @@ SBX_CLI_TESTS = \
 	tests/cli/doctor-online-contacts-backends.sh \
 	tests/cli/shell-options-and-refusals.sh \
 	tests/cli/demo-prints-and-runs-each-step.sh \
+	tests/cli/contract-and-demo-take-profile.sh \
 	tests/cli/session-create-cp-exec-ps-kill.sh \
 	tests/cli/ids-prefix-unique-or-refused.sh \
 	tests/cli/create-ttl-ends-sandbox.sh \

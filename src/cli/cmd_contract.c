@@ -10,11 +10,13 @@
 
 #include "../../contract/contract.h"
 #include "commands.h"
+#include "run.h"
 #include "util.h"
 
 static void usage(FILE *out)
 {
     fputs("Usage: sandboxio contract DSN [--only PATTERN] [--junit FILE] [--json]\n"
+          "       sandboxio contract --profile NAME [DSN] [OPTIONS]\n"
           "       sandboxio contract --list\n"
           "\n"
           "Run the contract suite against the backend DSN names. Each case runs in\n"
@@ -30,6 +32,9 @@ static void usage(FILE *out)
           "                  (e.g. 'SBX-EXEC-*')\n"
           "  --junit FILE    also write a JUnit XML report to FILE\n"
           "  --json          print one JSON document on stdout; the lines go to stderr\n"
+          "  --profile NAME  the backend is profile NAME's dsn (a DSN given wins);\n"
+          "                  without DSN or --profile: $SANDBOXIO_PROFILE's. The\n"
+          "                  profile's policy is not applied: each case sets its own\n"
           "  --list          print the cases: id, level, capabilities needed, name\n"
           "  -h, --help      show this help\n"
           "\n"
@@ -40,6 +45,37 @@ static void usage(FILE *out)
           out);
 }
 
+/*
+ * The suite on the backend of profile name (NULL: $SANDBOXIO_PROFILE's),
+ * unless opts->dsn names one. Only the profile's dsn is used: each case
+ * sets the policy it proves, and says so.
+ */
+static int run_with_profile(sbxc_options *opts, const char *name)
+{
+    struct policy_opts po;
+    int status = policy_opts_init(&po);
+
+    po.cmd = "contract";
+    po.profile = name;
+    if (status == 0)
+        status = policy_opts_use_profile(&po, 0);
+    if (status == 0 && !po.used)
+        status = sbx_cli_usage_error("contract", "missing DSN (e.g. sandboxio contract fake://)");
+    if (status == 0 && !opts->dsn && !po.dsn)
+        status = sbx_cli_usage_error("contract", "profile '%s' (%s:%d:%d) has no dsn: give a DSN",
+                                     po.used->name, po.used->file, po.used->line, po.used->column);
+    if (status == 0) {
+        if (!opts->dsn)
+            opts->dsn = po.dsn;
+        fprintf(stderr, "# profile '%s' (%s:%d:%d): %s; its policy is not applied, each case sets "
+                        "its own\n", po.used->name, po.used->file, po.used->line, po.used->column,
+                opts->dsn == po.dsn ? "its dsn" : "the DSN given instead of its dsn");
+        status = sbxc_run_suite(opts);
+    }
+    policy_opts_release(&po);
+    return status;
+}
+
 int cmd_contract(int argc, char **argv)
 {
     static const struct option options[] = {
@@ -47,10 +83,12 @@ int cmd_contract(int argc, char **argv)
         { "junit", required_argument, NULL, 'u' },
         { "json", no_argument, NULL, 'j' },
         { "list", no_argument, NULL, 'l' },
+        { "profile", required_argument, NULL, 'p' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
     sbxc_options opts = { 0 };
+    const char *profile = NULL;
     int opt, list = 0;
 
     sbx_cli_getopt_reset();
@@ -68,6 +106,9 @@ int cmd_contract(int argc, char **argv)
         case 'l':
             list = 1;
             break;
+        case 'p':
+            profile = optarg;
+            break;
         case 'h':
             usage(stdout);
             return 0;
@@ -81,10 +122,11 @@ int cmd_contract(int argc, char **argv)
         sbxc_list_cases(stdout);
         return 0;
     }
-    if (optind >= argc)
-        return sbx_cli_usage_error("contract", "missing DSN (e.g. sandboxio contract fake://)");
-    opts.dsn = argv[optind++];
+    if (optind < argc)
+        opts.dsn = argv[optind++];
     if (optind < argc)
         return sbx_cli_usage_error("contract", "unexpected argument '%s'", argv[optind]);
-    return sbxc_run_suite(&opts);
+    if (opts.dsn && !profile)
+        return sbxc_run_suite(&opts);
+    return run_with_profile(&opts, profile);
 }

@@ -14,10 +14,14 @@
 #include <sandboxio/sandboxio.h>
 
 #include "commands.h"
+#include "run.h"
 #include "util.h"
 
 struct demo {
     sbx_client *client;
+    const char *dsn_opt;    /* --dsn, or NULL */
+    const char *profile;    /* --profile, or NULL ($SANDBOXIO_PROFILE then) */
+    struct policy_opts po;  /* the profile, read once */
     const char *dsn;
     uint64_t caps;
     int network;        /* none where the backend can cut it, else open (said so) */
@@ -25,18 +29,21 @@ struct demo {
 
 static void usage(FILE *out)
 {
-    fputs("Usage: sandboxio demo [--dsn DSN]\n"
+    fputs("Usage: sandboxio demo [--dsn DSN] [--profile NAME]\n"
           "\n"
-          "A half-minute tour on the backend DSN (default: $SANDBOXIO_DSN, else\n"
-          SBX_CLI_DEFAULT_DSN "): a command in a fresh sandbox, a policy the backend\n"
+          "A half-minute tour on the backend DSN (default: the profile's dsn, then\n"
+          "$SANDBOXIO_DSN, else " SBX_CLI_DEFAULT_DSN "): a command in a fresh sandbox, a policy the backend\n"
           "cannot guarantee refused before anything runs, a timeout that kills a\n"
           "whole process tree, and files kept across the commands of one sandbox.\n"
           "Each step is printed before it runs. Exits 0 when every step did what it\n"
           "shows.\n"
           "\n"
           "Options:\n"
-          "  --dsn DSN   the backend to tour\n"
-          "  -h, --help  show this help\n",
+          "  --dsn DSN       the backend to tour\n"
+          "  --profile NAME  start each step's policy from profile NAME (default:\n"
+          "                  $SANDBOXIO_PROFILE); a step's own setting (the tier, the\n"
+          "                  timeout) replaces the profile's, as an option would\n"
+          "  -h, --help      show this help\n",
           out);
 }
 
@@ -56,14 +63,38 @@ static void step(int n, const char *what, const char *line)
     fflush(stdout);
 }
 
+/*
+ * Read the profile (--profile, else $SANDBOXIO_PROFILE) into po and build
+ * its policy, as run does. 0 or the exit status of the error reported.
+ */
+static int profile_policy(const struct demo *d, struct policy_opts *po)
+{
+    int status = policy_opts_init(po);
+
+    if (status == 0 && d->profile)
+        status = policy_opts_take(po, "demo", OPT_PROFILE, d->profile);
+    if (status == 0 && d->dsn_opt)
+        status = policy_opts_take(po, "demo", OPT_DSN, d->dsn_opt);
+    po->cmd = "demo";
+    return status ? status : policy_opts_finish(po);
+}
+
+/* A step's policy: the profile's, with the demo's network unless the profile set one. */
 static sbx_policy *policy_of(const struct demo *d)
 {
+    struct policy_opts po;
     sbx_policy *p = NULL;
 
-    if (sbx_policy_new(&p) != SBX_OK || sbx_policy_set_network(p, d->network) != SBX_OK) {
-        sbx_policy_free(p);
-        return NULL;
+    if (profile_policy(d, &po) == 0) {
+        p = po.policy;
+        po.policy = NULL;
     }
+    if (p && !d->po.network_given && !d->po.hosts &&
+        sbx_policy_set_network(p, d->network) != SBX_OK) {
+        sbx_policy_free(p);
+        p = NULL;
+    }
+    policy_opts_release(&po);
     return p;
 }
 
@@ -192,14 +223,14 @@ int cmd_demo(int argc, char **argv)
 {
     static const struct option options[] = {
         { "dsn", required_argument, NULL, 'd' },
+        { "profile", required_argument, NULL, 'p' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
     int (*const steps[])(const struct demo *) = { hello, refused, timeout, files };
     struct demo d = { 0 };
-    const char *env = getenv("SANDBOXIO_DSN");
     struct timespec t0, t1;
-    int opt, rc = SBX_OK, tier = 0;
+    int opt, rc = SBX_OK, tier = 0, status;
 
     sbx_cli_getopt_reset();
     while ((opt = getopt_long(argc, argv, "+:h", options, NULL)) != -1) {
@@ -208,7 +239,10 @@ int cmd_demo(int argc, char **argv)
             usage(stdout);
             return 0;
         case 'd':
-            d.dsn = optarg;
+            d.dsn_opt = optarg;
+            break;
+        case 'p':
+            d.profile = optarg;
             break;
         default:
             return sbx_cli_option_error("demo", argv, opt);
@@ -216,22 +250,38 @@ int cmd_demo(int argc, char **argv)
     }
     if (optind < argc)
         return sbx_cli_usage_error("demo", "unexpected argument '%s'", argv[optind]);
-    if (!d.dsn)
-        d.dsn = env && *env ? env : SBX_CLI_DEFAULT_DSN;
+    /* The profile is read once here: a bad one stops the demo before it starts. */
+    if ((status = profile_policy(&d, &d.po))) {
+        policy_opts_release(&d.po);
+        return status;
+    }
+    d.dsn = policy_opts_dsn(&d.po);
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    if ((rc = sbx_client_new(&d.client)) != SBX_OK)
+    if ((rc = sbx_client_new(&d.client)) != SBX_OK) {
+        policy_opts_release(&d.po);
         return sbx_cli_error_lib(rc, "creating the client");
+    }
     if ((rc = sbx_client_probe(d.client, d.dsn, &d.caps, &tier)) != SBX_OK) {
         sbx_client_free(d.client);
-        return sbx_cli_error_lib(rc, d.dsn);
+        status = sbx_cli_error_lib(rc, d.dsn);
+        policy_opts_release(&d.po);
+        return status;
     }
+    if (d.po.used)
+        printf("With profile '%s' (%s:%d:%d): each step's policy starts from it.\n",
+               d.po.used->name, d.po.used->file, d.po.used->line, d.po.used->column);
     d.network = d.caps & SBX_CAP_NET_NONE ? SBX_NET_NONE : SBX_NET_OPEN;
-    printf("sandboxio demo on %s: isolation tier %s, network %s%s\n", d.dsn, sbx_tier_name(tier),
-           d.network == SBX_NET_NONE ? "none (the default)" : "open",
-           d.network == SBX_NET_NONE ? "" : " (this backend cannot cut it: the demo opens it, as --network open does)");
+    if (d.po.network_given || d.po.hosts)
+        printf("sandboxio demo on %s: isolation tier %s, network as the profile sets it\n", d.dsn,
+               sbx_tier_name(tier));
+    else
+        printf("sandboxio demo on %s: isolation tier %s, network %s%s\n", d.dsn, sbx_tier_name(tier),
+               d.network == SBX_NET_NONE ? "none (the default)" : "open",
+               d.network == SBX_NET_NONE ? "" : " (this backend cannot cut it: the demo opens it, as --network open does)");
     for (size_t i = 0; rc == SBX_OK && i < sizeof(steps) / sizeof(steps[0]); i++)
         rc = steps[i](&d);
     sbx_client_free(d.client);
+    policy_opts_release(&d.po);
     if (rc != SBX_OK)
         return sbx_cli_error_lib(rc, "the demo");
     clock_gettime(CLOCK_MONOTONIC, &t1);

@@ -65,13 +65,34 @@ void sbx_cli_online_release(struct sbx_cli_online *o)
     memset(o, 0, sizeof(*o));
 }
 
+/*
+ * What kind of failure a ping's code is, for the text report: nothing
+ * answered, the backend answered but refused who we are (or we had no
+ * credential to show), or anything else.
+ */
+static const char *failure_label(int code)
+{
+    switch (code) {
+    case SBX_E_BACKEND_UNAVAILABLE:
+    case SBX_E_BACKEND_TRANSPORT:
+        return "UNREACHABLE";
+    case SBX_E_BACKEND_AUTH:
+    case SBX_E_BACKEND_PERMISSION:
+    case SBX_E_CREDENTIAL_MISSING:
+        return "AUTH";
+    default:
+        return "ERROR";
+    }
+}
+
 void sbx_cli_online_text(FILE *out, const struct sbx_cli_online *o)
 {
     for (size_t i = 0; i < o->n; i++) {
         const struct sbx_cli_online_item *it = &o->items[i];
 
         if (it->code != SBX_OK)
-            fprintf(out, "  %-8s UNREACHABLE %s: %s\n", it->scheme, sbx_error_id(it->code),
+            fprintf(out, "  %-8s %s %s: %s\n", it->scheme, failure_label(it->code),
+                    sbx_error_id(it->code),
                     it->message ? it->message : sbx_strerror(it->code));
         else if (it->reached)
             fprintf(out, "  %-8s ok: %s\n", it->scheme, it->detail ? it->detail : it->dsn);

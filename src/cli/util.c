@@ -38,6 +38,9 @@ static void print_error(int code, const char *context, const char *message, cons
             context ? ": " : "", message);
     if (url)
         fprintf(stderr, "  see: %s\n", url);
+    /* No documentation site: the page is installed, and as a man page too. */
+    if (url && strncmp(url, "file://", 7) == 0)
+        fprintf(stderr, "  or:  man %s\n", sbx_error_id(code));
 }
 
 int sbx_cli_error(int code, const char *fmt, ...)

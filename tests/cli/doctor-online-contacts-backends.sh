@@ -39,6 +39,15 @@ expect_status 0
 expect_stdout_has "Backends contacted (--online):"
 expect_stdout_has "testcaps UNREACHABLE SBX_E4001: testcaps: cannot reach down"
 expect_stdout_has "fake     nothing to contact (runs in this process)"
+# The label says what kind of failure it is, not UNREACHABLE for all.
+for case in "refused AUTH SBX_E4002" "nokey AUTH SBX_E4017" "denied AUTH SBX_E4007" \
+    "broken ERROR SBX_E4006"; do
+    set -- $case
+    SBX_TESTCAPS_PING=$1 sbx doctor --online
+    expect_status 0
+    expect_stdout_has "testcaps $2 $3: testcaps: ping $1"
+    ! grep -q "testcaps UNREACHABLE" "$OUT" || fail "a ping that was answered ($1) is labelled UNREACHABLE"
+done
 # SANDBOXIO_DSN is the DSN contacted for its own scheme (shown redacted).
 SANDBOXIO_DSN='testcaps://?token=secret' sbx doctor --online --json
 expect_status 0

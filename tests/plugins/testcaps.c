@@ -11,8 +11,11 @@
  *                       from the call log: every open probes first)
  *   SBX_TESTCAPS_RUN    set: the descriptor has run (one-shot), else NULL
  *   SBX_TESTCAPS_DESTROY_FAIL  set: destroy fails with SBX_E_BACKEND_FAILED
- *   SBX_TESTCAPS_PING   unset: no ping; "ok": ping answers; else ping fails
- *                       with SBX_E_BACKEND_UNAVAILABLE naming that text
+ *   SBX_TESTCAPS_PING   unset: no ping; "ok": ping answers; "refused",
+ *                       "nokey", "denied", "broken": ping fails with
+ *                       SBX_E_BACKEND_AUTH, SBX_E_CREDENTIAL_MISSING,
+ *                       SBX_E_BACKEND_PERMISSION, SBX_E_BACKEND_PROTOCOL;
+ *                       else with SBX_E_BACKEND_UNAVAILABLE naming that text
  *   SBX_TESTCAPS_MINOR  "1": the descriptor is a minor-1 one (no lifecycle members)
  *   SBX_TESTCAPS_STORED the policy attach() reports (unset: the last open_named's;
  *                       "-": none)
@@ -79,6 +82,13 @@ static int tc_ping(void *state, const sbx_plugin_dsn *dsn, char **detail)
             memcpy(*detail, "testcaps service 1.0", sizeof("testcaps service 1.0"));
         return SBX_OK;
     }
+    static const struct { const char *how; int code; } failures[] = {
+        {"refused", SBX_E_BACKEND_AUTH}, {"nokey", SBX_E_CREDENTIAL_MISSING},
+        {"denied", SBX_E_BACKEND_PERMISSION}, {"broken", SBX_E_BACKEND_PROTOCOL},
+    };
+    for (size_t i = 0; how && i < sizeof(failures) / sizeof(failures[0]); i++)
+        if (strcmp(how, failures[i].how) == 0)
+            return host->set_error(failures[i].code, "testcaps: ping %s", how);
     return host->set_error(SBX_E_BACKEND_UNAVAILABLE, "testcaps: cannot reach %s", how ? how : "");
 }
 

@@ -231,6 +231,36 @@ START_TEST(control_unfinished_prefix_is_flushed_at_the_end)
 }
 END_TEST
 
+START_TEST(control_lines_on_a_terminal_come_as_stdout_with_crlf)
+{
+    sink s = {0};
+    dk_control c;
+    dk_control_init(&c, sink_out, &s);
+    c.tty = true;
+    feed_str(&c, 1, "typed\r\n\001sbx-pid 17\r\n");
+    feed_str(&c, 1, "[INFO  tini (17)] Spawned child process 'env' with pid '20'\r\n"
+                    "sbx$ exit 3\r\n"
+                    "[INFO  tini (17)] Main child exited normally (with status '3')\r\n");
+    dk_control_flush(&c);
+    ck_assert_int_eq(c.session, 17);
+    ck_assert_int_eq(c.ended, DK_END_EXITED);
+    ck_assert_int_eq(c.status, 3);
+    ck_assert_str_eq(s.out[1].data, "typed\r\nsbx$ exit 3\r\n");
+    ck_assert_int_eq((int)s.out[2].len, 0);
+    sink_clear(&s);
+    dk_control_clear(&c);
+
+    /* Not on a terminal, the wrapper's line is its own only on stderr. */
+    dk_control_init(&c, sink_out, &s);
+    feed_str(&c, 1, "\001sbx-pid 17\r\n");
+    dk_control_flush(&c);
+    ck_assert_int_eq(c.session, 0);
+    ck_assert_str_eq(s.out[1].data, "\001sbx-pid 17\r\n");
+    sink_clear(&s);
+    dk_control_clear(&c);
+}
+END_TEST
+
 /* --- error mapping -------------------------------------------------------- */
 
 START_TEST(errmap_http_statuses)
@@ -474,6 +504,7 @@ static Suite *suite(void)
     tcase_add_test(t, control_lines_of_another_tini_pass_through);
     tcase_add_test(t, control_wrapper_failures_and_fatal_are_recorded);
     tcase_add_test(t, control_unfinished_prefix_is_flushed_at_the_end);
+    tcase_add_test(t, control_lines_on_a_terminal_come_as_stdout_with_crlf);
     tcase_add_test(t, errmap_http_statuses);
     tcase_add_test(t, errmap_dropped_limits_refuse_the_policy);
     tcase_add_test(t, docker_host_unix_and_tcp_parse);
