@@ -55,6 +55,42 @@ export class ControlPlane {
     this.requests = []; // as the front door received them
     this.violations = []; // Prism's sl-violations headers
     this.envdRequests = []; // as the envd double received them
+    // E2B starts a sandbox from a snapshot rather than from nothing: the
+    // double keeps one sandbox started ahead (a fresh one, never used), so
+    // a create waits only for its own bookkeeping, as E2B's mostly does.
+    this.spare = null; // a promise of a started Sandbox, or of null
+    this.spareSandbox = null; // that sandbox, to destroy at the end
+    this.spareCount = 0;
+    this.closed = false;
+    this.startSpare();
+  }
+
+  startSpare() {
+    if (this.closed || this.spare) return;
+    const sb = new Sandbox(null, path.join(this.stateDir, "sandboxes", `spare-${++this.spareCount}`));
+    this.spareSandbox = sb;
+    this.spare = sb.start().then(() => sb, () => { sb.destroy(); return null; });
+  }
+
+  // A started sandbox for a create: the spare if it started, else a new one.
+  async startedSandbox(id) {
+    const spare = this.spare;
+    this.spare = null;
+    this.spareSandbox = null;
+    let sb = spare ? await spare : null;
+    this.startSpare();
+    if (sb) {
+      sb.id = id;
+      return sb;
+    }
+    sb = new Sandbox(id, path.join(this.stateDir, "sandboxes", id));
+    try {
+      await sb.start();
+    } catch (e) {
+      sb.destroy();
+      throw e;
+    }
+    return sb;
   }
 
   record(sb) {
@@ -107,11 +143,10 @@ export class ControlPlane {
     if (timeout > MAX_TIMEOUT_S)
       return error(res, 400, `Timeout cannot be greater than ${MAX_TIMEOUT_S / 3600} hours`);
     const id = newId();
-    const sb = new Sandbox(id, path.join(this.stateDir, "sandboxes", id));
+    let sb;
     try {
-      await sb.start();
+      sb = await this.startedSandbox(id);
     } catch (e) {
-      sb.destroy();
       return error(res, 500, `failed to start the sandbox: ${e.message}`);
     }
     sb.templateID = templateID;
@@ -242,6 +277,10 @@ export class ControlPlane {
   }
 
   closeAll() {
+    this.closed = true;
     for (const id of [...this.sandboxes.keys()]) this.expire(id);
+    if (this.spareSandbox) this.spareSandbox.destroy();
+    this.spareSandbox = null;
+    this.spare = null;
   }
 }
