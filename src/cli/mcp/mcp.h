@@ -32,6 +32,8 @@ struct mcp_config {
     const char *http;           /* ADDR:PORT for streamable HTTP, NULL for stdio */
     const char *token_file;
     unsigned pool;              /* warm sandboxes kept ready (0: none) */
+    const char **agent_env;     /* --agent-env: the names (fnmatch patterns) a tool's env may set */
+    size_t n_agent_env;         /* 0: a tool may set no variable at all */
 };
 
 struct mcp_server {
@@ -182,25 +184,32 @@ int mcp_arg_argv(struct mcp_args *a, const char *key, char ***out);
 int mcp_arg_only(struct mcp_args *a, const char *const *keys);
 
 /*
- * tighten.c: the network and limits a call that makes a sandbox may ask
- * for, never wider than the operator's (SBX_E_MCP_POLICY_WIDER, the reason
- * in a->why).
+ * tighten.c: the network, limits and minimum tier a call that makes a
+ * sandbox may ask for, never wider than the operator's
+ * (SBX_E_MCP_POLICY_WIDER, the reason in a->why).
  */
 struct mcp_tighten {
     int any;                    /* something was asked: the call needs a policy of its own */
     int network_given, network; /* an sbx_network */
     const char **hosts;         /* allow_hosts (borrowed from the arguments) */
     size_t nhosts;
-    int memory_given, cpu_given, pids_given;
-    uint64_t memory;
+    int memory_given, cpu_given, pids_given, disk_given, tier_given;
+    uint64_t memory, disk;
     uint32_t cpu_millis, pids;
+    int min_tier;               /* an sbx_tier */
 };
 /* The tightening keys a tool that takes them allows (see mcp_arg_only()). */
-#define MCP_TIGHTEN_KEYS "network", "allow_hosts", "memory_bytes", "cpus", "pids"
+#define MCP_TIGHTEN_KEYS "network", "allow_hosts", "memory_bytes", "cpus", "pids", "disk_bytes", \
+    "min_tier"
 int mcp_tighten_read(struct mcp_tighten *t, struct mcp_session *s, struct mcp_args *a);
 /* The operator's policy with t on top; free with sbx_policy_free(). */
 int mcp_tighten_policy(sbx_policy **out, const struct mcp_config *cfg, const struct mcp_tighten *t);
 void mcp_tighten_release(struct mcp_tighten *t);
+/*
+ * May a tool's env set variable name? Only a name --agent-env allows, and
+ * never one the operator's policy sets: else SBX_E_MCP_POLICY_WIDER.
+ */
+int mcp_tighten_env(const struct mcp_config *cfg, struct mcp_args *a, const char *name);
 
 /* result.c: CallToolResult objects. */
 json_object *mcp_result_ok(json_object *structured, const char *text);
