@@ -211,6 +211,15 @@ ev.stop();
 const lostAt = Date.now();
 assert.deepEqual(await waitGone(inits, 8000), [], 'a stream nobody resumed kept its call running');
 assert.ok(Date.now() - lostAt >= 900, 'cancelled before --resume-window');
+// A client back after that learns that its call was cancelled.
+({ req, res } = await request(bport, { method: 'GET',
+  headers: { 'Mcp-Session-Id': bsid, 'Last-Event-ID': ev.list[1].id, Accept: 'text/event-stream' } }));
+assert.equal(res.statusCode, 200);
+ev = events(res, req);
+await ev.ended;
+assert.equal(ev.list.length, 1, JSON.stringify(ev.list));
+assert.deepEqual([ev.list[0].data.id, ev.list[0].data.error.code], [8, -32000]);
+assert.match(ev.list[0].data.error.message, /^SBX_E1060: the stream was not resumed within/);
 assert.equal(await brief.stop(), 128 + 15);
 
 // --replay-buffer 0: no ids, and GET is 405 whatever it carries.

@@ -284,11 +284,12 @@ static int format_event(struct http_request *req, json_object *m, size_t index)
  * (its request id, so that the client's call ends), and the call, whose
  * real response could no longer be told apart, is cancelled.
  */
-static int lost_event(struct http_request *req)
+static int lost_event(struct http_request *req, int abandoned)
 {
-    json_object *err = mcp_jsonrpc_error(req->st->request_id, JSONRPC_SERVER_ERROR,
-                                         "SBX_E1060: the events after Last-Event-ID are no longer kept "
-                                         "(the server's --replay-buffer): the call's result is lost");
+    json_object *err = mcp_jsonrpc_error(req->st->request_id, JSONRPC_SERVER_ERROR, abandoned
+        ? "SBX_E1060: the stream was not resumed within the server's --resume-window: the call was cancelled"
+        : "SBX_E1060: the events after Last-Event-ID are no longer kept (the server's --replay-buffer): "
+          "the call's result is lost");
     int rc;
 
     mcp_session_cancel_sink(req->session, req->st);
@@ -337,7 +338,8 @@ static ssize_t stream_read(void *cls, uint64_t offset, char *buf, size_t max)
                 client_gone(req);
             continue;
         case MCP_STREAM_LOST:
-            if (lost_event(req) != 0)
+        case MCP_STREAM_ABANDONED:
+            if (lost_event(req, state == MCP_STREAM_ABANDONED) != 0)
                 client_gone(req);
             continue;
         case MCP_STREAM_END:

@@ -261,7 +261,8 @@ struct mcp_stream {
     int wake_fd;                /* eventfd: an event was queued, or the end */
     struct mcp_stream *next;
 };
-enum { MCP_STREAM_EVENT, MCP_STREAM_WAIT, MCP_STREAM_END, MCP_STREAM_LOST, MCP_STREAM_TAKEN };
+enum { MCP_STREAM_EVENT, MCP_STREAM_WAIT, MCP_STREAM_END, MCP_STREAM_LOST, MCP_STREAM_ABANDONED,
+       MCP_STREAM_TAKEN };
 struct mcp_stream *mcp_stream_new(struct mcp_session *session, json_object *request_id);
 void mcp_stream_ref(struct mcp_stream *st);
 void mcp_stream_put(struct mcp_stream *st);

@@ -213,11 +213,15 @@ int mcp_stream_next(struct mcp_stream *st, unsigned gen, size_t *pos, json_objec
             st->sent = *pos;
         state = MCP_STREAM_EVENT;
     } else if (st->finished) {
-        state = MCP_STREAM_END;
+        /* A call cancelled for want of a reader sent no response: say so. */
+        state = st->given_up ? MCP_STREAM_ABANDONED : MCP_STREAM_END;
     } else {
         state = MCP_STREAM_WAIT;
     }
     pthread_mutex_unlock(&s->replay_lock);
+    /* The wake this reader may have taken was for the one that took over. */
+    if (state == MCP_STREAM_TAKEN)
+        wake(st);
     return state;
 }
 
