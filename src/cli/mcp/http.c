@@ -19,13 +19,13 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "http.h"
 #include "jsonrpc.h"
 #include "mcp.h"
 #include "../interrupt.h"
 #include "../util.h"
 
 #define MCP_PATH "/mcp"
-#define SESSION_HEADER "Mcp-Session-Id"
 
 struct http_server {
     struct mcp_server *server;
@@ -34,86 +34,6 @@ struct http_server {
     unsigned port;              /* the port bound, once known (0 before; atomic) */
 };
 
-/*
- * One HTTP request: its body, and the stream of what the session sends
- * back for it (the sink of its call, which may outlive the request when
- * the stream is resumable), or, for a GET with Last-Event-ID, the stream
- * it resumes.
- */
-struct http_request {
-    char *body;
-    size_t len;
-    int too_big;
-    struct mcp_session *session; /* referenced (http_refs) until the request is completed */
-    struct mcp_stream *st;      /* referenced; NULL before the session is known */
-    int call_running;           /* a call's thread may still send to st */
-    int reading;                /* this connection writes st as an event stream */
-    unsigned gen;               /* as st's reader */
-    size_t pos;                 /* the next event of st to write */
-    int sock;                   /* the client's socket (for a hang-up), -1 if unknown */
-    int gone;                   /* the client went away */
-    int cancelled;              /* its call was cancelled for that */
-    int last;                   /* the event being written ends the stream */
-    char *event;                /* the bytes of the event being written */
-    size_t event_len, event_off;
-};
-
-/* The client went away: a resumable stream waits for a reader to resume
- * it (for --resume-window); any other call is cancelled at once (the
- * command killed, a run's sandbox destroyed) instead of left running for
- * nobody. */
-static void client_gone(struct http_request *req)
-{
-    if (req->gone)
-        return;
-    req->gone = 1;
-    if (req->reading)
-        mcp_stream_detach(req->st, req->gen);
-    if (req->call_running && !(req->reading && req->st->listed) && !req->cancelled) {
-        req->cancelled = 1;
-        mcp_session_cancel_sink(req->session, req->st);
-    }
-}
-
-/* Wait for the stream's next message (or its end), watching the client's socket. */
-static void wait_event(struct http_request *req)
-{
-    struct pollfd fds[2] = { { .fd = req->st->wake_fd, .events = POLLIN },
-                             { .fd = req->sock, .events = POLLRDHUP } };
-    uint64_t count;
-
-    for (;;) {
-        int n = poll(fds, req->gone || req->sock < 0 ? 1 : 2, -1);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0 || (!req->gone && (fds[1].revents & (POLLRDHUP | POLLHUP | POLLERR)))) {
-            client_gone(req);
-            return;
-        }
-        if (fds[0].revents) {
-            ssize_t ignored = read(req->st->wake_fd, &count, sizeof(count));
-            (void)ignored;
-            return;
-        }
-    }
-}
-
-static int finished(struct http_request *req)
-{
-    int done;
-
-    pthread_mutex_lock(&req->session->replay_lock);
-    done = req->st->finished;
-    pthread_mutex_unlock(&req->session->replay_lock);
-    return done;
-}
-
-/* Wait for the end of the call (the messages it sends are kept). */
-static void wait_finished(struct http_request *req)
-{
-    while (!finished(req))
-        wait_event(req);
-}
 
 static enum MHD_Result respond(struct MHD_Connection *conn, unsigned status, const char *type,
                                const char *body, const char *session_id)
@@ -259,120 +179,6 @@ static json_object *request_id(const char *body, size_t len)
     return id;
 }
 
-/* Format one message as an SSE event into req->event, with the id "stream-index"
- * of a resumable stream. 0, or -1 out of memory. */
-static int format_event(struct http_request *req, json_object *m, size_t index)
-{
-    size_t len;
-    const char *text = json_object_to_json_string_length(
-        m, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &len);
-    char id[64] = "";
-
-    free(req->event);
-    req->event_off = 0;
-    req->event_len = 0;
-    if (req->st->no)
-        snprintf(id, sizeof(id), "id: %lu-%zu\n", req->st->no, index);
-    if (!text || !(req->event = malloc(len + 96)))
-        return -1;
-    req->event_len = (size_t)snprintf(req->event, len + 96, "%sevent: message\ndata: %s\n\n", id, text);
-    return 0;
-}
-
-/*
- * What was lost cannot be replayed: the call's response becomes an error
- * (its request id, so that the client's call ends), and the call, whose
- * real response could no longer be told apart, is cancelled.
- */
-static int lost_event(struct http_request *req, int abandoned)
-{
-    json_object *err = mcp_jsonrpc_error(req->st->request_id, JSONRPC_SERVER_ERROR, abandoned
-        ? "SBX_E1060: the stream was not resumed within the server's --resume-window: the call was cancelled"
-        : "SBX_E1060: the events after Last-Event-ID are no longer kept (the server's --replay-buffer): "
-          "the call's result is lost");
-    int rc;
-
-    mcp_session_cancel_sink(req->session, req->st);
-    mcp_stream_forget(req->st);
-    if (!err)
-        return -1;
-    rc = format_event(req, err, 0);
-    json_object_put(err);
-    req->last = 1;
-    return rc;
-}
-
-/*
- * The event stream of a call, written as its messages come: MHD calls this
- * on the connection's own thread (one per connection), which may wait. It
- * ends with the call, when the client goes away, or when another
- * connection resumes the stream.
- */
-static ssize_t stream_read(void *cls, uint64_t offset, char *buf, size_t max)
-{
-    struct http_request *req = cls;
-
-    (void)offset;
-    for (;;) {
-        json_object *m = NULL;
-        int state;
-
-        if (req->event_off < req->event_len) {
-            size_t n = req->event_len - req->event_off;
-            if (n > max)
-                n = max;
-            memcpy(buf, req->event + req->event_off, n);
-            req->event_off += n;
-            return (ssize_t)n;
-        }
-        if (req->last)
-            return MHD_CONTENT_READER_END_OF_STREAM;
-        if (req->gone)
-            return MHD_CONTENT_READER_END_WITH_ERROR;
-        state = mcp_stream_next(req->st, req->gen, &req->pos, &m);
-        switch (state) {
-        case MCP_STREAM_EVENT:
-            state = format_event(req, m, req->pos - 1);
-            json_object_put(m);
-            if (state != 0)
-                client_gone(req);
-            continue;
-        case MCP_STREAM_LOST:
-        case MCP_STREAM_ABANDONED:
-            if (lost_event(req, state == MCP_STREAM_ABANDONED) != 0)
-                client_gone(req);
-            continue;
-        case MCP_STREAM_END:
-            /* All of it delivered: nothing to resume. */
-            mcp_stream_forget(req->st);
-            return MHD_CONTENT_READER_END_OF_STREAM;
-        case MCP_STREAM_TAKEN:
-            req->gone = 1;
-            return MHD_CONTENT_READER_END_WITH_ERROR;
-        default:
-            wait_event(req);
-        }
-    }
-}
-
-static enum MHD_Result respond_stream(struct MHD_Connection *conn, struct http_request *req,
-                                      const char *session_id)
-{
-    struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384, stream_read,
-                                                               req, NULL);
-    enum MHD_Result ret;
-
-    if (!r)
-        return MHD_NO;
-    mcp_stream_attach(req->st, &req->gen);
-    req->reading = 1;
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
-    MHD_add_response_header(r, SESSION_HEADER, session_id);
-    ret = MHD_queue_response(conn, MHD_HTTP_OK, r);
-    MHD_destroy_response(r);
-    return ret;
-}
 
 /* The first message of a call: its response (JSON) or a notification (a stream). */
 static int first_is_response(struct http_request *req, int *any)
@@ -400,8 +206,8 @@ static enum MHD_Result answer(struct MHD_Connection *conn, struct http_request *
 
     if (req->call_running && !response) {
         /* Wait for the first message: a call that ends at once needs no stream. */
-        while (!finished(req) && !any && !req->gone) {
-            wait_event(req);
+        while (!http_finished(req) && !any && !req->gone) {
+            http_wait_event(req);
             response = first_is_response(req, &any);
         }
         if (req->gone)
@@ -409,11 +215,11 @@ static enum MHD_Result answer(struct MHD_Connection *conn, struct http_request *
     }
     if (any && !response) {
         mcp_stream_make_resumable(req->st);
-        return respond_stream(conn, req, session_id);
+        return http_respond_stream(conn, req, session_id);
     }
     /* A response is the last message of a call: its end follows at once. */
     if (req->call_running)
-        wait_finished(req);
+        http_wait_finished(req);
     if (!any)
         return respond(conn, MHD_HTTP_ACCEPTED, NULL, "", session_id);
     /* The call is over: nothing changes the queue any more. */
@@ -505,7 +311,7 @@ static enum MHD_Result resume(struct http_server *hs, struct MHD_Connection *con
         return respond_rpc_error(conn, MHD_HTTP_NOT_FOUND, JSONRPC_INVALID_REQUEST,
                                  "SBX_E1060: no event stream of this session has this Last-Event-ID");
     watch_socket(conn, req);
-    return respond_stream(conn, req, s->id);
+    return http_respond_stream(conn, req, s->id);
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
@@ -573,8 +379,8 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     /* A client gone before the end of its stream: a resumable one waits
      * for a reader; another call is stopped. The call's thread has a
      * reference of its own on the stream. */
-    if (req->st && (req->reading || (req->call_running && !finished(req))))
-        client_gone(req);
+    if (req->st && (req->reading || (req->call_running && !http_finished(req))))
+        http_client_gone(req);
     mcp_stream_put(req->st);
     if (req->session)
         release_session(hs->server, req->session, 0);

@@ -270,6 +270,8 @@ void mcp_stream_put(struct mcp_stream *st);
 void mcp_stream_send(void *userdata, json_object *message);
 /* Give it a number and keep it in the session (1), or 0 when --replay-buffer is 0. */
 int mcp_stream_make_resumable(struct mcp_stream *st);
+/* Resumable, and not yet delivered to its end or forgotten. */
+int mcp_stream_listed(struct mcp_stream *st);
 /* A reader takes it over (*gen: its generation) and lets it go again. */
 void mcp_stream_attach(struct mcp_stream *st, unsigned *gen);
 void mcp_stream_detach(struct mcp_stream *st, unsigned gen);

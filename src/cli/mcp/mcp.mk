@@ -6,6 +6,8 @@ src_sandboxio_SOURCES += \
 	src/cli/mcp/auth.c \
 	src/cli/mcp/cmd_mcp.c \
 	src/cli/mcp/http.c \
+	src/cli/mcp/http.h \
+	src/cli/mcp/http_stream.c \
 	src/cli/mcp/jsonrpc.c \
 	src/cli/mcp/jsonrpc.h \
 	src/cli/mcp/progress.c \

@@ -176,6 +176,16 @@ int mcp_stream_make_resumable(struct mcp_stream *st)
     return 1;
 }
 
+int mcp_stream_listed(struct mcp_stream *st)
+{
+    int listed;
+
+    pthread_mutex_lock(&st->session->replay_lock);
+    listed = st->listed;
+    pthread_mutex_unlock(&st->session->replay_lock);
+    return listed;
+}
+
 void mcp_stream_attach(struct mcp_stream *st, unsigned *gen)
 {
     pthread_mutex_lock(&st->session->replay_lock);
