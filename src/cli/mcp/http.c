@@ -2,9 +2,10 @@
  * http.c - the streamable HTTP transport (MCP 2025-06-18 and later), served
  * by libmicrohttpd: POST /mcp carries one JSON-RPC message; the answer is
  * application/json, or text/event-stream when notifications (progress)
- * came before the response; DELETE /mcp ends a session. Every request is
- * checked before its body is read: Host and Origin (DNS rebinding), the
- * bearer token, the size (413).
+ * came before the response (http_stream.c); GET /mcp with Last-Event-ID
+ * resumes such a stream (replay.c); DELETE /mcp ends a session. Every
+ * request is checked before its body is read: Host and Origin (DNS
+ * rebinding), the bearer token, the size (413).
  */
 #include "config.h"
 
@@ -33,7 +34,6 @@ struct http_server {
     char host[64];              /* the address bound, for the Host check */
     unsigned port;              /* the port bound, once known (0 before; atomic) */
 };
-
 
 static enum MHD_Result respond(struct MHD_Connection *conn, unsigned status, const char *type,
                                const char *body, const char *session_id)
