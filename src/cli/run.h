@@ -64,6 +64,11 @@ struct policy_opts {
     int network;            /* an sbx_network, once policy_opts_finish() ran */
     int network_given;
     size_t hosts;
+    int min_tier;           /* an sbx_tier: --min-tier, else the profile's, else none */
+    /* The variables the options set (--env, --env-pass, the profile's):
+     * "NAME=VALUE" or "NAME", borrowed like the args. */
+    const char **env;
+    size_t n_env;
 };
 
 /* Start with the library's default policy. Returns 0 or an exit status. */

@@ -200,6 +200,18 @@ int run_cmd_stdin(sbx_cmd *cmd)
     return status;
 }
 
+/* Keep the name the operator set (for `mcp`, which lets no tool replace it). */
+static int note_env(struct policy_opts *po, const char *arg)
+{
+    const char **env = realloc(po->env, (po->n_env + 1) * sizeof(*env));
+
+    if (!env)
+        return -1;
+    po->env = env;
+    env[po->n_env++] = arg;
+    return 0;
+}
+
 int policy_opts_init(struct policy_opts *po)
 {
     memset(po, 0, sizeof(*po));
@@ -271,11 +283,14 @@ int policy_opts_apply(struct policy_opts *po, const char *cmd, int opt, const ch
     case OPT_MIN_TIER:
         if (sbx_tier_from_name(arg, &tier) != SBX_OK)
             return sbx_cli_usage_error(cmd, "--min-tier: unknown tier '%s'", arg);
+        po->min_tier = tier;
         return lib_failed(sbx_policy_set_min_tier(po->policy, tier), "--min-tier");
     case OPT_ENV:
-        return set_env_pair(po->policy, cmd, arg);
+        return note_env(po, arg) ? sbx_cli_error(SBX_E_NOMEM, "out of memory")
+                                 : set_env_pair(po->policy, cmd, arg);
     case OPT_ENV_PASS:
-        return pass_env(po->policy, cmd, arg);
+        return note_env(po, arg) ? sbx_cli_error(SBX_E_NOMEM, "out of memory")
+                                 : pass_env(po->policy, cmd, arg);
     default:
         return sbx_cli_error(SBX_E_INTERNAL, "option %d is not a policy option", opt);
     }
@@ -306,6 +321,9 @@ void policy_opts_release(struct policy_opts *po)
     free(po->given);
     po->given = NULL;
     po->n_given = 0;
+    free(po->env);
+    po->env = NULL;
+    po->n_env = 0;
     po->used = NULL;
     profile_set_free(&po->profiles);
 }

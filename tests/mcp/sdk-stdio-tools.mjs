@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { stdioClient, ok, fails, exact } from './client.mjs';
 
 const { client } = await stdioClient(['--dsn', 'local://', '--timeout', '20s', '--max-sandboxes', '2',
-                                      '--output-cap', '1M']);
+                                      '--output-cap', '1M', '--agent-env', 'GREETING']);
 
 // Negotiated the SDK's latest revision, and we are who we say.
 assert.equal(client.getServerVersion().name, 'sandboxio');

@@ -14,7 +14,8 @@
 #include "../util.h"
 
 enum { OPT_HTTP = OPT_POLICY_END, OPT_TOKEN_FILE, OPT_MAX_SANDBOXES, OPT_IDLE_TTL, OPT_MAX_REQUEST,
-       OPT_POOL, OPT_SESSION_TTL };
+       OPT_POOL, OPT_SESSION_TTL, OPT_AGENT_ENV,
+       OPT_REPLAY_BUFFER, OPT_RESUME_WINDOW };
 
 static const struct option options[] = {
     RUN_POLICY_OPTIONS,
@@ -25,6 +26,9 @@ static const struct option options[] = {
     { "session-ttl", required_argument, NULL, OPT_SESSION_TTL },
     { "max-request", required_argument, NULL, OPT_MAX_REQUEST },
     { "pool", required_argument, NULL, OPT_POOL },
+    { "agent-env", required_argument, NULL, OPT_AGENT_ENV },
+    { "replay-buffer", required_argument, NULL, OPT_REPLAY_BUFFER },
+    { "resume-window", required_argument, NULL, OPT_RESUME_WINDOW },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
 };
@@ -54,13 +58,35 @@ static void usage(FILE *out)
           "  --session-ttl S    end an HTTP session that sent nothing this long, and\n"
           "                     destroy its sandboxes (default 30m; 0: never)\n"
           "  --max-request SIZE largest JSON-RPC message accepted (default 4M)\n"
+          "  --replay-buffer SIZE  HTTP: events of a session kept so that a client\n"
+          "                     that lost a stream resumes it with Last-Event-ID\n"
+          "                     (default 1M; 0: streams cannot be resumed)\n"
+          "  --resume-window S  HTTP: cancel a call whose stream was lost and not\n"
+          "                     resumed this long (default 30s)\n"
           "  --pool N           keep N sandboxes ready for `run` (default 0: none);\n"
           "                     each serves one command and is destroyed\n"
+          "  --agent-env NAME   a tool's env may set NAME, a shell pattern such as\n"
+          "                     'PY*' or '*' (repeatable; without it, none), but\n"
+          "                     never a variable --env or --env-pass sets\n"
           "  -h, --help         show this help\n"
           "\n"
           "Every sandbox a client opened is destroyed when its session ends (HTTP:\n"
           "DELETE, or --session-ttl), at EOF of stdin, and on SIGTERM or SIGINT.\n",
           out);
+}
+
+/* --agent-env PATTERN: a name or a shell pattern of names (see fnmatch(3)). */
+static int add_agent_env(struct mcp_config *cfg, const char *pattern)
+{
+    const char **grown;
+
+    if (!*pattern || strchr(pattern, '='))
+        return sbx_cli_usage_error("mcp", "--agent-env: '%s' is not a variable name or pattern", pattern);
+    if (!(grown = realloc(cfg->agent_env, (cfg->n_agent_env + 1) * sizeof(*grown))))
+        return sbx_cli_error(SBX_E_NOMEM, "out of memory");
+    cfg->agent_env = grown;
+    grown[cfg->n_agent_env++] = pattern;
+    return 0;
 }
 
 static int parse(struct mcp_config *cfg, int argc, char **argv)
@@ -73,6 +99,8 @@ static int parse(struct mcp_config *cfg, int argc, char **argv)
     cfg->idle_ttl_ms = 600000;
     cfg->session_ttl_ms = 1800000;
     cfg->max_request = (size_t)4 << 20;
+    cfg->replay_bytes = (size_t)1 << 20;
+    cfg->resume_window_ms = 30000;
     if ((status = policy_opts_init(&cfg->po)))
         return status;
     sbx_cli_getopt_reset();
@@ -112,6 +140,20 @@ static int parse(struct mcp_config *cfg, int argc, char **argv)
                 return sbx_cli_error(SBX_E_BAD_SIZE, "--pool: '%s' is not a count from 0 to 256", optarg);
             cfg->pool = (unsigned)v;
             break;
+        case OPT_AGENT_ENV:
+            if ((status = add_agent_env(cfg, optarg)))
+                return status;
+            break;
+        case OPT_REPLAY_BUFFER:
+            if (sbx_cli_parse_size(optarg, &v) || v > INT32_MAX)
+                return sbx_cli_error(SBX_E_BAD_SIZE, "--replay-buffer: '%s' is not a size up to 2G", optarg);
+            cfg->replay_bytes = (size_t)v;
+            break;
+        case OPT_RESUME_WINDOW:
+            if (sbx_cli_parse_duration_ms(optarg, &v))
+                return sbx_cli_error(SBX_E_BAD_SIZE, "--resume-window: '%s' is not a duration", optarg);
+            cfg->resume_window_ms = v;
+            break;
         case OPT_MAX_REQUEST:
             if (sbx_cli_parse_size(optarg, &v) || v < 1024 || v > INT32_MAX)
                 return sbx_cli_error(SBX_E_BAD_SIZE, "--max-request: '%s' is not a size from 1k to 2G", optarg);
@@ -142,10 +184,12 @@ int cmd_mcp(int argc, char **argv)
 
     if (status != 0) {
         policy_opts_release(&cfg.po);
+        free(cfg.agent_env);
         return status < 0 ? 0 : status;
     }
     if (sbx_cli_interrupt_install(NULL) != 0) {
         policy_opts_release(&cfg.po);
+        free(cfg.agent_env);
         return sbx_cli_error(SBX_E_SYSTEM, "installing the signal handlers: %m");
     }
     rc = mcp_server_init(&server, &cfg);
@@ -157,5 +201,6 @@ int cmd_mcp(int argc, char **argv)
         status = cfg.http ? mcp_serve_http(&server) : mcp_serve_stdio(&server);
     mcp_server_release(&server);
     policy_opts_release(&cfg.po);
+    free(cfg.agent_env);
     return status;
 }

@@ -2,9 +2,10 @@
  * http.c - the streamable HTTP transport (MCP 2025-06-18 and later), served
  * by libmicrohttpd: POST /mcp carries one JSON-RPC message; the answer is
  * application/json, or text/event-stream when notifications (progress)
- * came before the response; DELETE /mcp ends a session. Every request is
- * checked before its body is read: Host and Origin (DNS rebinding), the
- * bearer token, the size (413).
+ * came before the response (http_stream.c); GET /mcp with Last-Event-ID
+ * resumes such a stream (replay.c); DELETE /mcp ends a session. Every
+ * request is checked before its body is read: Host and Origin (DNS
+ * rebinding), the bearer token, the size (413).
  */
 #include "config.h"
 
@@ -17,16 +18,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/eventfd.h>
 #include <unistd.h>
 
+#include "http.h"
 #include "jsonrpc.h"
 #include "mcp.h"
 #include "../interrupt.h"
 #include "../util.h"
 
 #define MCP_PATH "/mcp"
-#define SESSION_HEADER "Mcp-Session-Id"
 
 struct http_server {
     struct mcp_server *server;
@@ -34,89 +34,6 @@ struct http_server {
     char host[64];              /* the address bound, for the Host check */
     unsigned port;              /* the port bound, once known (0 before; atomic) */
 };
-
-/*
- * One HTTP request: its body, and what the session sent back. A tools/call
- * runs on a thread of its own that has this as its sink until it sends
- * NULL (finished): the request is not freed before that.
- */
-struct http_request {
-    char *body;
-    size_t len;
-    int too_big;
-    struct mcp_session *session; /* referenced while a call of this request runs */
-    int call_running;           /* a call's thread may still send to us */
-    pthread_mutex_t lock;       /* guards queue and finished */
-    json_object *queue;         /* messages sent for this request, in order (array) */
-    size_t streamed;            /* of queue, already in the event stream */
-    int finished;               /* the call's thread sent NULL */
-    int wake_fd;                /* eventfd: a message was queued, or finished */
-    int sock;                   /* the client's socket (for a hang-up), -1 if unknown */
-    int cancelled;              /* the client went away: its call was cancelled */
-    char *event;                /* the bytes of the event being streamed */
-    size_t event_len, event_off;
-};
-
-static void collect(void *userdata, json_object *message)
-{
-    struct http_request *req = userdata;
-    uint64_t one = 1;
-
-    pthread_mutex_lock(&req->lock);
-    if (!message)
-        req->finished = 1;
-    else if (json_object_array_add(req->queue, json_object_get(message)) != 0)
-        json_object_put(message);
-    pthread_mutex_unlock(&req->lock);
-    if (write(req->wake_fd, &one, sizeof(one)) != sizeof(one))
-        abort();    /* an eventfd write only fails on overflow: cannot happen */
-}
-
-/*
- * Wait for the call's next message (or its end), watching the client's
- * socket: a client that goes away mid-call has its call cancelled (the
- * command is killed, a run's sandbox destroyed) instead of left running
- * for nobody. After that only the end of the call is waited for.
- */
-static void wait_event(struct http_request *req)
-{
-    struct pollfd fds[2] = { { .fd = req->wake_fd, .events = POLLIN },
-                             { .fd = req->sock, .events = POLLRDHUP } };
-    uint64_t count;
-
-    for (;;) {
-        int n = poll(fds, req->cancelled || req->sock < 0 ? 1 : 2, -1);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0 || (!req->cancelled && (fds[1].revents & (POLLRDHUP | POLLHUP | POLLERR)))) {
-            req->cancelled = 1;
-            mcp_session_cancel_sink(req->session, req);
-            continue;
-        }
-        if (fds[0].revents) {
-            ssize_t ignored = read(req->wake_fd, &count, sizeof(count));
-            (void)ignored;
-            return;
-        }
-    }
-}
-
-static int finished(struct http_request *req)
-{
-    int done;
-
-    pthread_mutex_lock(&req->lock);
-    done = req->finished;
-    pthread_mutex_unlock(&req->lock);
-    return done;
-}
-
-/* Wait for the end of the call (the messages it sends are kept). */
-static void wait_finished(struct http_request *req)
-{
-    while (!finished(req))
-        wait_event(req);
-}
 
 static enum MHD_Result respond(struct MHD_Connection *conn, unsigned status, const char *type,
                                const char *body, const char *session_id)
@@ -190,7 +107,10 @@ static enum MHD_Result refused(struct http_server *hs, struct MHD_Connection *co
         return respond(conn, MHD_HTTP_UNAUTHORIZED, "text/plain", "bearer token required\n", NULL);
     if (strcmp(url, MCP_PATH) != 0)
         return respond(conn, MHD_HTTP_NOT_FOUND, "text/plain", "not found: the endpoint is " MCP_PATH "\n", NULL);
-    if (strcmp(method, "POST") != 0 && strcmp(method, "DELETE") != 0)
+    /* GET only resumes a stream: the server has none of its own. */
+    if (strcmp(method, "POST") != 0 && strcmp(method, "DELETE") != 0 &&
+        !(strcmp(method, "GET") == 0 && hs->server->config->replay_bytes &&
+          MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Last-Event-ID")))
         return respond(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain", "use POST or DELETE\n", NULL);
     if (length && strtoull(length, NULL, 10) > hs->server->config->max_request)
         return respond_rpc_error(conn, MHD_HTTP_CONTENT_TOO_LARGE, JSONRPC_INVALID_REQUEST,
@@ -246,78 +166,19 @@ static int is_initialize(const char *body, size_t len)
     return yes;
 }
 
-/* Format one message as an SSE event into req->event. 0, or -1 out of memory. */
-static int format_event(struct http_request *req, json_object *m)
+/* The id of the request body (a reference), for the error of a lost stream. */
+static json_object *request_id(const char *body, size_t len)
 {
-    size_t len;
-    const char *text = json_object_to_json_string_length(
-        m, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &len);
+    struct mcp_msg m;
+    const char *why;
+    json_object *id = NULL;
 
-    free(req->event);
-    req->event_off = 0;
-    req->event_len = 0;
-    if (!text || !(req->event = malloc(len + 32)))
-        return -1;
-    req->event_len = (size_t)snprintf(req->event, len + 32, "event: message\ndata: %s\n\n", text);
-    return 0;
+    if (mcp_jsonrpc_parse(body, len, &m, &why) == 0 && m.kind == MCP_MSG_REQUEST)
+        id = json_object_get(m.id);
+    mcp_msg_release(&m);
+    return id;
 }
 
-/*
- * The event stream of a call, written as its messages come: MHD calls this
- * on the connection's own thread (one per connection), which may wait. It
- * ends once the call's thread is done with the request.
- */
-static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
-{
-    struct http_request *req = cls;
-
-    (void)pos;
-    for (;;) {
-        json_object *m = NULL;
-        int done;
-
-        if (req->event_off < req->event_len) {
-            size_t n = req->event_len - req->event_off;
-            if (n > max)
-                n = max;
-            memcpy(buf, req->event + req->event_off, n);
-            req->event_off += n;
-            return (ssize_t)n;
-        }
-        pthread_mutex_lock(&req->lock);
-        if (req->streamed < json_object_array_length(req->queue))
-            m = json_object_array_get_idx(req->queue, req->streamed++);
-        done = req->finished;
-        pthread_mutex_unlock(&req->lock);
-        if (m) {
-            if (format_event(req, m) != 0) {
-                req->cancelled = 1;
-                mcp_session_cancel_sink(req->session, req);
-            }
-            continue;
-        }
-        if (done)
-            return req->cancelled ? MHD_CONTENT_READER_END_WITH_ERROR : MHD_CONTENT_READER_END_OF_STREAM;
-        wait_event(req);
-    }
-}
-
-static enum MHD_Result respond_stream(struct MHD_Connection *conn, struct http_request *req,
-                                      const char *session_id)
-{
-    struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384, stream_read,
-                                                               req, NULL);
-    enum MHD_Result ret;
-
-    if (!r)
-        return MHD_NO;
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
-    MHD_add_response_header(r, SESSION_HEADER, session_id);
-    ret = MHD_queue_response(conn, MHD_HTTP_OK, r);
-    MHD_destroy_response(r);
-    return ret;
-}
 
 /* The first message of a call: its response (JSON) or a notification (a stream). */
 static int first_is_response(struct http_request *req, int *any)
@@ -325,18 +186,18 @@ static int first_is_response(struct http_request *req, int *any)
     json_object *m;
     int yes;
 
-    pthread_mutex_lock(&req->lock);
-    *any = json_object_array_length(req->queue) > 0;
-    m = *any ? json_object_array_get_idx(req->queue, 0) : NULL;
+    pthread_mutex_lock(&req->session->replay_lock);
+    *any = json_object_array_length(req->st->queue) > 0;
+    m = *any ? json_object_array_get_idx(req->st->queue, 0) : NULL;
     yes = m && json_object_object_get_ex(m, "id", NULL);
-    pthread_mutex_unlock(&req->lock);
+    pthread_mutex_unlock(&req->session->replay_lock);
     return yes;
 }
 
 /*
  * Answer with what the message brought: nothing (202), one response
  * (application/json), or notifications first (text/event-stream, written
- * as they come while a call runs).
+ * as they come while a call runs, and resumable).
  */
 static enum MHD_Result answer(struct MHD_Connection *conn, struct http_request *req,
                               const char *session_id)
@@ -345,30 +206,62 @@ static enum MHD_Result answer(struct MHD_Connection *conn, struct http_request *
 
     if (req->call_running && !response) {
         /* Wait for the first message: a call that ends at once needs no stream. */
-        while (!finished(req) && !any) {
-            wait_event(req);
+        while (!http_finished(req) && !any && !req->gone) {
+            http_wait_event(req);
             response = first_is_response(req, &any);
         }
+        if (req->gone)
+            return MHD_NO;
     }
-    if (any && !response)
-        return respond_stream(conn, req, session_id);
+    if (any && !response) {
+        mcp_stream_make_resumable(req->st);
+        return http_respond_stream(conn, req, session_id);
+    }
     /* A response is the last message of a call: its end follows at once. */
     if (req->call_running)
-        wait_finished(req);
+        http_wait_finished(req);
     if (!any)
         return respond(conn, MHD_HTTP_ACCEPTED, NULL, "", session_id);
+    /* The call is over: nothing changes the queue any more. */
     return respond(conn, MHD_HTTP_OK, "application/json",
-                   json_object_to_json_string_ext(json_object_array_get_idx(req->queue, 0),
+                   json_object_to_json_string_ext(json_object_array_get_idx(req->st->queue, 0),
                                                   JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE),
                    session_id);
+}
+
+/* The session a request names; NULL with the answer queued in *ret. */
+static struct mcp_session *session_of(struct http_server *hs, struct MHD_Connection *conn,
+                                      enum MHD_Result *ret)
+{
+    const char *id = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, SESSION_HEADER);
+    struct mcp_session *s;
+
+    if (!id)
+        *ret = respond_rpc_error(conn, MHD_HTTP_BAD_REQUEST, JSONRPC_INVALID_REQUEST,
+                                 "Mcp-Session-Id required (initialize first)");
+    else if (!(s = find_session(hs->server, id)))
+        *ret = respond_rpc_error(conn, MHD_HTTP_NOT_FOUND, JSONRPC_INVALID_REQUEST,
+                                 "no such session (it ended, or never was)");
+    else
+        return s;
+    return NULL;
+}
+
+static void watch_socket(struct MHD_Connection *conn, struct http_request *req)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+
+    req->sock = info ? info->connect_fd : -1;
 }
 
 static enum MHD_Result post(struct http_server *hs, struct MHD_Connection *conn, struct http_request *req)
 {
     const char *id = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, SESSION_HEADER);
     const char *type = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
-    const union MHD_ConnectionInfo *info;
+    const char *body = req->body ? req->body : "";
+    enum MHD_Result ret = MHD_NO;
     struct mcp_session *s;
+    json_object *rid;
 
     if (req->too_big)
         return respond_rpc_error(conn, MHD_HTTP_CONTENT_TOO_LARGE, JSONRPC_INVALID_REQUEST,
@@ -376,7 +269,7 @@ static enum MHD_Result post(struct http_server *hs, struct MHD_Connection *conn,
     if (!type || strncasecmp(type, "application/json", 16) != 0)
         return respond(conn, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE, "text/plain",
                        "Content-Type must be application/json\n", NULL);
-    if (!id && is_initialize(req->body ? req->body : "", req->len)) {
+    if (!id && is_initialize(body, req->len)) {
         char sid[40];
         if (mcp_random_id(sid, sizeof(sid), "") != 0 || !(s = mcp_session_new(hs->server, sid)))
             return respond_rpc_error(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, JSONRPC_INTERNAL_ERROR,
@@ -385,25 +278,40 @@ static enum MHD_Result post(struct http_server *hs, struct MHD_Connection *conn,
         s->http = 1;
         s->http_refs = 1;
         pthread_mutex_unlock(&hs->server->lock);
-    } else if (!id) {
-        return respond_rpc_error(conn, MHD_HTTP_BAD_REQUEST, JSONRPC_INVALID_REQUEST,
-                                 "Mcp-Session-Id required (initialize first)");
-    } else if (!(s = find_session(hs->server, id))) {
-        return respond_rpc_error(conn, MHD_HTTP_NOT_FOUND, JSONRPC_INVALID_REQUEST,
-                                 "no such session (it ended, or never was)");
+    } else if (!(s = session_of(hs, conn, &ret))) {
+        return ret;
     }
-    /* Held until the request is completed: a call of it may still run. */
+    /* Held until the request is completed. */
     req->session = s;
-    info = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
-    req->sock = info ? info->connect_fd : -1;
-    req->call_running = mcp_session_handle(s, req->body ? req->body : "", req->len, collect, req, 1);
-    if (!req->call_running) {
-        /* Answered already, on this thread: nothing more will come. */
-        pthread_mutex_lock(&req->lock);
-        req->finished = 1;
-        pthread_mutex_unlock(&req->lock);
-    }
+    rid = request_id(body, req->len);
+    req->st = mcp_stream_new(s, rid);
+    json_object_put(rid);
+    if (!req->st)
+        return respond_rpc_error(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, JSONRPC_INTERNAL_ERROR,
+                                 "out of memory");
+    watch_socket(conn, req);
+    mcp_stream_ref(req->st);    /* the call's, dropped by its last send (NULL) */
+    req->call_running = mcp_session_handle(s, body, req->len, mcp_stream_send, req->st, 1);
+    if (!req->call_running)
+        mcp_stream_send(req->st, NULL);     /* answered already, on this thread */
     return answer(conn, req, s->id);
+}
+
+/* GET with Last-Event-ID: the rest of a stream whose client lost it. */
+static enum MHD_Result resume(struct http_server *hs, struct MHD_Connection *conn, struct http_request *req)
+{
+    const char *last = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Last-Event-ID");
+    enum MHD_Result ret = MHD_NO;
+    struct mcp_session *s = session_of(hs, conn, &ret);
+
+    if (!s)
+        return ret;
+    req->session = s;
+    if (mcp_stream_find(s, last, &req->st, &req->pos) != SBX_OK)
+        return respond_rpc_error(conn, MHD_HTTP_NOT_FOUND, JSONRPC_INVALID_REQUEST,
+                                 "SBX_E1060: no event stream of this session has this Last-Event-ID");
+    watch_socket(conn, req);
+    return http_respond_stream(conn, req, s->id);
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
@@ -423,16 +331,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         if (!(req = calloc(1, sizeof(*req))))
             return MHD_NO;
         req->sock = -1;
-        if (!(req->queue = json_object_new_array())) {
-            free(req);
-            return MHD_NO;
-        }
-        if ((req->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0) {
-            json_object_put(req->queue);
-            free(req);
-            return MHD_NO;
-        }
-        pthread_mutex_init(&req->lock, NULL);
         *con_cls = req;
         return MHD_YES;
     }
@@ -464,6 +362,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         release_session(hs->server, s, 1);
         return respond(conn, MHD_HTTP_OK, NULL, "", NULL);
     }
+    if (strcmp(method, "GET") == 0)
+        return resume(hs, conn, req);
     return post(hs, conn, req);
 }
 
@@ -476,22 +376,16 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     (void)conn, (void)toe;
     if (!req)
         return;
-    /* A client gone before the end of its stream: stop the call, and wait
-     * for its thread to be done with req. */
-    if (req->call_running && !finished(req)) {
-        if (!req->cancelled) {
-            req->cancelled = 1;
-            mcp_session_cancel_sink(req->session, req);
-        }
-        wait_finished(req);
-    }
+    /* A client gone before the end of its stream: a resumable one waits
+     * for a reader; another call is stopped. The call's thread has a
+     * reference of its own on the stream. */
+    if (req->st && (req->reading || (req->call_running && !http_finished(req))))
+        http_client_gone(req);
+    mcp_stream_put(req->st);
     if (req->session)
         release_session(hs->server, req->session, 0);
     free(req->body);
     free(req->event);
-    json_object_put(req->queue);
-    close(req->wake_fd);
-    pthread_mutex_destroy(&req->lock);
     free(req);
     *con_cls = NULL;
 }

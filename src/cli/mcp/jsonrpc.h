@@ -15,6 +15,8 @@
 #define JSONRPC_METHOD_NOT_FOUND (-32601)
 #define JSONRPC_INVALID_PARAMS (-32602)
 #define JSONRPC_INTERNAL_ERROR (-32603)
+/* The server's own (-32000 to -32099): a resumed stream whose events are lost. */
+#define JSONRPC_SERVER_ERROR (-32000)
 
 enum mcp_msg_kind { MCP_MSG_REQUEST, MCP_MSG_NOTIFICATION, MCP_MSG_RESPONSE };
 

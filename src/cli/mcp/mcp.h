@@ -32,6 +32,10 @@ struct mcp_config {
     const char *http;           /* ADDR:PORT for streamable HTTP, NULL for stdio */
     const char *token_file;
     unsigned pool;              /* warm sandboxes kept ready (0: none) */
+    const char **agent_env;     /* --agent-env: the names (fnmatch patterns) a tool's env may set */
+    size_t n_agent_env;         /* 0: a tool may set no variable at all */
+    size_t replay_bytes;        /* HTTP: events a session keeps for resumption (0: none) */
+    uint64_t resume_window_ms;  /* HTTP: a call whose event stream has no reader this long is cancelled */
 };
 
 struct mcp_server {
@@ -95,6 +99,11 @@ struct mcp_session {
     int http;                   /* of the HTTP transport: ends when idle past session_ttl_ms */
     int http_refs;              /* HTTP requests using it (guarded by server->lock) */
     int http_deleted;           /* DELETE seen: the last request closes it */
+    /* replay.c: the event streams kept for resumption, oldest first. */
+    pthread_mutex_t replay_lock; /* guards the streams and everything of each */
+    struct mcp_stream *streams;
+    size_t n_streams, replay_bytes;
+    unsigned long next_stream;
     struct mcp_session *next;   /* in server->sessions */
 };
 
@@ -182,25 +191,32 @@ int mcp_arg_argv(struct mcp_args *a, const char *key, char ***out);
 int mcp_arg_only(struct mcp_args *a, const char *const *keys);
 
 /*
- * tighten.c: the network and limits a call that makes a sandbox may ask
- * for, never wider than the operator's (SBX_E_MCP_POLICY_WIDER, the reason
- * in a->why).
+ * tighten.c: the network, limits and minimum tier a call that makes a
+ * sandbox may ask for, never wider than the operator's
+ * (SBX_E_MCP_POLICY_WIDER, the reason in a->why).
  */
 struct mcp_tighten {
     int any;                    /* something was asked: the call needs a policy of its own */
     int network_given, network; /* an sbx_network */
     const char **hosts;         /* allow_hosts (borrowed from the arguments) */
     size_t nhosts;
-    int memory_given, cpu_given, pids_given;
-    uint64_t memory;
+    int memory_given, cpu_given, pids_given, disk_given, tier_given;
+    uint64_t memory, disk;
     uint32_t cpu_millis, pids;
+    int min_tier;               /* an sbx_tier */
 };
 /* The tightening keys a tool that takes them allows (see mcp_arg_only()). */
-#define MCP_TIGHTEN_KEYS "network", "allow_hosts", "memory_bytes", "cpus", "pids"
+#define MCP_TIGHTEN_KEYS "network", "allow_hosts", "memory_bytes", "cpus", "pids", "disk_bytes", \
+    "min_tier"
 int mcp_tighten_read(struct mcp_tighten *t, struct mcp_session *s, struct mcp_args *a);
 /* The operator's policy with t on top; free with sbx_policy_free(). */
 int mcp_tighten_policy(sbx_policy **out, const struct mcp_config *cfg, const struct mcp_tighten *t);
 void mcp_tighten_release(struct mcp_tighten *t);
+/*
+ * May a tool's env set variable name? Only a name --agent-env allows, and
+ * never one the operator's policy sets: else SBX_E_MCP_POLICY_WIDER.
+ */
+int mcp_tighten_env(const struct mcp_config *cfg, struct mcp_args *a, const char *name);
 
 /* result.c: CallToolResult objects. */
 json_object *mcp_result_ok(json_object *structured, const char *text);
@@ -221,6 +237,55 @@ int mcp_host_is_loopback(const char *host);
 int mcp_origin_allowed(const char *origin, unsigned port);
 /* Host header names a loopback host or the bound address. */
 int mcp_host_allowed(const char *host, const char *bound_host);
+
+/*
+ * replay.c: the messages of one HTTP answer (the sink of its call), kept
+ * for a reader and, once made resumable, for a reader that resumes it
+ * (GET with Last-Event-ID). Event i of stream n has the id "n-i".
+ */
+struct mcp_stream {
+    struct mcp_session *session;
+    int refs;                   /* the request's, the call's thread's, the session list's, readers' */
+    unsigned long no;           /* its number in the session, once resumable */
+    json_object *request_id;    /* of the request it answers (a reference; may be NULL) */
+    json_object *queue;         /* the events kept: queue[i] is event base + i */
+    size_t base, count;         /* the first kept; all ever queued */
+    size_t bytes;               /* of the kept events, once listed */
+    size_t sent;                /* events a reader has taken */
+    int finished;               /* the call's thread sent its NULL */
+    int listed;                 /* in session->streams */
+    int reader;                 /* a connection is writing it */
+    unsigned reader_gen;        /* the reader that may write it; an older one stops */
+    int given_up;               /* its call was cancelled for want of a reader */
+    uint64_t detached_ms;       /* when its last reader went away */
+    int wake_fd;                /* eventfd: an event was queued, or the end */
+    struct mcp_stream *next;
+};
+enum { MCP_STREAM_EVENT, MCP_STREAM_WAIT, MCP_STREAM_END, MCP_STREAM_LOST, MCP_STREAM_ABANDONED,
+       MCP_STREAM_TAKEN };
+struct mcp_stream *mcp_stream_new(struct mcp_session *session, json_object *request_id);
+void mcp_stream_ref(struct mcp_stream *st);
+void mcp_stream_put(struct mcp_stream *st);
+/* The sink (mcp_send_fn) of a call; its NULL drops the reference the caller took for it. */
+void mcp_stream_send(void *userdata, json_object *message);
+/* Give it a number and keep it in the session (1), or 0 when --replay-buffer is 0. */
+int mcp_stream_make_resumable(struct mcp_stream *st);
+/* Resumable, and not yet delivered to its end or forgotten. */
+int mcp_stream_listed(struct mcp_stream *st);
+/* A reader takes it over (*gen: its generation) and lets it go again. */
+void mcp_stream_attach(struct mcp_stream *st, unsigned *gen);
+void mcp_stream_detach(struct mcp_stream *st, unsigned gen);
+/* The event at *pos (then *pos is the next), or what else there is: MCP_STREAM_*. */
+int mcp_stream_next(struct mcp_stream *st, unsigned gen, size_t *pos, json_object **message);
+/* Out of the session: delivered to the end, or lost. */
+void mcp_stream_forget(struct mcp_stream *st);
+/* The stream of a Last-Event-ID, referenced, and the position after it; SBX_E_MCP_STREAM_LOST. */
+int mcp_stream_find(struct mcp_session *s, const char *last_event_id, struct mcp_stream **out,
+                    size_t *pos);
+/* Cancel the calls whose stream had no reader for --resume-window. */
+void mcp_replay_reap(struct mcp_session *s, uint64_t now_ms);
+/* The session ends: forget its streams. */
+void mcp_replay_release(struct mcp_session *s);
 
 /* stdio.c and http.c: serve until EOF or a termination signal. */
 int mcp_serve_stdio(struct mcp_server *server);

@@ -6,10 +6,13 @@ src_sandboxio_SOURCES += \
 	src/cli/mcp/auth.c \
 	src/cli/mcp/cmd_mcp.c \
 	src/cli/mcp/http.c \
+	src/cli/mcp/http.h \
+	src/cli/mcp/http_stream.c \
 	src/cli/mcp/jsonrpc.c \
 	src/cli/mcp/jsonrpc.h \
 	src/cli/mcp/progress.c \
 	src/cli/mcp/protocol.c \
+	src/cli/mcp/replay.c \
 	src/cli/mcp/result.c \
 	src/cli/mcp/schema.c \
 	src/cli/mcp/server.c \
@@ -37,7 +40,8 @@ SBX_MCP_TESTS = \
 	tests/mcp/sdk-tighten-policy.sh \
 	tests/mcp/stdio-ignored-signals-stay-ignored.sh \
 	tests/mcp/http-session-expires.sh \
-	tests/mcp/http-loopback-without-token.sh
+	tests/mcp/http-loopback-without-token.sh \
+	tests/mcp/http-resume.sh
 ## They run their sandboxes on local://: in a build without it, only the
 ## server is built.
 if SBX_ENABLE_LOCAL
@@ -49,7 +53,7 @@ EXTRA_DIST += $(SBX_MCP_TESTS) tests/mcp/lib.sh tests/mcp/client.mjs 	tests/mcp/
 	tests/mcp/http-server.mjs tests/mcp/sdk-http.mjs tests/mcp/http-abuse.mjs tests/mcp/sdk-progress.mjs \
 	tests/mcp/sdk-stdio-pool.mjs tests/mcp/docs-snippets.mjs tests/mcp/stdio-limits.mjs \
 	tests/mcp/sdk-tighten-policy.mjs tests/mcp/stdio-ignored-signals-stay-ignored.mjs \
-	tests/mcp/http-session-expires.mjs tests/mcp/http-loopback-without-token.mjs tests/mcp/raw-stdio.mjs \
+	tests/mcp/http-session-expires.mjs tests/mcp/http-loopback-without-token.mjs tests/mcp/raw-stdio.mjs tests/mcp/http-resume.mjs \
 	tests/mcp/conformance-expected-failures.yml
 CLEANFILES += tests/mcp-npm.lock
 

@@ -14,7 +14,8 @@
 #define S_EXEC_OPTS \
     "\"stdin\":{\"type\":\"string\",\"description\":\"text fed to standard input, then EOF\"}," \
     "\"env\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"}," \
-    "\"description\":\"variables set for the command (nothing of the server's is passed)\"}," \
+    "\"description\":\"variables set for the command (nothing of the server's is passed); only "\
+    "names the server's --agent-env allows, never one its policy sets\"}," \
     "\"cwd\":{\"type\":\"string\",\"description\":\"working directory, relative to the work dir\"}," \
     "\"timeout_ms\":{\"type\":\"integer\",\"minimum\":1," \
     "\"description\":\"kill the command after this; at most the server's --timeout\"}," \
@@ -30,7 +31,11 @@
     "\"cpus\":{\"type\":\"number\",\"exclusiveMinimum\":0," \
     "\"description\":\"CPU limit (0.5: half a CPU); at most the server's\"}," \
     "\"pids\":{\"type\":\"integer\",\"minimum\":1," \
-    "\"description\":\"process limit; at most the server's\"}"
+    "\"description\":\"process limit; at most the server's\"}," \
+    "\"disk_bytes\":{\"type\":\"integer\",\"minimum\":1," \
+    "\"description\":\"cap on what the work dir may hold; at most the server's\"}," \
+    "\"min_tier\":{\"enum\":[\"none\",\"namespace\",\"container\",\"userspace-kernel\",\"microvm\"]," \
+    "\"description\":\"the weakest isolation tier accepted; at least the server's --min-tier\"}"
 #define S_RESULT \
     "{\"type\":\"object\",\"properties\":{" \
     "\"exit_code\":{\"type\":[\"integer\",\"null\"]}," \

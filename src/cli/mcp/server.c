@@ -103,8 +103,10 @@ static void *reaper(void *arg)
         if (server->stopping)
             break;
         uint64_t now = mcp_now_ms();
-        for (struct mcp_session *s = server->sessions; s; s = s->next)
+        for (struct mcp_session *s = server->sessions; s; s = s->next) {
             mcp_session_reap(s, now);
+            mcp_replay_reap(s, now);
+        }
         struct mcp_session *expired = expired_sessions(server, now);
         if (!expired)
             continue;

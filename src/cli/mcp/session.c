@@ -23,6 +23,7 @@ struct mcp_session *mcp_session_new(struct mcp_server *server, const char *id)
     snprintf(s->id, sizeof(s->id), "%s", id);
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->calls_done, NULL);
+    pthread_mutex_init(&s->replay_lock, NULL);
     s->last_seen_ms = mcp_now_ms();
     pthread_mutex_lock(&server->lock);
     s->next = server->sessions;
@@ -69,6 +70,8 @@ void mcp_session_close(struct mcp_session *s)
         box_free(boxes);
         boxes = next;
     }
+    mcp_replay_release(s);
+    pthread_mutex_destroy(&s->replay_lock);
     pthread_cond_destroy(&s->calls_done);
     pthread_mutex_destroy(&s->lock);
     free(s);

@@ -1,7 +1,8 @@
 /*
  * tighten.c - what of the operator's policy a call that makes a sandbox
- * (run, sandbox_create) may tighten: the network, memory, CPU and process
- * limits. A value wider than the operator's is refused with
+ * (run, sandbox_create) may tighten: the network, memory, CPU, process and
+ * disk limits, and the minimum tier; and the variables a command's env may
+ * set (none, unless the operator allowed names with --agent-env). A value wider than the operator's is refused with
  * SBX_E_MCP_POLICY_WIDER before anything is made; "the operator's" is the
  * limit the backend would really apply (its default included), so that an
  * operator who set nothing still cannot be outbid past the core's default.
@@ -10,6 +11,7 @@
  */
 #include "config.h"
 
+#include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,6 +162,26 @@ static int read_cpus(struct mcp_session *s, struct mcp_tighten *t, struct mcp_ar
     return SBX_OK;
 }
 
+/* min_tier: a tier name, at least the operator's --min-tier. */
+static int read_tier(struct mcp_tighten *t, const struct policy_opts *po, struct mcp_args *a)
+{
+    const char *name;
+    int rc = mcp_arg_string(a, "min_tier", 0, &name);
+
+    if (rc || !name)
+        return rc;
+    if (sbx_tier_from_name(name, &t->min_tier) != SBX_OK)
+        return bad(a, "'min_tier' must be none, namespace, container, userspace-kernel or microvm");
+    /* The sbx_tier values rank by strength, weakest first. */
+    if (t->min_tier < po->min_tier) {
+        snprintf(a->why, sizeof(a->why), "min_tier %s is weaker than the server's --min-tier %s",
+                 sbx_tier_name(t->min_tier), sbx_tier_name(po->min_tier));
+        return SBX_E_MCP_POLICY_WIDER;
+    }
+    t->tier_given = 1;
+    return SBX_OK;
+}
+
 int mcp_tighten_read(struct mcp_tighten *t, struct mcp_session *s, struct mcp_args *a)
 {
     const struct policy_opts *po = &s->server->config->po;
@@ -177,7 +199,13 @@ int mcp_tighten_read(struct mcp_tighten *t, struct mcp_session *s, struct mcp_ar
     t->pids_given = given, t->pids = (uint32_t)v;
     if ((rc = read_cpus(s, t, a)))
         return rc;
-    t->any = t->network_given || t->memory_given || t->pids_given || t->cpu_given;
+    if ((rc = read_limit(s, a, "disk_bytes", SBX_CAP_LIMIT_DISK, UINT64_MAX, &given, &v)))
+        return rc;
+    t->disk_given = given, t->disk = v;
+    if ((rc = read_tier(t, po, a)))
+        return rc;
+    t->any = t->network_given || t->memory_given || t->pids_given || t->cpu_given ||
+             t->disk_given || t->tier_given;
     return SBX_OK;
 }
 
@@ -214,6 +242,10 @@ int mcp_tighten_policy(sbx_policy **out, const struct mcp_config *cfg, const str
         rc = sbx_policy_set_cpu(copy.policy, t->cpu_millis);
     if (!rc && t->pids_given)
         rc = sbx_policy_set_pids(copy.policy, t->pids);
+    if (!rc && t->disk_given)
+        rc = sbx_policy_set_disk(copy.policy, t->disk);
+    if (!rc && t->tier_given)
+        rc = sbx_policy_set_min_tier(copy.policy, t->min_tier);
     if (!rc) {
         *out = copy.policy;
         copy.policy = NULL;
@@ -226,4 +258,36 @@ void mcp_tighten_release(struct mcp_tighten *t)
 {
     free(t->hosts);
     t->hosts = NULL;
+}
+
+/* Does "NAME=VALUE" or "NAME" name the variable name? */
+static int names(const char *given, const char *name)
+{
+    size_t n = strcspn(given, "=");
+
+    return strlen(name) == n && strncmp(given, name, n) == 0;
+}
+
+int mcp_tighten_env(const struct mcp_config *cfg, struct mcp_args *a, const char *name)
+{
+    const struct policy_opts *po = &cfg->po;
+    size_t i;
+
+    /* Fail closed: without --agent-env the environment is the operator's alone. */
+    for (i = 0; i < cfg->n_agent_env && fnmatch(cfg->agent_env[i], name, 0) != 0; i++)
+        ;
+    if (i == cfg->n_agent_env) {
+        snprintf(a->why, sizeof(a->why), cfg->n_agent_env
+                 ? "env.%.200s: the server's --agent-env does not allow this name"
+                 : "env.%.200s: the server allows no variables from tools (no --agent-env)", name);
+        return SBX_E_MCP_POLICY_WIDER;
+    }
+    /* What the operator set stays as set: a tool adds, never replaces. */
+    for (i = 0; i < po->n_env; i++) {
+        if (names(po->env[i], name)) {
+            snprintf(a->why, sizeof(a->why), "env.%.200s: the server's policy sets this variable", name);
+            return SBX_E_MCP_POLICY_WIDER;
+        }
+    }
+    return SBX_OK;
 }

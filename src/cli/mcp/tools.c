@@ -115,7 +115,8 @@ static int exec_options(struct mcp_session *s, struct mcp_call *call, struct mcp
                 snprintf(a->why, sizeof(a->why), "'env.%.200s' must be a string", name);
                 return SBX_E_MCP_BAD_ARGUMENTS;
             }
-            if ((rc = sbx_cmd_set_env(cmd, name, json_object_get_string(value))))
+            if ((rc = mcp_tighten_env(s->server->config, a, name)) ||
+                (rc = sbx_cmd_set_env(cmd, name, json_object_get_string(value))))
                 return rc;
         }
     }
