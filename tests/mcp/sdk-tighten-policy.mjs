@@ -13,7 +13,7 @@ const { client } = await stdioClient(['--dsn', 'local://', '--memory', '256M', '
                                       '--timeout', '20s', '--output-cap', '64k', '--min-tier', 'namespace',
                                       '--env', 'FIXED=operator', '--env-pass', 'HOME',
                                       '--agent-env', 'AGENT_*', '--agent-env', 'FIXED', '--agent-env', 'HOME']);
-const clean = { exit_code: 0, signal: null, timed_out: false, oom_killed: false, stdout: '', stderr: '',
+const clean = { exit_code: 0, signal: null, timed_out: false, oom_killed: false, net_refused: 0, stdout: '', stderr: '',
   stderr_encoding: 'utf-8', stdout_truncated: false, stderr_truncated: false, stdout_encoding: 'utf-8' };
 const exactly = (r) => { const { duration_ms, ...rest } = r; assert.equal(typeof duration_ms, 'number'); return rest; };
 
