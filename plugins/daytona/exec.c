@@ -46,6 +46,8 @@
 #include <sandboxio/errors.h>
 #include <sandboxio/exec.h>
 
+#include "../lib/sbx-feed.h"
+
 /* $1 dir, $2 1 if stdin comes, $3 cwd, $4 PATH, $5 count of K=V words, then them, then argv. */
 static const char WRAPPER[] =
     "use strict; use POSIX (); use Fcntl;\n"
@@ -142,11 +144,7 @@ typedef struct run {
     int64_t deadline;                   /* CLOCK_MONOTONIC ms; 0: none */
     int64_t killed_at;
     bool killed, timed_out, cancelled, aborted;
-    /* stdin */
-    pthread_t feeder;
-    bool feeding;
-    int stop[2];
-    int input_rc;
+    sbx_feed feed;                      /* stdin */
 } run;
 
 static int64_t now_ms(void)
@@ -173,64 +171,26 @@ static int send_line(run *r, const char *line)
     return rc;
 }
 
-static void *feed(void *ud)
+/* One chunk of stdin as a hex line, or the end. */
+static int send_chunk(void *ud, const void *data, size_t n)
 {
     run *r = ud;
-    const sbx_plugin_io *io = r->io;
-    int ready = SBX_STRUCT_HAS(io, input_ready_fd) ? io->input_ready_fd : -1;
-    unsigned char *buf = malloc(INPUT_CHUNK);
-    char *line = malloc(2 * INPUT_CHUNK + 2);
-    int rc = buf && line ? SBX_OK : SBX_E_NOMEM;
-    while (rc == SBX_OK) {
-        struct pollfd p[2] = {{.fd = ready, .events = POLLIN}, {.fd = r->stop[0], .events = POLLIN}};
-        if (ready >= 0 ? poll(p, 2, -1) < 0 || p[1].revents : poll(p + 1, 1, 0) > 0)
-            break;
-        long n = io->input(io->userdata, buf, INPUT_CHUNK);
-        if (n < 0)
-            break;
-        if (n == 0) {
-            rc = send_line(r, "e");
-            break;
-        }
-        static const char hex[] = "0123456789abcdef";
-        line[0] = 'd';
-        for (long i = 0; i < n; i++) {
-            line[1 + 2 * i] = hex[buf[i] >> 4];
-            line[2 + 2 * i] = hex[buf[i] & 15];
-        }
-        line[1 + 2 * n] = '\0';
-        rc = send_line(r, line);
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *p = data;
+    if (n == 0)
+        return send_line(r, "e");
+    char *line = malloc(2 * n + 2);
+    if (!line)
+        return r->sb->host->set_error(SBX_E_NOMEM, "daytona: out of memory");
+    line[0] = 'd';
+    for (size_t i = 0; i < n; i++) {
+        line[1 + 2 * i] = hex[p[i] >> 4];
+        line[2 + 2 * i] = hex[p[i] & 15];
     }
-    free(buf);
+    line[1 + 2 * n] = '\0';
+    int rc = send_line(r, line);
     free(line);
-    r->input_rc = rc;
-    return NULL;
-}
-
-static int start_feeding(run *r)
-{
-    if (pipe(r->stop) != 0)
-        return r->sb->host->set_error(SBX_E_SYSTEM, "daytona: pipe: %m");
-    if (pthread_create(&r->feeder, NULL, feed, r) != 0) {
-        close(r->stop[0]);
-        close(r->stop[1]);
-        return r->sb->host->set_error(SBX_E_SYSTEM, "daytona: cannot start the stdin thread");
-    }
-    r->feeding = true;
-    return SBX_OK;
-}
-
-static void stop_feeding(run *r)
-{
-    if (!r->feeding)
-        return;
-    if (write(r->stop[1], "x", 1) < 0) {
-        /* The pipe is ours and empty: a write cannot fail but by a bug; join anyway. */
-    }
-    pthread_join(r->feeder, NULL);
-    close(r->stop[0]);
-    close(r->stop[1]);
-    r->feeding = false;
+    return rc;
 }
 
 /* --- starting ------------------------------------------------------------------- */
@@ -621,7 +581,7 @@ int daytona_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *
 {
     daytona_sandbox *sb = sandbox;
     const sbx_host *host = sb->host;
-    run r = {.sb = sb, .cmd = cmd, .io = io, .cancel_fd = -1, .stop = {-1, -1}};
+    run r = {.sb = sb, .cmd = cmd, .io = io, .cancel_fd = -1};
     if (SBX_STRUCT_HAS(io, cancel_fd))
         r.cancel_fd = io->cancel_fd;
     if (cancel_ready(&r, 0))
@@ -635,10 +595,10 @@ int daytona_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *
     snprintf(r.dir, sizeof(r.dir), "/tmp/.%s", r.sid);
     int rc = start(&r);
     if (rc == SBX_OK && io->input)
-        rc = start_feeding(&r);
+        rc = sbx_feed_start(&r.feed, host, DAYTONA_NAME, io, INPUT_CHUNK, send_chunk, &r);
     if (rc == SBX_OK)
         rc = watch(&r);
-    stop_feeding(&r);
+    sbx_feed_stop(&r.feed);
     int code = 0;
     if (rc == SBX_OK)
         rc = record_exit(&r, &code);

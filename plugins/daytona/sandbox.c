@@ -24,10 +24,9 @@
 #include <sandboxio/errors.h>
 #include <sandboxio/policy.h>
 
+#include "../lib/sbx-create.h"
 #include "../lib/sbx-owner.h"
 
-#define CREATE_TRIES 4
-#define CREATE_WAIT_MAX_MS 10000
 /* Idle minutes before Daytona stops (and so deletes) a sandbox nobody uses. */
 #define AUTO_STOP_MIN 15
 
@@ -159,7 +158,28 @@ static int sweep_lost_create(daytona_sandbox *sb, const char *create_id)
     return rc;
 }
 
-/* POST /sandbox, tried again only where no second sandbox can come of it. */
+typedef struct create_ctx {
+    daytona_sandbox *sb;
+    const char *body, *create_id;
+    json_object **out;
+} create_ctx;
+
+static int create_call(void *ud, long *status, long *retry_after_ms)
+{
+    create_ctx *c = ud;
+    int rc = daytona_api_call(&c->sb->api, "POST", "/sandbox", c->body, SBX_HTTP_RETRY_NEVER,
+                              "creating a sandbox", c->out, status);
+    *retry_after_ms = c->sb->api.retry_after_ms;
+    return rc;
+}
+
+static int create_sweep(void *ud)
+{
+    create_ctx *c = ud;
+    return sweep_lost_create(c->sb, c->create_id);
+}
+
+/* POST /sandbox, tried again only where no second sandbox can come of it (plugins/lib). */
 static int create(daytona_sandbox *sb, const sbx_plugin_limits *limits, json_object **out)
 {
     char create_id[64];
@@ -168,25 +188,10 @@ static int create(daytona_sandbox *sb, const sbx_plugin_limits *limits, json_obj
     int rc = create_body(sb, limits, create_id, &body);
     if (rc)
         return rc;
-    long wait = 500;
-    for (int try = 1; try <= CREATE_TRIES; try++) {
-        long status = 0;
-        rc = daytona_api_call(&sb->api, "POST", "/sandbox", body, SBX_HTTP_RETRY_NEVER,
-                              "creating a sandbox", out, &status);
-        bool refused = status == 429 && rc == SBX_E_BACKEND_RATE_LIMITED;
-        bool unclear = rc == SBX_E_BACKEND_UNAVAILABLE || rc == SBX_E_BACKEND_TRANSPORT;
-        if (rc == SBX_OK || try == CREATE_TRIES || !(refused || unclear))
-            break;
-        if (unclear && sweep_lost_create(sb, create_id) != SBX_OK)
-            break;
-        long ms = refused && sb->api.retry_after_ms >= 0 ? sb->api.retry_after_ms : wait;
-        if (ms > CREATE_WAIT_MAX_MS)
-            break;
-        sb->host->log(SBX_LOG_INFO, DAYTONA_NAME,
-                      "create answered HTTP %ld; trying again in %ld ms", status, ms);
-        usleep((useconds_t)ms * 1000);
-        wait *= 2;
-    }
+    create_ctx ctx = {.sb = sb, .body = body, .create_id = create_id, .out = out};
+    sbx_create c = {.host = sb->host, .plugin = DAYTONA_NAME, .call = create_call,
+                    .sweep = create_sweep, .ud = &ctx};
+    rc = sbx_create_run(&c);
     free(body);
     return rc;
 }

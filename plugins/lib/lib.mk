@@ -3,8 +3,9 @@
 ## plugins export only their entry point nothing of these leaks.
 ##   libsbxutil  no external dependency: buffers, base64, credentials,
 ##               DSN options, endpoint URLs, owner labels and the gc
-##               sweep, the in-sandbox path probe (the CLI uses its
-##               base64 too)
+##               sweep, the in-sandbox path probe, a stdin feeder thread,
+##               the create loop that never retries blindly (the CLI
+##               uses its base64 too)
 ##   libsbxjson  json-c helpers
 ##   libsbxhttp  libcurl sessions with retry, redaction and the status map
 noinst_LTLIBRARIES += plugins/lib/libsbxutil.la
@@ -23,7 +24,11 @@ plugins_lib_libsbxutil_la_SOURCES = \
 	plugins/lib/sbx-url.h \
 	plugins/lib/url.c \
 	plugins/lib/sbx-pathprobe.h \
-	plugins/lib/pathprobe.c
+	plugins/lib/pathprobe.c \
+	plugins/lib/sbx-feed.h \
+	plugins/lib/feed.c \
+	plugins/lib/sbx-create.h \
+	plugins/lib/create.c
 
 if SBX_NEED_JSON_PLUGIN
 noinst_LTLIBRARIES += plugins/lib/libsbxjson.la
