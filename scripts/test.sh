@@ -128,9 +128,15 @@ step static-analysis ./scripts/check-static-analysis.sh
 step fuzz ./scripts/run-fuzz.sh 30
 step debian-packages ./scripts/check-debian-packages.sh
 if [ -n "${E2B_API_KEY:-}" ]; then
-    step e2b-real ./scripts/check-e2b-real.sh
+    step e2b-real ./scripts/check-cloud-real.sh e2b E2B_API_KEY
 else
     echo "SKIP: e2b-real (E2B_API_KEY is not set: real E2B was not tested; not a pass)"
+    skipped=$((skipped + 1))
+fi
+if [ -n "${DAYTONA_API_KEY:-}" ]; then
+    step daytona-real ./scripts/check-cloud-real.sh daytona DAYTONA_API_KEY
+else
+    echo "SKIP: daytona-real (DAYTONA_API_KEY is not set: real Daytona was not tested; not a pass)"
     skipped=$((skipped + 1))
 fi
 

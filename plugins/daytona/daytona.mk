@@ -66,11 +66,24 @@ endif
 
 SBX_DAYTONA_TESTS = plugins/daytona/tests/daytona-sdk-session-passes.sh
 if SBX_ENABLE_DAYTONA
-SBX_DAYTONA_TESTS += plugins/daytona/tests/daytona-passes-contract.sh
+SBX_DAYTONA_TESTS += plugins/daytona/tests/daytona-passes-contract.sh \
+	plugins/daytona/tests/daytona-create-request-per-policy.sh \
+	plugins/daytona/tests/daytona-faults-mapped.sh \
+	plugins/daytona/tests/daytona-gc-removes-leaked.sh
 endif
 TESTS += $(SBX_DAYTONA_TESTS)
 EXTRA_DIST += $(SBX_DAYTONA_TESTS) plugins/daytona/tests/daytona-rig.sh \
+	plugins/daytona/tests/daytona-control.sh \
 	$(SBX_DAYTONA_DOUBLES) $(SBX_DAYTONA_SPEC) docs/backends/daytona.md
+
+## Against real Daytona, with the key in DAYTONA_API_KEY: never part of make
+## check (it costs money and needs the network); scripts/test.sh runs it when
+## the key is set. 77 (SKIP, with the reason) without one.
+check-daytona-real: all
+	@$(AM_TESTS_ENVIRONMENT) SANDBOXIO_PLUGIN_PATH='$(abs_top_builddir)/plugins/daytona/.libs'; \
+	  export SANDBOXIO_PLUGIN_PATH; $(SHELL) $(srcdir)/plugins/daytona/tests/daytona-real-contract.sh
+EXTRA_DIST += plugins/daytona/tests/daytona-real-contract.sh
+.PHONY: check-daytona-real
 
 ## What the tests install or leave in the build tree.
 clean-local: clean-local-daytona

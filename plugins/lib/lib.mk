@@ -77,4 +77,5 @@ plugins_lib_tests_test_lib_units_LDADD = plugins/lib/libsbxjson.la plugins/lib/l
 endif
 
 ## The cloud backends' tests share the shell side of their rigs' control endpoints.
-EXTRA_DIST += plugins/lib/tests/rig-control.sh
+EXTRA_DIST += plugins/lib/tests/rig-control.sh plugins/lib/tests/real-contract.sh \
+	plugins/lib/tests/passes-contract.sh
