@@ -439,16 +439,20 @@ static bool cancel_ready(run *r, int timeout_ms)
     return poll(&p, 1, timeout_ms) > 0;
 }
 
-/* Whether the daemon has an exit code for the command (it ended). */
-static bool record_ended(run *r, int *code)
+/*
+ * Whether the daemon has an exit code for the command (it ended). A failed
+ * look is the exec's failure: a 404 here is the proxy's for a sandbox that
+ * is gone (the command's record exists from its start).
+ */
+static int record_ended(run *r, bool *ended, int *code)
 {
     json_object *rec = NULL;
-    bool ended = daytona_tb_call(r->sb, "GET", r->cmd_path, NULL, SBX_HTTP_RETRY_AUTO,
-                                 "reading the command's record", &rec, NULL) == SBX_OK &&
-                 sbx_json_at(rec, "exitCode");
-    *code = ended ? (int)sbx_json_int(rec, "exitCode", -1) : 0;
+    int rc = daytona_tb_call(r->sb, "GET", r->cmd_path, NULL, SBX_HTTP_RETRY_AUTO,
+                             "reading the command's record", &rec, NULL);
+    *ended = rc == SBX_OK && sbx_json_at(rec, "exitCode");
+    *code = *ended ? (int)sbx_json_int(rec, "exitCode", -1) : 0;
     json_object_put(rec);
-    return ended;
+    return rc;
 }
 
 /* The wrapper ended without its status: it could not run (no perl?) or failed. */
@@ -489,11 +493,12 @@ static int watch(run *r)
         if (rc || r->status != S_RUNNING)
             break;
         int code;
+        bool ended;
         if (!got && now_ms() - looked >= 1000) {
             looked = now_ms();
             /* Ended, and still no status after one more look: it never will have one. */
-            if (record_ended(r, &code) && (rc = drain(r, &got)) == SBX_OK &&
-                r->status == S_RUNNING)
+            if ((rc = record_ended(r, &ended, &code)) == SBX_OK && ended &&
+                (rc = drain(r, &got)) == SBX_OK && r->status == S_RUNNING)
                 return no_status(r, code);
             if (rc || r->status != S_RUNNING)
                 break;
