@@ -83,7 +83,7 @@ ctl_no_sandboxes
 # The sandbox is deleted while the command runs (404 from then on): its own code.
 ctl_reset
 ctl_fault '{"target":"toolbox","path":"/exec$","action":"delete-mid-exec","afterMs":500}'
-expect_failure SBX_E5040 125 "while \"sleep\" ran" "$DSN" sleep 10
+expect_failure SBX_E5040 125 "while the command ran" "$DSN" sleep 10
 ctl_no_sandboxes
 
 # A sandbox that never leaves `creating`: the wait's bound, Daytona's state named, nothing left.
