@@ -29,9 +29,9 @@ exec "$real" "\$@"
 EOF
 chmod +x "$dir/wrap/pkg-config"
 
-echo "check-minimal-build: configure --disable-local --disable-docker --disable-e2b, pkg-config hides: $refused"
+echo "check-minimal-build: configure --disable-local --disable-docker --disable-e2b --disable-daytona, pkg-config hides: $refused"
 (cd "$dir" && PKG_CONFIG="$dir/wrap/pkg-config" "$top/configure" -q \
-    --enable-werror --disable-local --disable-docker --disable-e2b) || {
+    --enable-werror --disable-local --disable-docker --disable-e2b --disable-daytona) || {
   echo "FAIL: configure needs a library the core, CLI and fake must not need"
   tail -n 30 "$dir/config.log"; exit 1
 }
@@ -44,13 +44,14 @@ fi
 grep -q '^SBX_ENABLE_DOCKER_TRUE=.#' "$dir/config.log" &&
 grep -q '^SBX_ENABLE_LOCAL_TRUE=.#' "$dir/config.log" &&
 grep -q '^SBX_ENABLE_E2B_TRUE=.#' "$dir/config.log" &&
+grep -q '^SBX_ENABLE_DAYTONA_TRUE=.#' "$dir/config.log" &&
 grep -q '^SBX_NEED_HTTP_TRUE=.#' "$dir/config.log" || {
   echo "FAIL: a backend or plugins/lib's HTTP library is still enabled"; exit 1
 }
 
 echo "check-minimal-build: make"
 make -C "$dir" -s -j"$jobs" >"$dir/make.out" 2>&1 || { tail -n 40 "$dir/make.out"; exit 1; }
-for m in local docker e2b; do
+for m in local docker e2b daytona; do
   if [ -e "$dir/plugins/$m/.libs/sandboxio-$m.so" ]; then
     echo "FAIL: the $m plugin was built though it was disabled"; exit 1
   fi

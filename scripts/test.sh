@@ -145,9 +145,15 @@ step debian-packages ./scripts/check-debian-packages.sh
 # that cannot run (exit 2: no npm registry, a rig that does not start) fails.
 step provider-canary canary_result
 if [ -n "${E2B_API_KEY:-}" ]; then
-    step e2b-real ./scripts/check-e2b-real.sh
+    step e2b-real ./scripts/check-cloud-real.sh e2b E2B_API_KEY
 else
     echo "SKIP: e2b-real (E2B_API_KEY is not set: real E2B was not tested; not a pass)"
+    skipped=$((skipped + 1))
+fi
+if [ -n "${DAYTONA_API_KEY:-}" ]; then
+    step daytona-real ./scripts/check-cloud-real.sh daytona DAYTONA_API_KEY
+else
+    echo "SKIP: daytona-real (DAYTONA_API_KEY is not set: real Daytona was not tested; not a pass)"
     skipped=$((skipped + 1))
 fi
 

@@ -2,13 +2,24 @@
  * Internal declarations of the daytona backend: sandboxes are Daytona
  * sandboxes, driven through Daytona's control-plane REST API and the
  * toolbox API of the daemon inside each sandbox (reached through the
- * proxy at toolboxProxyUrl/{sandboxId}). Nothing here is exported. The
- * backend is being built; docs/backends/daytona.md says what it will map
- * each capability to.
+ * proxy at toolboxProxyUrl/{sandboxId}). Nothing here is exported;
+ * docs/backends/daytona.md says what each capability maps to.
  *
  * Files by concern:
+ *   plugin.c    the descriptor
+ *   endpoint.c  where Daytona is: the DSN, DAYTONA_API_URL, the options
+ *   api.c       the control plane: its session, credentials, errors
+ *   sandbox.c   create (and the wait until started), delete, the id
+ *   toolbox.c   the daemon through the proxy: its session, calls, errors
+ *   quote.c     argv as a command line for the daemon's shell
+ *   exec.c      a command: a session of its own, the wrapper, stdin, the
+ *               timeout, output chunks, the exit report
+ *   files.c     files streamed both ways, list, mkdir, remove
+ *   gc.c        sandboxio's sandboxes whose owner is gone or TTL passed
+ *   ping.c      doctor --online: the control plane answers and takes the key
  *   logdemux.c  a session command's log: stdout and stderr apart by the
- *               daemon's line markers, fed as it grows
+ *               daemon's line markers, fed as it grows (unit-tested, not
+ *               linked: the log cannot carry exact output, see exec.c)
  *   policy.c    the policy's limits as members of the create request,
  *               fail-closed where Daytona cannot express them exactly
  *   lifecycle.c waiting for a created sandbox to start
@@ -18,6 +29,7 @@
 
 #include "config.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -98,5 +110,130 @@ int daytona_start_state(json_object *record, const sbx_host *host, char *state, 
  */
 int daytona_start_timeout(const sbx_host *host, const char *id, const char *state,
                           const char *reason, uint64_t waited_ms);
+
+/* --- the backend ------------------------------------------------------------ */
+
+#include "../lib/sbx-buf.h"
+#include "../lib/sbx-http.h"
+#include "../lib/sbx-json.h"
+
+#define DAYTONA_NAME "daytona"
+#define DAYTONA_VERSION PACKAGE_VERSION
+#define DAYTONA_URL_MAX 512
+/* Daytona's control plane when neither the DSN nor DAYTONA_API_URL names one. */
+#define DAYTONA_DEFAULT_API "https://app.daytona.io/api"
+
+/* endpoint.c: a DSN resolved. */
+typedef struct daytona_endpoint {
+    char *snapshot;                 /* snapshot=NAME, "" for Daytona's default */
+    char *image;                    /* image=REF: built from "FROM REF" instead */
+    char *target;                   /* target=REGION, "" for the organisation's default */
+    uint64_t ttl_s;                 /* ttl=SECONDS: ttlMinutes, the sandbox's longest life */
+    uint64_t start_s;               /* start_timeout=SECONDS: the wait for `started` */
+    char api_url[DAYTONA_URL_MAX];  /* no final '/' */
+} daytona_endpoint;
+
+/*
+ * daytona_endpoint_parse - ep from the DSN and the environment. SBX_OK, or
+ * SBX_E_DSN_BAD_AUTHORITY, SBX_E_DSN_UNKNOWN_OPTION,
+ * SBX_E_DSN_BAD_OPTION_VALUE (both snapshot and image, a bad value),
+ * SBX_E_INSECURE_ENDPOINT (http:// to an address not loopback).
+ */
+int daytona_endpoint_parse(daytona_endpoint *ep, const sbx_host *host, const sbx_plugin_dsn *dsn);
+void daytona_endpoint_clear(daytona_endpoint *ep);
+/* An http(s) URL checked as above (what names it in messages) into out, less a final '/'. */
+int daytona_url_check(const sbx_host *host, const char *what, const char *value, char *out,
+                      size_t size);
+
+/* api.c: the control plane for one DSN. */
+typedef struct daytona_api {
+    const sbx_host *host;
+    daytona_endpoint ep;
+    char auth[512];                 /* "Authorization: Bearer ..." */
+    char org[160];                  /* "X-Daytona-Organization-ID: ..." or "" */
+    const char *headers[3];
+    sbx_http http;
+    long retry_after_ms;            /* the last answer's Retry-After, -1 if none */
+} daytona_api;
+
+/* Credentials from the environment: DAYTONA_API_KEY, else DAYTONA_JWT_TOKEN and DAYTONA_ORGANIZATION_ID. */
+int daytona_api_open(daytona_api *a, const sbx_host *host, const sbx_plugin_dsn *dsn);
+void daytona_api_clear(daytona_api *a);
+/*
+ * daytona_api_call - method path with body (JSON text or NULL); a 2xx
+ * answer's JSON in *out when out is non-NULL. A failure sets the error
+ * with Daytona's own message, mapped by daytona_api_code(). retry: enum
+ * sbx_http_retry_mode. *status (may be NULL) gets the HTTP status.
+ */
+int daytona_api_call(daytona_api *a, const char *method, const char *path, const char *body,
+                     int retry, const char *context, json_object **out, long *status);
+int daytona_api_code(long status, const char *message);
+
+/* The label naming one create call, so a create whose answer was lost can be found. */
+#define DAYTONA_LABEL_CREATE "io.sandboxio.create-id"
+
+/* sandbox.c, toolbox.c */
+typedef struct daytona_sandbox {
+    const sbx_host *host;
+    daytona_api api;
+    char id[64];
+    char toolbox_url[DAYTONA_URL_MAX];   /* toolboxProxyUrl/{id} */
+    char home[256];                      /* the daemon's work dir */
+    sbx_http toolbox;
+    unsigned long counter;               /* names of exec sessions */
+    pthread_mutex_t lock;
+} daytona_sandbox;
+
+int daytona_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
+                 void **sandbox);
+int daytona_destroy(void *sandbox);
+const char *daytona_sandbox_id(void *sandbox);
+bool daytona_id_ok(const char *id);
+/* Whether the control plane still knows the sandbox (false after a delete or its TTL). */
+bool daytona_sandbox_alive(daytona_sandbox *sb);
+/* GET /sandbox?labels={key: value}: the items in *list (json_object_put() it). */
+int daytona_find(daytona_api *a, const char *key, const char *value, json_object **list);
+/* DELETE /sandbox/{id}; one already gone is no failure. */
+int daytona_delete(daytona_api *a, const char *id, const char *context);
+
+int daytona_toolbox_open(daytona_sandbox *sb, const char *proxy_url);
+/*
+ * daytona_tb_call - a JSON call to the daemon (path after /{sandboxId});
+ * its answer in *out (may be NULL). Errors keep the daemon's message.
+ */
+int daytona_tb_call(daytona_sandbox *sb, const char *method, const char *path, const char *body,
+                    int retry, const char *context, json_object **out, long *status);
+/* The error for a failed toolbox answer (status, its body), Daytona's message kept. */
+int daytona_tb_fail(daytona_sandbox *sb, long status, const char *body, size_t len,
+                    const char *context);
+/* "PREFIX?name=<path escaped>" (or "&name=" after a query) into out. */
+int daytona_tb_path(daytona_sandbox *sb, char *out, size_t size, const char *prefix,
+                    const char *name, const char *value);
+/* Run a shell command line with /process/execute; its merged output in out (capped). */
+int daytona_shell(daytona_sandbox *sb, const char *command, sbx_buf *out, int *exit_code);
+/* quote.c: the command line that runs argv, each word single-quoted. NULL: out of memory. */
+char *daytona_quote_argv(const char *const *argv);
+
+/* exec.c */
+int daytona_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
+                 sbx_plugin_exit *exit_out);
+
+/* files.c */
+int daytona_file_write(void *sandbox, const char *path, uint64_t size, uint32_t mode,
+                       long (*read)(void *userdata, void *buf, size_t len), void *userdata);
+int daytona_file_read(void *sandbox, const char *path,
+                      int (*sink)(void *userdata, const void *data, size_t len), void *userdata);
+int daytona_file_list(void *sandbox, const char *path,
+                      int (*entry)(void *userdata, const sbx_plugin_dirent *ent), void *userdata);
+int daytona_file_remove(void *sandbox, const char *path, int recursive);
+int daytona_file_mkdir(void *sandbox, const char *path);
+
+/* gc.c */
+int daytona_gc(void *state, const sbx_plugin_dsn *dsn,
+               int (*report)(void *userdata, const char *id, const char *reason), void *userdata,
+               size_t *removed);
+
+/* ping.c: an authenticated list of one sandbox; *detail names the endpoint. */
+int daytona_ping(void *state, const sbx_plugin_dsn *dsn, char **detail);
 
 #endif

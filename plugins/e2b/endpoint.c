@@ -17,6 +17,7 @@
 #include <sandboxio/errors.h>
 
 #include "../lib/sbx-opts.h"
+#include "../lib/sbx-url.h"
 
 static bool template_ok(const char *v)
 {
@@ -50,35 +51,6 @@ static bool domain_ok(const char *d)
     return true;
 }
 
-/* The host part of an http(s) URL is a loopback address. */
-static bool loopback_host(const char *after_scheme)
-{
-    static const char *const names[] = {"127.", "localhost:", "localhost/", "[::1]"};
-    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-        if (strncmp(after_scheme, names[i], strlen(names[i])) == 0)
-            return true;
-    return strcmp(after_scheme, "localhost") == 0;
-}
-
-/* Checks an endpoint URL from the environment and copies it, less a final '/'. */
-static int url_from(const sbx_host *host, const char *var, const char *value, char *out)
-{
-    size_t n = strlen(value);
-    while (n && value[n - 1] == '/')
-        n--;
-    bool https = strncmp(value, "https://", 8) == 0 && n > 8;
-    bool http = strncmp(value, "http://", 7) == 0 && n > 7;
-    if (n >= E2B_URL_MAX || (!https && !http))
-        return host->set_error(SBX_E_DSN_BAD_AUTHORITY, "e2b: %s is not an http(s) URL", var);
-    if (http && !loopback_host(value + 7))
-        return host->set_error(SBX_E_INSECURE_ENDPOINT,
-                               "e2b: %s=%.*s: plain http:// is only allowed to a loopback "
-                               "address; use https://", var, (int)n, value);
-    memcpy(out, value, n);
-    out[n] = '\0';
-    return SBX_OK;
-}
-
 int e2b_endpoint_parse(e2b_endpoint *ep, const sbx_host *host, const sbx_plugin_dsn *dsn)
 {
     memset(ep, 0, sizeof(*ep));
@@ -104,12 +76,13 @@ int e2b_endpoint_parse(e2b_endpoint *ep, const sbx_host *host, const sbx_plugin_
 
     const char *api = getenv("E2B_API_URL");
     if (api && *api)
-        rc = url_from(host, "E2B_API_URL", api, ep->api_url);
+        rc = sbx_url_check(host, "e2b", "E2B_API_URL", api, ep->api_url, sizeof(ep->api_url));
     else
         snprintf(ep->api_url, sizeof(ep->api_url), "https://api.%s", ep->domain);
     const char *sandbox = getenv("E2B_SANDBOX_URL");
     if (!rc && sandbox && *sandbox)
-        rc = url_from(host, "E2B_SANDBOX_URL", sandbox, ep->sandbox_url);
+        rc = sbx_url_check(host, "e2b", "E2B_SANDBOX_URL", sandbox, ep->sandbox_url,
+                           sizeof(ep->sandbox_url));
     if (rc)
         sbx_opts_clear(ep, OPTIONS);
     return rc;

@@ -31,6 +31,7 @@
 #include <sandboxio/errors.h>
 
 #include "../lib/sbx-base64.h"
+#include "../lib/sbx-feed.h"
 
 /* $1 = number of K=V words, $2 = cwd ("" = the home), $3 = PATH to look the program up in. */
 static const char WRAPPER[] =
@@ -70,11 +71,7 @@ typedef struct run {
     int64_t deadline;       /* CLOCK_MONOTONIC ms; 0: none */
     int cancel_fd;
     bool timed_out, cancelled, aborted;
-    /* stdin */
-    pthread_t feeder;
-    bool feeding;
-    int stop[2];
-    int input_rc;
+    sbx_feed feed;          /* stdin */
 } run;
 
 static int64_t now_ms(void)
@@ -168,63 +165,24 @@ static int send_input(run *r, const char *b64)
     return rc;
 }
 
-static void *feed(void *ud)
+static int send_chunk(void *ud, const void *data, size_t n)
 {
     run *r = ud;
-    const sbx_plugin_io *io = r->io;
-    int ready = SBX_STRUCT_HAS(io, input_ready_fd) ? io->input_ready_fd : -1;
-    char *buf = malloc(65536);
-    int rc = buf ? SBX_OK : SBX_E_NOMEM;
-    while (rc == SBX_OK) {
-        if (ready >= 0) {
-            struct pollfd p[2] = {{.fd = ready, .events = POLLIN}, {.fd = r->stop[0], .events = POLLIN}};
-            if (poll(p, 2, -1) < 0 || p[1].revents)
-                break;
-        }
-        long n = io->input(io->userdata, buf, 65536);
-        if (n < 0)
-            break;
-        if (n == 0) {
-            rc = send_input(r, NULL);
-            break;
-        }
-        char *b64 = sbx_base64_encode(buf, (size_t)n);
-        rc = b64 ? send_input(r, b64) : SBX_E_NOMEM;
-        free(b64);
-    }
-    free(buf);
-    r->input_rc = rc;
-    return NULL;
+    if (n == 0)
+        return send_input(r, NULL);
+    char *b64 = sbx_base64_encode(data, n);
+    int rc = b64 ? send_input(r, b64) : SBX_E_NOMEM;
+    free(b64);
+    return rc;
 }
 
 static int on_start(void *ud, uint32_t pid)
 {
     run *r = ud;
     r->pid = pid;
-    if (!r->io->input || r->feeding)
+    if (!r->io->input || r->feed.running)
         return SBX_OK;
-    if (pipe(r->stop) != 0)
-        return r->sb->host->set_error(SBX_E_SYSTEM, "e2b: pipe: %m");
-    if (pthread_create(&r->feeder, NULL, feed, r) != 0) {
-        close(r->stop[0]);
-        close(r->stop[1]);
-        return r->sb->host->set_error(SBX_E_SYSTEM, "e2b: cannot start the stdin thread");
-    }
-    r->feeding = true;
-    return SBX_OK;
-}
-
-static void stop_feeding(run *r)
-{
-    if (!r->feeding)
-        return;
-    if (write(r->stop[1], "x", 1) < 0) {
-        /* The pipe is ours and empty: a write cannot fail but by a bug; join anyway. */
-    }
-    pthread_join(r->feeder, NULL);
-    close(r->stop[0]);
-    close(r->stop[1]);
-    r->feeding = false;
+    return sbx_feed_start(&r->feed, r->sb->host, E2B_NAME, r->io, 65536, send_chunk, r);
 }
 
 /* --- the stream's end and its limits ------------------------------------------------ */
@@ -352,7 +310,7 @@ int e2b_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
                                "e2b: a program name with '=' (\"%s\") cannot be run; give a path "
                                "such as ./%s",
                                cmd->argv[0], cmd->argv[0]);
-    run r = {.sb = sb, .cmd = cmd, .io = io, .cancel_fd = -1, .stop = {-1, -1}};
+    run r = {.sb = sb, .cmd = cmd, .io = io, .cancel_fd = -1};
     r.x.struct_size = sizeof(r.x);
     if (SBX_STRUCT_HAS(io, cancel_fd))
         r.cancel_fd = io->cancel_fd;
@@ -370,7 +328,7 @@ int e2b_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
     bool stopped = r.timed_out || r.cancelled || r.aborted;
     if (stopped)
         kill_tree(&r);
-    stop_feeding(&r);
+    sbx_feed_stop(&r.feed);
     if (r.cancelled)
         return host->set_error(SBX_E_EXEC_CANCELLED, "e2b: \"%s\" was cancelled", cmd->argv[0]);
     if (r.aborted)

@@ -10,9 +10,7 @@
  * every operation first resolves the path inside the sandbox (`realpath
  * -m`, the leaf left unresolved for remove) and learns what is there; a
  * path that resolves outside /home/user is refused with SBX_E_PATH_ESCAPE,
- * and the call then names the resolved path. Racy against a command that
- * swaps a link in between, as any check from outside is: the sandbox is
- * the boundary, not the work dir.
+ * and the call then names the resolved path (plugins/lib's path probe).
  */
 #include "e2b.h"
 
@@ -21,26 +19,11 @@
 #include <string.h>
 #include <sandboxio/errors.h>
 
-/* $1 = the path, $2 = "leaf" to leave its last component unresolved. */
-static const char PROBE[] =
-    "if [ \"$2\" = leaf ]; then d=$(realpath -m -- \"${1%/*}\") || exit 2; p=$d/${1##*/}\n"
-    "else p=$(realpath -m -- \"$1\") || exit 2; fi\n"
-    "if [ -L \"$p\" ]; then t=link\n"
-    "elif [ -d \"$p\" ]; then t=dir\n"
-    "elif [ -f \"$p\" ]; then t=file\n"
-    "elif [ -e \"$p\" ]; then t=other\n"
-    "else t=none; a=${p%/*}\n"
-    "  while [ -n \"$a\" ] && [ ! -e \"$a\" ]; do a=${a%/*}; done\n"
-    "  [ -z \"$a\" ] || [ -d \"$a\" ] || t=notdir\n"
-    "fi\n"
-    "printf '%s\\n%s' \"$t\" \"$p\"\n";
+#include "../lib/sbx-pathprobe.h"
 
-enum { T_NONE, T_FILE, T_DIR, T_LINK, T_OTHER, T_NOTDIR };
-
-typedef struct probe {
-    int type;
-    char path[1024];   /* resolved, inside the work dir */
-} probe;
+typedef sbx_probe probe;
+enum { T_NONE = SBX_PROBE_NONE, T_FILE = SBX_PROBE_FILE, T_DIR = SBX_PROBE_DIR,
+       T_NOTDIR = SBX_PROBE_NOTDIR };
 
 static int probe_path(e2b_sandbox *sb, const char *rel, bool leaf, probe *pr)
 {
@@ -50,56 +33,22 @@ static int probe_path(e2b_sandbox *sb, const char *rel, bool leaf, probe *pr)
     pr->path[0] = '\0';
     if ((size_t)snprintf(full, sizeof(full), "%s/%s", E2B_HOME, rel) >= sizeof(full))
         return host->set_error(SBX_E_BAD_PATH, "e2b: the path %s is too long", rel);
-    const char *argv[] = {"/bin/sh", "-c", PROBE, "sh", full, leaf ? "leaf" : "", NULL};
+    const char *argv[] = {"/bin/sh", "-c", SBX_PROBE_SCRIPT, "sh", full, leaf ? "leaf" : "", NULL};
     sbx_buf out = {0};
     sbx_plugin_exit x = {.struct_size = sizeof(x)};
     int rc = e2b_run_quiet(sb, argv, &out, &x);
-    if (rc != SBX_OK)
-        goto out;
-    if (!x.exited || x.exit_code != 0 || !out.data) {
+    if (rc == SBX_OK && (!x.exited || x.exit_code != 0 || !out.data))
         rc = host->set_error(SBX_E_BACKEND_FAILED,
                              "e2b: cannot resolve %s in the sandbox (realpath failed)", rel);
-        goto out;
-    }
-    char *nl = strchr(out.data, '\n');
-    if (!nl || strlen(nl + 1) >= sizeof(pr->path)) {
-        rc = host->set_error(SBX_E_BACKEND_PROTOCOL, "e2b: the sandbox's answer for %s is garbled",
-                             rel);
-        goto out;
-    }
-    static const char *const names[] = {"none", "file", "dir", "link", "other", "notdir"};
-    *nl = '\0';
-    for (int i = 0; i < 6; i++)
-        if (strcmp(out.data, names[i]) == 0)
-            pr->type = i;
-    snprintf(pr->path, sizeof(pr->path), "%s", nl + 1);
-    size_t h = strlen(E2B_HOME);
-    if (pr->type < 0)
-        rc = host->set_error(SBX_E_BACKEND_PROTOCOL, "e2b: the sandbox's answer for %s is garbled",
-                             rel);
-    else if (strncmp(pr->path, E2B_HOME, h) != 0 || (pr->path[h] && pr->path[h] != '/'))
-        rc = host->set_error(SBX_E_PATH_ESCAPE, "e2b: %s leads out of the work dir (to %s)",
-                             rel, pr->path);
-out:
+    if (rc == SBX_OK)
+        rc = sbx_probe_parse(pr, host, E2B_NAME, E2B_HOME, rel, out.data);
     sbx_buf_clear(&out);
     return rc;
 }
 
 static int wrong_type(e2b_sandbox *sb, const char *rel, int type, bool want_dir)
 {
-    const sbx_host *host = sb->host;
-    switch (type) {
-    case T_NONE:
-        return host->set_error(SBX_E_NOT_FOUND, "e2b: %s does not exist", rel);
-    case T_NOTDIR:
-        return host->set_error(SBX_E_NOT_DIRECTORY, "e2b: a part of %s is not a directory", rel);
-    case T_DIR:
-        return host->set_error(SBX_E_IS_DIRECTORY, "e2b: %s is a directory", rel);
-    default:
-        if (want_dir)
-            return host->set_error(SBX_E_NOT_DIRECTORY, "e2b: %s is not a directory", rel);
-        return host->set_error(SBX_E_NOT_REGULAR, "e2b: %s is not a regular file", rel);
-    }
+    return sbx_probe_wrong_type(sb->host, E2B_NAME, rel, type, want_dir);
 }
 
 /* "/files?path=<escaped>" into out. */

@@ -22,10 +22,8 @@
 
 #include <sandboxio/policy.h>
 
+#include "../lib/sbx-create.h"
 #include "../lib/sbx-owner.h"
-
-#define CREATE_TRIES 4
-#define CREATE_WAIT_MAX_MS 10000
 
 /*
  * The labels. A sandbox made with a TTL outlives its owner on purpose: it
@@ -167,7 +165,28 @@ static int sweep_lost_create(e2b_sandbox *sb, const char *create_id)
     return rc;
 }
 
-/* POST /sandboxes, tried again only where no second sandbox can come of it. */
+typedef struct create_ctx {
+    e2b_sandbox *sb;
+    const char *body, *create_id;
+    json_object **out;
+} create_ctx;
+
+static int create_call(void *ud, long *status, long *retry_after_ms)
+{
+    create_ctx *c = ud;
+    int rc = e2b_api_call(&c->sb->api, "POST", "/sandboxes", c->body, SBX_HTTP_RETRY_NEVER,
+                          "creating a sandbox", c->out, status);
+    *retry_after_ms = c->sb->api.retry_after_ms;
+    return rc;
+}
+
+static int create_sweep(void *ud)
+{
+    create_ctx *c = ud;
+    return sweep_lost_create(c->sb, c->create_id);
+}
+
+/* POST /sandboxes, tried again only where no second sandbox can come of it (plugins/lib). */
 static int create(e2b_sandbox *sb, const sbx_plugin_limits *limits,
                   const sbx_plugin_sandbox_opts *opts, json_object **out)
 {
@@ -176,25 +195,10 @@ static int create(e2b_sandbox *sb, const sbx_plugin_limits *limits,
     char *body = create_body(&sb->api.ep, limits, create_id, opts);
     if (!body)
         return sb->host->set_error(SBX_E_NOMEM, "e2b: out of memory");
-    long wait = 500;
-    int rc = SBX_OK;
-    for (int try = 1; try <= CREATE_TRIES; try++) {
-        long status = 0;
-        rc = e2b_api_call(&sb->api, "POST", "/sandboxes", body, SBX_HTTP_RETRY_NEVER,
-                          "creating a sandbox", out, &status);
-        bool refused = status == 429 && rc == SBX_E_BACKEND_RATE_LIMITED;
-        bool unclear = rc == SBX_E_BACKEND_UNAVAILABLE || rc == SBX_E_BACKEND_TRANSPORT;
-        if (rc == SBX_OK || try == CREATE_TRIES || !(refused || unclear))
-            break;
-        if (unclear && sweep_lost_create(sb, create_id) != SBX_OK)
-            break;
-        long ms = refused && sb->api.retry_after_ms >= 0 ? sb->api.retry_after_ms : wait;
-        if (ms > CREATE_WAIT_MAX_MS)
-            break;
-        sb->host->log(SBX_LOG_INFO, E2B_NAME, "create answered HTTP %ld; trying again in %ld ms", status, ms);
-        usleep((useconds_t)ms * 1000);
-        wait *= 2;
-    }
+    create_ctx ctx = {.sb = sb, .body = body, .create_id = create_id, .out = out};
+    sbx_create c = {.host = sb->host, .plugin = E2B_NAME, .call = create_call,
+                    .sweep = create_sweep, .ud = &ctx};
+    int rc = sbx_create_run(&c);
     free(body);
     return rc;
 }

@@ -2,8 +2,10 @@
 ## by dependency; each plugin links only the ones it uses, and since
 ## plugins export only their entry point nothing of these leaks.
 ##   libsbxutil  no external dependency: buffers, base64, credentials,
-##               DSN options, owner labels and the gc sweep (the CLI uses
-##               its base64 too)
+##               DSN options, endpoint URLs, owner labels and the gc
+##               sweep, the in-sandbox path probe, a stdin feeder thread,
+##               the create loop that never retries blindly (the CLI
+##               uses its base64 too)
 ##   libsbxjson  json-c helpers
 ##   libsbxhttp  libcurl sessions with retry, redaction and the status map
 noinst_LTLIBRARIES += plugins/lib/libsbxutil.la
@@ -18,7 +20,15 @@ plugins_lib_libsbxutil_la_SOURCES = \
 	plugins/lib/opts.c \
 	plugins/lib/sbx-owner.h \
 	plugins/lib/owner.c \
-	plugins/lib/gc.c
+	plugins/lib/gc.c \
+	plugins/lib/sbx-url.h \
+	plugins/lib/url.c \
+	plugins/lib/sbx-pathprobe.h \
+	plugins/lib/pathprobe.c \
+	plugins/lib/sbx-feed.h \
+	plugins/lib/feed.c \
+	plugins/lib/sbx-create.h \
+	plugins/lib/create.c
 
 if SBX_NEED_JSON_PLUGIN
 noinst_LTLIBRARIES += plugins/lib/libsbxjson.la
@@ -65,3 +75,7 @@ plugins_lib_tests_test_lib_units_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(JSONC_C
 plugins_lib_tests_test_lib_units_LDADD = plugins/lib/libsbxjson.la plugins/lib/libsbxutil.la \
 	$(CHECK_LIBS) $(JSONC_LIBS)
 endif
+
+## The cloud backends' tests share the shell side of their rigs' control endpoints.
+EXTRA_DIST += plugins/lib/tests/rig-control.sh plugins/lib/tests/real-contract.sh \
+	plugins/lib/tests/passes-contract.sh

@@ -8,6 +8,8 @@
  */
 #include "../daytona.h"
 
+#include <stdlib.h>
+
 #include <sandboxio/caps.h>
 #include <sandboxio/errors.h>
 #include <sandboxio/exec.h>
@@ -310,6 +312,66 @@ START_TEST(start_timeout_names_the_state_it_was_stuck_in)
 }
 END_TEST
 
+/* --- endpoint.c ----------------------------------------------------------- */
+
+static int parse(daytona_endpoint *ep, const char *authority, const sbx_plugin_kv *q, size_t n)
+{
+    sbx_plugin_dsn dsn = {.struct_size = sizeof(dsn), .scheme = "daytona",
+                          .authority = authority, .path = "", .query_count = n, .query = q};
+    host_reset();
+    return daytona_endpoint_parse(ep, &host, &dsn);
+}
+
+START_TEST(endpoint_defaults_and_host)
+{
+    daytona_endpoint ep;
+    unsetenv("DAYTONA_API_URL");
+    ck_assert_int_eq(parse(&ep, "", NULL, 0), SBX_OK);
+    ck_assert_str_eq(ep.api_url, DAYTONA_DEFAULT_API);
+    ck_assert_str_eq(ep.snapshot, "");
+    ck_assert_uint_eq(ep.ttl_s, 3600);
+    daytona_endpoint_clear(&ep);
+    ck_assert_int_eq(parse(&ep, "daytona.example.com:8443", NULL, 0), SBX_OK);
+    ck_assert_str_eq(ep.api_url, "https://daytona.example.com:8443/api");
+    daytona_endpoint_clear(&ep);
+    setenv("DAYTONA_API_URL", "http://127.0.0.1:3000/api/", 1);
+    ck_assert_int_eq(parse(&ep, "", NULL, 0), SBX_OK);
+    ck_assert_str_eq(ep.api_url, "http://127.0.0.1:3000/api");
+    daytona_endpoint_clear(&ep);
+    unsetenv("DAYTONA_API_URL");
+}
+END_TEST
+
+START_TEST(endpoint_refuses_what_it_cannot_use)
+{
+    daytona_endpoint ep;
+    const sbx_plugin_kv both[] = {{"snapshot", "a"}, {"image", "b"}};
+    ck_assert_int_eq(parse(&ep, "", both, 2), SBX_E_DSN_BAD_OPTION_VALUE);
+    const sbx_plugin_kv short_ttl[] = {{"ttl", "59"}};
+    ck_assert_int_eq(parse(&ep, "", short_ttl, 1), SBX_E_DSN_BAD_OPTION_VALUE);
+    const sbx_plugin_kv odd[] = {{"snapshot", "a b"}};
+    ck_assert_int_eq(parse(&ep, "", odd, 1), SBX_E_DSN_BAD_OPTION_VALUE);
+    const sbx_plugin_kv unknown[] = {{"template", "x"}};
+    ck_assert_int_eq(parse(&ep, "", unknown, 1), SBX_E_DSN_UNKNOWN_OPTION);
+    ck_assert_int_eq(parse(&ep, "bad host", NULL, 0), SBX_E_DSN_BAD_AUTHORITY);
+    /* The key would cross the network in clear. */
+    setenv("DAYTONA_API_URL", "http://daytona.example.com/api", 1);
+    ck_assert_int_eq(parse(&ep, "", NULL, 0), SBX_E_INSECURE_ENDPOINT);
+    setenv("DAYTONA_API_URL", "ftp://daytona.example.com/api", 1);
+    ck_assert_int_eq(parse(&ep, "", NULL, 0), SBX_E_DSN_BAD_AUTHORITY);
+    unsetenv("DAYTONA_API_URL");
+}
+END_TEST
+
+START_TEST(quote_argv_keeps_every_byte)
+{
+    const char *argv[] = {"printf", "it's", "", "$HOME;*", NULL};
+    char *line = daytona_quote_argv(argv);
+    ck_assert_str_eq(line, "'printf' 'it'\\''s' '' '$HOME;*'");
+    free(line);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("daytona");
@@ -331,6 +393,11 @@ int main(void)
     tcase_add_test(tc, start_state_started_and_on_the_way);
     tcase_add_test(tc, start_state_failure_names_state_and_reason);
     tcase_add_test(tc, start_timeout_names_the_state_it_was_stuck_in);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("endpoint");
+    tcase_add_test(tc, endpoint_defaults_and_host);
+    tcase_add_test(tc, endpoint_refuses_what_it_cannot_use);
+    tcase_add_test(tc, quote_argv_keeps_every_byte);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

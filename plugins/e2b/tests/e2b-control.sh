@@ -1,47 +1,6 @@
 # Sourced by the e2b wire and fault tests after e2b-rig.sh: the rig's
-# control endpoints from the shell.
-#   ctl METHOD PATH [JSON]   one call to the double's /_control/ endpoints
-#   ctl_reset                forget recorded requests and armed faults
-#   ctl_fault JSON           arm a fault rule (doubles/faults.js)
-#   ctl_check JS             run JS with `requests` (control plane) and
-#                            `envd` (envd) recorded, and expect(got, want, what)
-#   ctl_no_sandboxes         fail if a sandbox is still alive
-
-ctl() {
-    node -e '
-const [m, p, b] = process.argv.slice(1);
-fetch(process.env.RIG_CONTROL + p, { method: m, body: b || undefined,
-  headers: b ? { "content-type": "application/json" } : {} })
-  .then(async (r) => { const t = await r.text(); if (r.status >= 300) { console.error(r.status, t); process.exit(1); } process.stdout.write(t); })
-  .catch((e) => { console.error(e.message); process.exit(1); });' "$@"
-}
-export RIG_CONTROL
-
-ctl_reset() {
-    ctl DELETE /_control/requests >/dev/null && ctl DELETE /_control/envd-requests >/dev/null &&
-        ctl DELETE /_control/faults >/dev/null || fail "the rig's control endpoint did not answer"
-}
-
-ctl_fault() {
-    ctl POST /_control/faults "$1" >/dev/null || fail "could not arm the fault $1"
-}
-
-ctl_check() {
-    node -e '
-(async () => {
-  const get = async (p) => (await fetch(process.env.RIG_CONTROL + p)).json();
-  const requests = await get("/_control/requests");
-  const envd = await get("/_control/envd-requests");
-  let bad = 0;
-  const expect = (got, want, what) => {
-    if (got !== want) { bad++; console.error(`FAIL: ${what}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`); }
-  };
-  eval(process.argv[1]);
-  process.exit(bad ? 1 : 0);
-})().catch((e) => { console.error(e); process.exit(1); });' "$1" || fail "the recorded requests are not the expected ones"
-}
-
-ctl_no_sandboxes() {
-    left=$(ctl GET /_control/sandboxes) || fail "the rig's control endpoint did not answer"
-    [ "$left" = "[]" ] || fail "sandboxes left behind: $left"
-}
+# control endpoints from the shell (plugins/lib/tests/rig-control.sh),
+# envd's recorded requests as `envd` in ctl_check.
+RIG_SIDE_LOG=/_control/envd-requests
+RIG_SIDE_NAME=envd
+. "$SBX_TEST_SRCDIR/plugins/lib/tests/rig-control.sh"

@@ -1,0 +1,638 @@
+/*
+ * A command in a Daytona sandbox, through the daemon's session API: each
+ * exec has a session of its own (POST /process/session), so commands run
+ * side by side and a command that exits cannot end another's shell, and
+ * runs one asynchronous session command (`runAsync`, input echo
+ * suppressed): a small Perl wrapper (perl-base is in every Debian-based
+ * image, Daytona's own included) that
+ *   - enters the working directory and looks the program up in the
+ *     command's own PATH, and says why it gave up ("start nocwd",
+ *     "start noexec", "start noperm"), so a missing program is told from
+ *     a program that exits 127;
+ *   - runs argv as given (no shell) in a session of its own (setsid),
+ *     with exactly the command's environment, every signal at its
+ *     default and none blocked;
+ *   - writes the command's stdout and stderr, byte for byte, into chunk
+ *     files o.N and e.N of a directory of its own in /tmp (a chunk is
+ *     closed at 1 MiB, when the output pauses, or within a second), and
+ *     at the end a status file ("exit N" or "signal N"), and exits with
+ *     the command's status, which the daemon records as the command's
+ *     exit code;
+ *   - reads control lines from its stdin, which is the session command's
+ *     input endpoint: "d<hex>" bytes for the command's stdin, "e" its end,
+ *     "k" kill the command's process group.
+ * The daemon's own log cannot carry the output: its labellers copy it line
+ * by line, so a NUL byte is lost, a last line gains a newline, and the log
+ * is answered whole each time it is asked for (daemon pkg/session, see
+ * tests/doubles/README.md). Its input endpoint appends a newline to each
+ * write and never gives EOF; hex lines and "e" make stdin exact.
+ *
+ * The adapter polls the directory (GET /files, a bounded interval that
+ * grows while nothing comes), streams each chunk to the caller in order
+ * (GET /files/download) and deletes it, and reads the exit code from the
+ * command's record (GET .../command/{id}) once the status is there. The
+ * timeout, a cancel or a stopped output callback send "k": the command's
+ * whole session is killed, and deleting the exec's session then reaches
+ * whatever is left of it (SIGTERM, then SIGKILL, to every descendant).
+ */
+#include "daytona.h"
+
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sandboxio/errors.h>
+#include <sandboxio/exec.h>
+
+#include "../lib/sbx-feed.h"
+
+/* $1 dir, $2 1 if stdin comes, $3 cwd, $4 PATH, $5 count of K=V words, then them, then argv. */
+static const char WRAPPER[] =
+    "use strict; use POSIX (); use Fcntl;\n"
+    "my ($d, $si, $cwd, $path, $n) = splice @ARGV, 0, 5;\n"
+    "my @env = splice @ARGV, 0, $n;\n"
+    "mkdir $d, 0700; -d $d or die \"mkdir $d: $!\\n\";\n"
+    "sub put { my ($name, $data) = @_;\n"
+    "  open(my $f, '>', \"$d/.$name\") or die \"$d/.$name: $!\\n\";\n"
+    "  print $f $data; close $f or die \"$d/.$name: $!\\n\";\n"
+    "  rename(\"$d/.$name\", \"$d/$name\") or die \"$d/$name: $!\\n\"; }\n"
+    "sub quit { put('status', $_[0]); exit $_[1]; }\n"
+    "quit('start nocwd', 126) if $cwd ne '' && !chdir $cwd;\n"
+    "my $p = $ARGV[0]; my $f = '';\n"
+    "if ($p =~ m{/}) { $f = $p }\n"
+    "else { for my $x (split /:/, $path, -1) { $x = '.' if $x eq '';\n"
+    "  if (-f \"$x/$p\" && -x _) { $f = \"$x/$p\"; last } } }\n"
+    "quit('start noexec', 127) unless $f ne '' && -f $f;\n"
+    "quit('start noperm', 126) unless -x $f;\n"
+    "pipe(my $ir, my $iw) or die \"pipe: $!\\n\"; pipe(my $or, my $ow) or die \"pipe: $!\\n\";\n"
+    "pipe(my $er, my $ew) or die \"pipe: $!\\n\";\n"
+    "my $pid = fork; defined $pid or die \"fork: $!\\n\";\n"
+    "if (!$pid) {\n"
+    "  POSIX::setsid();\n"
+    "  open(STDIN, '<&', $ir); open(STDOUT, '>&', $ow); open(STDERR, '>&', $ew);\n"
+    "  for (keys %SIG) { next if /^(KILL|STOP|ZERO|NUM\\d+|__\\w+__)$/; $SIG{$_} = 'DEFAULT' }\n"
+    "  POSIX::sigprocmask(POSIX::SIG_SETMASK(), POSIX::SigSet->new());\n"
+    "  %ENV = (); for (@env) { my ($k, $v) = split /=/, $_, 2; $ENV{$k} = $v }\n"
+    "  exec { $f } @ARGV; POSIX::_exit(127);\n"
+    "}\n"
+    "close $ir; close $ow; close $ew; $SIG{PIPE} = 'IGNORE';\n"
+    "put('pid', $pid);\n"
+    "for ($or, $er, $iw) { fcntl($_, F_SETFL, fcntl($_, F_GETFL, 0) | O_NONBLOCK) }\n"
+    "if (!$si) { close $iw; undef $iw }\n"
+    "my %h = (o => $or, e => $er); my %b = (o => '', e => ''); my %t; my %q = (o => 0, e => 0);\n"
+    "my ($in, $ctl, $eof, $cin, $reaped, $st) = ('', '', 0, 1, 0, 0);\n"
+    "sub out { my ($s, $all) = @_;\n"
+    "  return if $b{$s} eq '' || !($all || length($b{$s}) >= 1048576 || $t{$s} < time);\n"
+    "  put(sprintf('%s.%09d', $s, $q{$s}++), $b{$s}); $b{$s} = ''; }\n"
+    "sub take { my ($s) = @_; my $r = sysread($h{$s}, my $c, 65536);\n"
+    "  return 1 if !defined $r && ($!{EAGAIN} || $!{EINTR});\n"
+    "  if (!$r) { close $h{$s}; delete $h{$s}; return 0 }\n"
+    "  $t{$s} = time if $b{$s} eq ''; $b{$s} .= $c; return 1; }\n"
+    "while (1) {\n"
+    "  my ($ri, $wi) = ('', '');\n"
+    "  vec($ri, fileno($h{$_}), 1) = 1 for grep { $h{$_} } qw(o e);\n"
+    "  vec($ri, 0, 1) = 1 if $cin && length($in) < 4194304;\n"
+    "  vec($wi, fileno($iw), 1) = 1 if $iw && length($in);\n"
+    "  my $nf = select(my $ro = $ri, my $wo = $wi, undef, 0.05);\n"
+    "  if ($nf < 0) { next if $!{EINTR}; die \"select: $!\\n\" }\n"
+    "  for my $s (qw(o e)) { take($s) if $h{$s} && vec($ro, fileno($h{$s}), 1) }\n"
+    "  if ($cin && vec($ro, 0, 1)) {\n"
+    "    my $r = sysread(STDIN, my $c, 65536);\n"
+    "    if ($r) { $ctl .= $c } elsif (defined $r || !($!{EAGAIN} || $!{EINTR})) { $cin = 0 }\n"
+    "    while ($ctl =~ s/^([^\\n]*)\\n//) { my $l = $1;\n"
+    "      if ($l =~ /^d([0-9a-f]*)$/) { $in .= pack('H*', $1) if $iw }\n"
+    "      elsif ($l eq 'e') { $eof = 1 }\n"
+    "      elsif ($l eq 'k') { kill 'KILL', -$pid; kill 'KILL', $pid } }\n"
+    "  }\n"
+    "  if ($iw && length($in) && vec($wo, fileno($iw), 1)) {\n"
+    "    my $w = syswrite($iw, $in);\n"
+    "    if (defined $w) { substr($in, 0, $w) = '' }\n"
+    "    elsif (!$!{EAGAIN} && !$!{EINTR}) { close $iw; undef $iw; $in = '' } }\n"
+    "  if ($iw && $eof && $in eq '') { close $iw; undef $iw }\n"
+    "  if (!$reaped && waitpid($pid, POSIX::WNOHANG()) == $pid) { $reaped = 1; $st = $? }\n"
+    "  if ($reaped) { for my $s (grep { $h{$_} } qw(o e)) {\n"
+    "    while (1) { my $r = sysread($h{$s}, my $c, 65536); last unless $r; $b{$s} .= $c }\n"
+    "    close $h{$s}; delete $h{$s} } }\n"
+    "  for my $s (qw(o e)) { out($s, $nf == 0 || !$h{$s} || $reaped) }\n"
+    "  last if $reaped;\n"
+    "}\n"
+    "my $sig = $st & 127;\n"
+    "quit($sig ? \"signal $sig\" : 'exit ' . ($st >> 8), $sig ? 128 + $sig : $st >> 8);\n";
+
+/* execvp()'s search path when PATH is unset (glibc's confstr _CS_PATH). */
+#define NO_PATH_DEFAULT "/bin:/usr/bin"
+/* Bytes of stdin in one input call (twice that in hex). */
+#define INPUT_CHUNK 32768
+/* How long a killed command may take to say so. */
+#define KILL_WAIT_MS 10000
+#define POLL_MIN_MS 10
+#define POLL_MAX_MS 200
+
+enum { S_RUNNING, S_EXIT, S_SIGNAL, S_NOCWD, S_NOEXEC, S_NOPERM };
+
+typedef struct run {
+    daytona_sandbox *sb;
+    const sbx_plugin_cmd *cmd;
+    const sbx_plugin_io *io;
+    char sid[64], dir[96], cmd_id[80];
+    char cmd_path[256];                 /* /process/session/{sid}/command/{id} */
+    uint64_t seq[3];                    /* the next chunk of stdout [1], stderr [2] */
+    int status, value;                  /* from the status file */
+    int cancel_fd;
+    int64_t deadline;                   /* CLOCK_MONOTONIC ms; 0: none */
+    int64_t killed_at;
+    bool killed, timed_out, cancelled, aborted;
+    sbx_feed feed;                      /* stdin */
+} run;
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* One control line to the wrapper (the daemon adds the newline). */
+static int send_line(run *r, const char *line)
+{
+    char path[400];
+    snprintf(path, sizeof(path), "%s/input", r->cmd_path);
+    json_object *o = json_object_new_object();
+    int bad = !o || sbx_json_add_str(o, "data", line);
+    char *body = bad ? NULL : sbx_json_text(o);
+    json_object_put(o);
+    if (!body)
+        return r->sb->host->set_error(SBX_E_NOMEM, "daytona: out of memory");
+    int rc = daytona_tb_call(r->sb, "POST", path, body, SBX_HTTP_RETRY_NEVER, "sending stdin",
+                             NULL, NULL);
+    free(body);
+    return rc;
+}
+
+/* One chunk of stdin as a hex line, or the end. */
+static int send_chunk(void *ud, const void *data, size_t n)
+{
+    run *r = ud;
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *p = data;
+    if (n == 0)
+        return send_line(r, "e");
+    char *line = malloc(2 * n + 2);
+    if (!line)
+        return r->sb->host->set_error(SBX_E_NOMEM, "daytona: out of memory");
+    line[0] = 'd';
+    for (size_t i = 0; i < n; i++) {
+        line[1 + 2 * i] = hex[p[i] >> 4];
+        line[2 + 2 * i] = hex[p[i] & 15];
+    }
+    line[1 + 2 * n] = '\0';
+    int rc = send_line(r, line);
+    free(line);
+    return rc;
+}
+
+/* --- starting ------------------------------------------------------------------- */
+
+static char *command_line(run *r)
+{
+    const sbx_plugin_cmd *cmd = r->cmd;
+    const char *path = NO_PATH_DEFAULT;
+    size_t nenv = 0, nargv = 0;
+    for (; cmd->envp && cmd->envp[nenv]; nenv++)
+        if (strncmp(cmd->envp[nenv], "PATH=", 5) == 0)
+            path = cmd->envp[nenv] + 5;
+    while (cmd->argv[nargv])
+        nargv++;
+    char count[24], *cwd = NULL;
+    snprintf(count, sizeof(count), "%zu", nenv);
+    if (asprintf(&cwd, "%s%s%s", r->sb->home, cmd->cwd && cmd->cwd[0] ? "/" : "",
+                 cmd->cwd ? cmd->cwd : "") < 0)
+        return NULL;
+    const char **words = calloc(9 + nenv + nargv, sizeof(*words));
+    char *line = NULL;
+    if (words) {
+        size_t n = 0;
+        words[n++] = "perl";
+        words[n++] = "-e";
+        words[n++] = WRAPPER;
+        words[n++] = r->dir;
+        words[n++] = r->io->input ? "1" : "0";
+        words[n++] = cwd;
+        words[n++] = path;
+        words[n++] = count;
+        for (size_t i = 0; i < nenv; i++)
+            words[n++] = cmd->envp[i];
+        for (size_t i = 0; i < nargv; i++)
+            words[n++] = cmd->argv[i];
+        words[n] = NULL;
+        line = daytona_quote_argv(words);
+    }
+    free(words);
+    free(cwd);
+    return line;
+}
+
+static int start(run *r)
+{
+    const sbx_host *host = r->sb->host;
+    char path[200], *text = NULL;
+    json_object *o = json_object_new_object();
+    int bad = !o || sbx_json_add_str(o, "sessionId", r->sid);
+    text = bad ? NULL : sbx_json_text(o);
+    json_object_put(o);
+    if (!text)
+        return host->set_error(SBX_E_NOMEM, "daytona: out of memory");
+    int rc = daytona_tb_call(r->sb, "POST", "/process/session", text, SBX_HTTP_RETRY_NEVER,
+                             "making the command's session", NULL, NULL);
+    free(text);
+    if (rc)
+        return rc;
+    char *line = command_line(r);
+    o = json_object_new_object();
+    bad = !line || !o || sbx_json_add_str(o, "command", line) ||
+          sbx_json_add(o, "runAsync", json_object_new_boolean(1)) ||
+          sbx_json_add(o, "suppressInputEcho", json_object_new_boolean(1));
+    text = bad ? NULL : sbx_json_text(o);
+    json_object_put(o);
+    free(line);
+    if (!text)
+        return host->set_error(SBX_E_NOMEM, "daytona: out of memory");
+    json_object *ans = NULL;
+    const char *id = NULL;
+    snprintf(path, sizeof(path), "/process/session/%s/exec", r->sid);
+    rc = daytona_tb_call(r->sb, "POST", path, text, SBX_HTTP_RETRY_NEVER, "starting the command",
+                         &ans, NULL);
+    free(text);
+    if (rc == SBX_OK)
+        rc = sbx_json_get_string(&id, host, DAYTONA_NAME, "starting the command", ans, "cmdId");
+    if (rc == SBX_OK && (!id[0] || strlen(id) >= sizeof(r->cmd_id) || strchr(id, '/')))
+        rc = host->set_error(SBX_E_BACKEND_PROTOCOL, "daytona: the daemon gave a bad command id");
+    if (rc == SBX_OK) {
+        snprintf(r->cmd_id, sizeof(r->cmd_id), "%s", id);
+        snprintf(r->cmd_path, sizeof(r->cmd_path), "/process/session/%s/command/%s", r->sid,
+                 r->cmd_id);
+    }
+    json_object_put(ans);
+    return rc;
+}
+
+/* --- output ----------------------------------------------------------------------- */
+
+typedef struct sink_ctx {
+    run *r;
+    int stream;
+} sink_ctx;
+
+static int to_caller(void *ud, const void *data, size_t len)
+{
+    sink_ctx *s = ud;
+    run *r = s->r;
+    if (r->aborted || !len || !r->io->output)
+        return 0;
+    if (r->io->output(r->io->userdata, s->stream, data, len) != 0) {
+        r->aborted = true;
+        return 1;
+    }
+    return 0;
+}
+
+/* Stream the file at name in the exec's dir to sink, or collect it in out. */
+static int fetch(run *r, const char *name, int (*sink)(void *, const void *, size_t), void *ud,
+                 sbx_buf *out)
+{
+    char file[160], path[600];
+    snprintf(file, sizeof(file), "%s/%s", r->dir, name);
+    int rc = daytona_tb_path(r->sb, path, sizeof(path), "/files/download", "path", file);
+    if (rc)
+        return rc;
+    sbx_http_request rq = {
+        .method = "GET", .path = path, .sink = sink, .sink_ud = ud, .body_cap = 4096,
+        /* A retry would repeat bytes the sink already has. */
+        .retry = sink ? SBX_HTTP_RETRY_NEVER : SBX_HTTP_RETRY_AUTO,
+    };
+    sbx_http_response rs = {0};
+    rc = sbx_http_send(&r->sb->toolbox, &rq, &rs);
+    if (rc == SBX_OK && rs.status != 200 && !rs.sink_stopped)
+        rc = daytona_tb_fail(r->sb, rs.status, rs.body.data, rs.body.len, "reading output");
+    else if (rc == SBX_OK && out && rs.body.data &&
+             sbx_buf_append(out, rs.body.data, rs.body.len) != SBX_OK)
+        rc = r->sb->host->set_error(SBX_E_NOMEM, "daytona: out of memory");
+    sbx_http_response_clear(&rs);
+    return rc;
+}
+
+static int remove_file(daytona_sandbox *sb, const char *file, bool recursive)
+{
+    char path[600];
+    int rc = daytona_tb_path(sb, path, sizeof(path), "/files", "path", file);
+    if (rc == SBX_OK && recursive && strlen(path) + 16 < sizeof(path))
+        strcat(path, "&recursive=true");
+    return rc ? rc : daytona_tb_call(sb, "DELETE", path, NULL, SBX_HTTP_RETRY_AUTO,
+                                     "removing output", NULL, NULL);
+}
+
+static bool listed(json_object *list, const char *name)
+{
+    size_t n = json_object_array_length(list);
+    for (size_t i = 0; i < n; i++) {
+        const char *e = sbx_json_str(json_object_array_get_idx(list, i), "name");
+        if (e && strcmp(e, name) == 0)
+            return true;
+    }
+    return false;
+}
+
+static int read_status(run *r)
+{
+    sbx_buf b = {0};
+    int rc = fetch(r, "status", NULL, NULL, &b);
+    char word[16] = "";
+    int value = 0;
+    if (rc == SBX_OK && (!b.data || sscanf(b.data, "%15s %d", word, &value) < 1))
+        rc = r->sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "daytona: the wrapper's status is "
+                                    "garbled");
+    static const struct { const char *text; int status; } words[] = {
+        {"exit", S_EXIT}, {"signal", S_SIGNAL}, {"nocwd", S_NOCWD}, {"noexec", S_NOEXEC},
+        {"noperm", S_NOPERM},
+    };
+    if (rc == SBX_OK && strcmp(word, "start") == 0 && b.data)
+        sscanf(b.data, "start %15s", word);
+    for (size_t i = 0; rc == SBX_OK && i < sizeof(words) / sizeof(words[0]); i++)
+        if (strcmp(word, words[i].text) == 0)
+            r->status = words[i].status;
+    if (rc == SBX_OK && r->status == S_RUNNING)
+        rc = r->sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "daytona: the wrapper's status is "
+                                    "garbled");
+    r->value = value;
+    sbx_buf_clear(&b);
+    return rc;
+}
+
+/* A request whose failure is not an error: its status, 0 when none came. */
+static long quietly(run *r, const char *method, const char *path, json_object **out)
+{
+    sbx_http_request rq = {.method = method, .path = path, .retry = SBX_HTTP_RETRY_AUTO,
+                           .timeout_ms = 60000};
+    sbx_http_response rs = {0};
+    long status = sbx_http_send(&r->sb->toolbox, &rq, &rs) == SBX_OK ? rs.status : 0;
+    if (out && status == 200 &&
+        sbx_json_parse(out, r->sb->host, DAYTONA_NAME, "toolbox", "watching the command",
+                       rs.body.data ? rs.body.data : "", rs.body.len) != SBX_OK)
+        status = -1;
+    sbx_http_response_clear(&rs);
+    return status;
+}
+
+/* One look at the exec's dir: the chunks that are there, in order, then the status. */
+static int drain(run *r, bool *got)
+{
+    char path[600];
+    json_object *list = NULL;
+    *got = false;
+    int rc = daytona_tb_path(r->sb, path, sizeof(path), "/files", "path", r->dir);
+    /* The wrapper has not made its dir yet: nothing to see so far. */
+    if (rc == SBX_OK && quietly(r, "GET", path, NULL) == 404)
+        return SBX_OK;
+    if (rc == SBX_OK)
+        rc = daytona_tb_call(r->sb, "GET", path, NULL, SBX_HTTP_RETRY_AUTO, "watching the command",
+                             &list, NULL);
+    if (rc == SBX_OK && !json_object_is_type(list, json_type_array))
+        rc = r->sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "daytona: the file list is not an "
+                                    "array");
+    for (int stream = SBX_STDOUT; rc == SBX_OK && stream <= SBX_STDERR; stream++) {
+        for (;;) {
+            char name[32];
+            snprintf(name, sizeof(name), "%c.%09llu", stream == SBX_STDOUT ? 'o' : 'e',
+                     (unsigned long long)r->seq[stream]);
+            if (!listed(list, name))
+                break;
+            sink_ctx s = {.r = r, .stream = stream};
+            rc = fetch(r, name, to_caller, &s, NULL);
+            char file[160];
+            snprintf(file, sizeof(file), "%s/%s", r->dir, name);
+            if (rc == SBX_OK)
+                rc = remove_file(r->sb, file, false);
+            if (rc)
+                break;
+            r->seq[stream]++;
+            *got = true;
+        }
+    }
+    if (rc == SBX_OK && listed(list, "status"))
+        rc = read_status(r);
+    json_object_put(list);
+    return rc;
+}
+
+/* --- the loop ------------------------------------------------------------------------ */
+
+static bool cancel_ready(run *r, int timeout_ms)
+{
+    struct pollfd p = {.fd = r->cancel_fd, .events = POLLIN};
+    if (r->cancel_fd < 0) {
+        if (timeout_ms > 0)
+            usleep((useconds_t)timeout_ms * 1000);
+        return false;
+    }
+    return poll(&p, 1, timeout_ms) > 0;
+}
+
+/*
+ * Whether the daemon has an exit code for the command (it ended). A failed
+ * look is the exec's failure: a 404 here is the proxy's for a sandbox that
+ * is gone (the command's record exists from its start).
+ */
+static int record_ended(run *r, bool *ended, int *code)
+{
+    json_object *rec = NULL;
+    int rc = daytona_tb_call(r->sb, "GET", r->cmd_path, NULL, SBX_HTTP_RETRY_AUTO,
+                             "reading the command's record", &rec, NULL);
+    *ended = rc == SBX_OK && sbx_json_at(rec, "exitCode");
+    *code = *ended ? (int)sbx_json_int(rec, "exitCode", -1) : 0;
+    json_object_put(rec);
+    return rc;
+}
+
+/* The wrapper ended without its status: it could not run (no perl?) or failed. */
+static int no_status(run *r, int code)
+{
+    if (code == 127)
+        return r->sb->host->set_error(SBX_E_EXEC_START,
+                                      "daytona: cannot run \"%s\": the sandbox has no perl, which "
+                                      "the daytona backend runs commands with (Debian's "
+                                      "perl-base)", r->cmd->argv[0]);
+    return r->sb->host->set_error(SBX_E_BACKEND_FAILED,
+                                  "daytona: the command wrapper of \"%s\" failed (exit %d) "
+                                  "without a status", r->cmd->argv[0], code);
+}
+
+static int watch(run *r)
+{
+    int rc = SBX_OK;
+    int pause = POLL_MIN_MS;
+    int64_t looked = now_ms();
+    while (rc == SBX_OK && r->status == S_RUNNING) {
+        if (!r->cancelled && cancel_ready(r, 0))
+            r->cancelled = true;
+        if (r->deadline && now_ms() >= r->deadline)
+            r->timed_out = true;
+        if (!r->killed && (r->cancelled || r->timed_out || r->aborted)) {
+            r->killed = true;
+            r->killed_at = now_ms();
+            /* The command may have just ended (410): its status says so. */
+            send_line(r, "k");
+        }
+        if (r->killed && now_ms() - r->killed_at > KILL_WAIT_MS)
+            return r->sb->host->set_error(SBX_E_BACKEND_FAILED,
+                                          "daytona: \"%s\" was killed and did not end within %d s",
+                                          r->cmd->argv[0], KILL_WAIT_MS / 1000);
+        bool got = false;
+        rc = drain(r, &got);
+        if (rc || r->status != S_RUNNING)
+            break;
+        int code;
+        bool ended;
+        if (!got && now_ms() - looked >= 1000) {
+            looked = now_ms();
+            /* Ended, and still no status after one more look: it never will have one. */
+            if ((rc = record_ended(r, &ended, &code)) == SBX_OK && ended &&
+                (rc = drain(r, &got)) == SBX_OK && r->status == S_RUNNING)
+                return no_status(r, code);
+            if (rc || r->status != S_RUNNING)
+                break;
+        }
+        pause = got ? POLL_MIN_MS : pause * 2 > POLL_MAX_MS ? POLL_MAX_MS : pause * 2;
+        if (!r->killed && cancel_ready(r, pause))
+            r->cancelled = true;
+        else if (r->killed)
+            usleep(POLL_MIN_MS * 1000);
+    }
+    return rc;
+}
+
+/* The command's record: the exit code the daemon wrote. */
+static int record_exit(run *r, int *code)
+{
+    json_object *rec = NULL;
+    int64_t v = 0;
+    int rc = daytona_tb_call(r->sb, "GET", r->cmd_path, NULL, SBX_HTTP_RETRY_AUTO,
+                             "reading the command's record", &rec, NULL);
+    for (int i = 0; rc == SBX_OK && i < 50 && !sbx_json_at(rec, "exitCode"); i++) {
+        /* The wrapper wrote its status just before it exited: the record follows. */
+        json_object_put(rec);
+        rec = NULL;
+        usleep(20000);
+        rc = daytona_tb_call(r->sb, "GET", r->cmd_path, NULL, SBX_HTTP_RETRY_AUTO,
+                             "reading the command's record", &rec, NULL);
+    }
+    if (rc == SBX_OK)
+        rc = sbx_json_get_int(&v, r->sb->host, DAYTONA_NAME, "the command's record", rec,
+                              "exitCode");
+    *code = (int)v;
+    json_object_put(rec);
+    return rc;
+}
+
+/* The session and the exec's dir go, whatever happened, and no error of theirs hides the exec's. */
+static void cleanup(run *r)
+{
+    char path[600];
+    snprintf(path, sizeof(path), "/process/session/%s", r->sid);
+    long status = quietly(r, "DELETE", path, NULL);
+    if (status != 204 && status != 404)
+        r->sb->host->log(SBX_LOG_WARN, DAYTONA_NAME, "could not delete the session %s (HTTP %ld)",
+                         r->sid, status);
+    if (daytona_tb_path(r->sb, path, sizeof(path) - 16, "/files", "path", r->dir) == SBX_OK) {
+        strcat(path, "&recursive=true");
+        status = quietly(r, "DELETE", path, NULL);
+        if (status != 204 && status != 404)
+            r->sb->host->log(SBX_LOG_WARN, DAYTONA_NAME, "could not remove %s (HTTP %ld)", r->dir,
+                             status);
+    }
+}
+
+static int start_failure(run *r)
+{
+    const sbx_host *host = r->sb->host;
+    const char *prog = r->cmd->argv[0];
+    switch (r->status) {
+    case S_NOCWD:
+        return host->set_error(SBX_E_EXEC_START,
+                               "daytona: cannot run \"%s\": working directory %s does not exist",
+                               prog, r->cmd->cwd);
+    case S_NOEXEC:
+        return host->set_error(SBX_E_EXEC_NOT_FOUND, "daytona: cannot run \"%s\": no such program",
+                               prog);
+    default:
+        return host->set_error(SBX_E_EXEC_DENIED, "daytona: cannot run \"%s\": not executable",
+                               prog);
+    }
+}
+
+/* A call failed mid-command: the sandbox may be gone (its TTL, a delete). */
+static int failed(run *r, int rc)
+{
+    if (rc != SBX_E_NOMEM && !daytona_sandbox_alive(r->sb))
+        return r->sb->host->set_error(SBX_E_EXEC_SANDBOX_GONE,
+                                      "daytona: the sandbox %s ended while \"%s\" ran (its TTL, "
+                                      "or a delete)", r->sb->id, r->cmd->argv[0]);
+    return rc;
+}
+
+int daytona_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
+                 sbx_plugin_exit *exit_out)
+{
+    daytona_sandbox *sb = sandbox;
+    const sbx_host *host = sb->host;
+    run r = {.sb = sb, .cmd = cmd, .io = io, .cancel_fd = -1};
+    if (SBX_STRUCT_HAS(io, cancel_fd))
+        r.cancel_fd = io->cancel_fd;
+    if (cancel_ready(&r, 0))
+        return host->set_error(SBX_E_EXEC_CANCELLED, "daytona: \"%s\" was cancelled", cmd->argv[0]);
+    if (cmd->timeout_ms)
+        r.deadline = now_ms() + (int64_t)cmd->timeout_ms;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    snprintf(r.sid, sizeof(r.sid), "sandboxio-%lx-%lx-%lx", (long)getpid(),
+             __atomic_add_fetch(&sb->counter, 1, __ATOMIC_RELAXED), (long)ts.tv_nsec);
+    snprintf(r.dir, sizeof(r.dir), "/tmp/.%s", r.sid);
+    int rc = start(&r);
+    if (rc == SBX_OK && io->input)
+        rc = sbx_feed_start(&r.feed, host, DAYTONA_NAME, io, INPUT_CHUNK, send_chunk, &r);
+    if (rc == SBX_OK)
+        rc = watch(&r);
+    sbx_feed_stop(&r.feed);
+    int code = 0;
+    if (rc == SBX_OK)
+        rc = record_exit(&r, &code);
+    if (rc != SBX_OK)
+        rc = failed(&r, rc);
+    if (r.sid[0] && rc != SBX_E_EXEC_SANDBOX_GONE)
+        cleanup(&r);
+    if (r.cancelled)
+        return host->set_error(SBX_E_EXEC_CANCELLED, "daytona: \"%s\" was cancelled", cmd->argv[0]);
+    if (r.aborted)
+        return host->set_error(SBX_E_EXEC_ABORTED, "daytona: the output callback stopped \"%s\"",
+                               cmd->argv[0]);
+    if (rc != SBX_OK)
+        return rc;
+    if (r.timed_out) {
+        *exit_out = (sbx_plugin_exit){.struct_size = exit_out->struct_size, .exited = 0,
+                                      .signal = 9, .timed_out = 1};
+        return SBX_OK;
+    }
+    if (r.status >= S_NOCWD)
+        return start_failure(&r);
+    uint32_t size = exit_out->struct_size;
+    *exit_out = (sbx_plugin_exit){.struct_size = size};
+    if (r.status == S_SIGNAL) {
+        exit_out->signal = r.value;
+        exit_out->exit_code = -1;
+    } else {
+        exit_out->exited = 1;
+        exit_out->exit_code = code;
+    }
+    return SBX_OK;
+}

@@ -1,0 +1,115 @@
+/*
+ * The daemon inside a sandbox (spec/toolbox-openapi.yaml), reached through
+ * Daytona's proxy at the sandbox's toolboxProxyUrl + /{sandboxId}, with
+ * the control plane's credentials. Its errors ({statusCode, message, code,
+ * ...}) keep the daemon's message; a 404 from the proxy is a sandbox that
+ * is gone, which callers tell from a missing file by asking the control
+ * plane (daytona_sandbox_alive).
+ */
+#include "daytona.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sandboxio/errors.h>
+
+int daytona_toolbox_open(daytona_sandbox *sb, const char *proxy_url)
+{
+    char base[DAYTONA_URL_MAX];
+    int rc = daytona_url_check(sb->host, "the sandbox's toolboxProxyUrl", proxy_url, base,
+                               sizeof(base) - 70);
+    if (rc)
+        return rc;
+    if ((size_t)snprintf(sb->toolbox_url, sizeof(sb->toolbox_url), "%s/%s", base, sb->id) >=
+        sizeof(sb->toolbox_url))
+        return sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "daytona: the toolbox URL is too long");
+    sbx_http_config cfg = {
+        .plugin = DAYTONA_NAME,
+        .base_url = sb->toolbox_url,
+        .service = "the sandbox's toolbox (Daytona's proxy)",
+        .headers = sb->api.headers,
+        .connect_timeout_ms = 15000,
+        .retry = {.attempts = 4, .base_ms = 100, .max_ms = 2000, .deadline_ms = 30000},
+    };
+    return sbx_http_init(&sb->toolbox, sb->host, &cfg);
+}
+
+int daytona_tb_fail(daytona_sandbox *sb, long status, const char *body, size_t len,
+                    const char *context)
+{
+    char msg[512];
+    sbx_json_message(body ? body : "", body ? len : 0, msg, sizeof(msg));
+    sbx_http_scrub(&sb->toolbox, NULL, msg, sizeof(msg));
+    int code = sbx_http_status_code(status);
+    /* The command finished before its input came (input.go). */
+    if (status == 410)
+        code = SBX_E_BACKEND_FAILED;
+    return sb->host->set_error(code, "daytona: %s: %s (HTTP %ld from the toolbox of %s)", context,
+                               msg[0] ? msg : "no message", status, sb->id);
+}
+
+int daytona_tb_call(daytona_sandbox *sb, const char *method, const char *path, const char *body,
+                    int retry, const char *context, json_object **out, long *status)
+{
+    if (out)
+        *out = NULL;
+    sbx_http_request rq = {
+        .method = method,
+        .path = path,
+        .body = body,
+        .content_type = body ? "application/json" : NULL,
+        .timeout_ms = 120000,
+        .retry = retry,
+    };
+    sbx_http_response rs = {0};
+    int rc = sbx_http_send(&sb->toolbox, &rq, &rs);
+    if (status)
+        *status = rs.status;
+    if (rc == SBX_OK && (rs.status < 200 || rs.status >= 300))
+        rc = daytona_tb_fail(sb, rs.status, rs.body.data, rs.body.len, context);
+    else if (rc == SBX_OK && out && rs.body.len)
+        rc = sbx_json_parse(out, sb->host, DAYTONA_NAME, "toolbox", context, rs.body.data,
+                            rs.body.len);
+    sbx_http_response_clear(&rs);
+    return rc;
+}
+
+int daytona_tb_path(daytona_sandbox *sb, char *out, size_t size, const char *prefix,
+                    const char *name, const char *value)
+{
+    char *esc = sbx_http_escape(&sb->toolbox, value);
+    if (!esc)
+        return sb->host->set_error(SBX_E_NOMEM, "daytona: out of memory");
+    int n = snprintf(out, size, "%s%c%s=%s", prefix, strchr(prefix, '?') ? '&' : '?', name, esc);
+    curl_free(esc);
+    if (n < 0 || (size_t)n >= size)
+        return sb->host->set_error(SBX_E_BAD_PATH, "daytona: the path %s is too long", value);
+    return SBX_OK;
+}
+
+int daytona_shell(daytona_sandbox *sb, const char *command, sbx_buf *out, int *exit_code)
+{
+    json_object *req = json_object_new_object(), *ans = NULL;
+    int bad = !req || sbx_json_add_str(req, "command", command) ||
+              sbx_json_add(req, "timeout", json_object_new_int(120));
+    char *body = bad ? NULL : sbx_json_text(req);
+    json_object_put(req);
+    if (!body)
+        return sb->host->set_error(SBX_E_NOMEM, "daytona: out of memory");
+    /* Every command run this way only looks, or is safe to repeat. */
+    int rc = daytona_tb_call(sb, "POST", "/process/execute", body, SBX_HTTP_RETRY_ALWAYS,
+                             "running a helper command", &ans, NULL);
+    free(body);
+    const char *result = NULL;
+    if (rc == SBX_OK)
+        rc = sbx_json_get_string(&result, sb->host, DAYTONA_NAME, "running a helper command", ans,
+                                 "result");
+    if (rc == SBX_OK) {
+        *exit_code = (int)sbx_json_int(ans, "exitCode", -1);
+        rc = sbx_buf_append(out, result, strlen(result));
+        if (rc)
+            rc = sb->host->set_error(SBX_E_NOMEM, "daytona: out of memory");
+    }
+    json_object_put(ans);
+    return rc;
+}

@@ -1,0 +1,43 @@
+/*
+ * sbx-feed.h - a command's stdin fed from a thread of its own (libsbxutil).
+ *
+ * A remote backend sends stdin in calls of its own (an input RPC, an input
+ * endpoint) while its exec loop reads output. The feeder takes the
+ * caller's bytes with io->input() - once io->input_ready_fd polls readable
+ * where the core gives one, so an interactive client's keystrokes go as
+ * they are typed and the feeder can be stopped while it waits - and hands
+ * each chunk to send(); n == 0 is the end of stdin. It stops at the end,
+ * at the first failed send() (its code kept in rc), or at sbx_feed_stop().
+ */
+#ifndef SBX_LIB_FEED_H
+#define SBX_LIB_FEED_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sandboxio/plugin.h>
+
+typedef struct sbx_feed {
+    const sbx_plugin_io *io;
+    size_t chunk;                                /* bytes per send() at most */
+    int (*send)(void *ud, const void *data, size_t n);
+    void *ud;
+    int rc;                                      /* SBX_OK, or the failing send()'s code */
+    /* private */
+    pthread_t thread;
+    int stop[2];
+    bool running;
+} sbx_feed;
+
+/*
+ * sbx_feed_start - start feeding io's stdin to send(ud, ...) in chunks of
+ * at most chunk bytes. SBX_OK, or SBX_E_SYSTEM (no pipe, no thread) with
+ * the error set through host, prefixed with plugin.
+ */
+int sbx_feed_start(sbx_feed *f, const sbx_host *host, const char *plugin,
+                   const sbx_plugin_io *io, size_t chunk,
+                   int (*send)(void *ud, const void *data, size_t n), void *ud);
+/* sbx_feed_stop - stop the feeder and wait for it (safe when never started). */
+void sbx_feed_stop(sbx_feed *f);
+
+#endif
