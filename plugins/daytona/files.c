@@ -86,11 +86,35 @@ static int check_answer(daytona_sandbox *sb, const sbx_http_response *rs, const 
     return daytona_tb_fail(sb, rs->status, rs->body.data, rs->body.len, context);
 }
 
+/*
+ * The upload has no mode: the daemon creates a file 0644 and keeps the mode
+ * of one it replaces. Any other outcome is set with POST /files/permissions,
+ * one more round trip, paid only by such writes.
+ */
+static int set_mode(daytona_sandbox *sb, const char *path, const char *resolved, uint32_t mode)
+{
+    char url[1400];
+    int rc = daytona_tb_path(sb, url, sizeof(url), "/files/permissions", "path", resolved);
+    if (rc)
+        return rc;
+    size_t n = strlen(url);
+    if (n + 16 > sizeof(url))
+        return sb->host->set_error(SBX_E_BAD_PATH, "daytona: the path %s is too long", path);
+    snprintf(url + n, sizeof(url) - n, "&mode=%04o", (unsigned)(mode & 07777));
+    /* A chmod to a given mode can be repeated: retried as idempotent. */
+    sbx_http_request rq = {.method = "POST", .path = url, .retry = SBX_HTTP_RETRY_ALWAYS};
+    sbx_http_response rs = {0};
+    rc = sbx_http_send(&sb->toolbox, &rq, &rs);
+    if (rc == SBX_OK && rs.status != 200)
+        rc = check_answer(sb, &rs, "setting a file's mode");
+    sbx_http_response_clear(&rs);
+    return rc;
+}
+
 int daytona_file_write(void *sandbox, const char *path, uint64_t size, uint32_t mode,
                        long (*read)(void *userdata, void *buf, size_t len), void *userdata)
 {
     daytona_sandbox *sb = sandbox;
-    (void)mode; /* the daemon creates files 0644; see docs/backends/daytona.md */
     sbx_probe pr;
     char url[1400], type[96];
     int rc = probe(sb, path, false, &pr);
@@ -126,6 +150,8 @@ int daytona_file_write(void *sandbox, const char *path, uint64_t size, uint32_t 
     else if (rc == SBX_OK && rs.status != 200)
         rc = check_answer(sb, &rs, "writing a file");
     sbx_http_response_clear(&rs);
+    if (rc == SBX_OK && ((mode & 07777) != 0644 || pr.type == SBX_PROBE_FILE))
+        rc = set_mode(sb, path, pr.path, mode);
     return rc;
 }
 

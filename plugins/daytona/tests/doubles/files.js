@@ -117,6 +117,23 @@ export function createFolder(sb, url) {
   }
 }
 
+// POST /files/permissions: the daemon chmods (and chowns) the path. The
+// double changes the mode only; an owner or group it refuses, rather than
+// pretend to have changed them.
+export function setPermissions(sb, url) {
+  const p = resolvePath(required(url, "path"));
+  if (url.searchParams.get("owner") || url.searchParams.get("group"))
+    throw new HttpError(400, "the double does not change owners", "BAD_REQUEST");
+  const mode = url.searchParams.get("mode");
+  if (!mode) return;
+  if (!/^[0-7]+$/.test(mode)) throw new HttpError(400, "invalid mode format", "BAD_REQUEST");
+  try {
+    fs.chmodSync(sb.hostPath(p), Number.parseInt(mode, 8) & 0o7777);
+  } catch (e) {
+    throw fsError(e, p);
+  }
+}
+
 export async function download(sb, url, res) {
   const p = resolvePath(required(url, "path"));
   const host = sb.hostPath(p);

@@ -188,6 +188,11 @@ async function fileRoute(sb, req, res, rest, url) {
     req.resume();
     return send(res, 201);
   }
+  if (rest === "/files/permissions" && req.method === "POST") {
+    files.setPermissions(sb, url);
+    req.resume();
+    return send(res, 200);
+  }
   if (rest === "/files/info" && req.method === "GET") return send(res, 200, files.getInfo(sb, url));
   if (rest === "/files/download" && req.method === "GET") return files.download(sb, url, res);
   if (rest === "/files/upload-v2" && req.method === "POST") return send(res, 200, await files.uploadV2(sb, url, req));
