@@ -236,4 +236,20 @@ int daytona_gc(void *state, const sbx_plugin_dsn *dsn,
 /* ping.c: an authenticated list of one sandbox; *detail names the endpoint. */
 int daytona_ping(void *state, const sbx_plugin_dsn *dsn, char **detail);
 
+/* The exec wrapper's state, from its status file (status.c). */
+enum {
+    DAYTONA_S_RUNNING,
+    DAYTONA_S_EXIT,
+    DAYTONA_S_SIGNAL,
+    DAYTONA_S_NOCWD,
+    DAYTONA_S_NOEXEC,
+    DAYTONA_S_NOPERM,
+};
+/*
+ * daytona_status_parse - the status file's text[0..len): 0 with *status
+ * (not DAYTONA_S_RUNNING) and *value (the exit code or signal, else 0), or
+ * -1 for anything garbled. text need not be NUL-terminated.
+ */
+int daytona_status_parse(const char *text, size_t len, int *status, int *value);
+
 #endif

@@ -130,7 +130,14 @@ static const char WRAPPER[] =
 #define POLL_MIN_MS 10
 #define POLL_MAX_MS 200
 
-enum { S_RUNNING, S_EXIT, S_SIGNAL, S_NOCWD, S_NOEXEC, S_NOPERM };
+enum {
+    S_RUNNING = DAYTONA_S_RUNNING,
+    S_EXIT = DAYTONA_S_EXIT,
+    S_SIGNAL = DAYTONA_S_SIGNAL,
+    S_NOCWD = DAYTONA_S_NOCWD,
+    S_NOEXEC = DAYTONA_S_NOEXEC,
+    S_NOPERM = DAYTONA_S_NOPERM,
+};
 
 typedef struct run {
     daytona_sandbox *sb;
@@ -348,29 +355,14 @@ static int read_status(run *r)
 {
     sbx_buf b = {0};
     int rc = fetch(r, "status", NULL, NULL, &b);
-    char word[16] = "";
-    int value = 0;
-    if (rc == SBX_OK && (!b.data || sscanf(b.data, "%15s %d", word, &value) < 1))
+    if (rc == SBX_OK &&
+        daytona_status_parse(b.data ? b.data : "", b.len, &r->status, &r->value) != 0)
         rc = r->sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "daytona: the wrapper's status is "
                                     "garbled");
-    static const struct { const char *text; int status; } words[] = {
-        {"exit", S_EXIT}, {"signal", S_SIGNAL}, {"nocwd", S_NOCWD}, {"noexec", S_NOEXEC},
-        {"noperm", S_NOPERM},
-    };
-    if (rc == SBX_OK && strcmp(word, "start") == 0 && b.data)
-        sscanf(b.data, "start %15s", word);
-    for (size_t i = 0; rc == SBX_OK && i < sizeof(words) / sizeof(words[0]); i++)
-        if (strcmp(word, words[i].text) == 0)
-            r->status = words[i].status;
-    if (rc == SBX_OK && r->status == S_RUNNING)
-        rc = r->sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "daytona: the wrapper's status is "
-                                    "garbled");
-    r->value = value;
     sbx_buf_clear(&b);
     return rc;
 }
 
-/* A request whose failure is not an error: its status, 0 when none came. */
 static long quietly(run *r, const char *method, const char *path, json_object **out)
 {
     sbx_http_request rq = {.method = method, .path = path, .retry = SBX_HTTP_RETRY_AUTO,

@@ -4,7 +4,7 @@
 ## Seed corpora: tests/fuzz/corpus/<target>/.
 FUZZ_TARGETS = tests/fuzz/fuzz_dsn tests/fuzz/fuzz_docker_demux tests/fuzz/fuzz_docker_control \
 	tests/fuzz/fuzz_e2b_envelope tests/fuzz/fuzz_mcp_jsonrpc tests/fuzz/fuzz_profile \
-	tests/fuzz/fuzz_proxy_request tests/fuzz/fuzz_proxy_sni
+	tests/fuzz/fuzz_proxy_request tests/fuzz/fuzz_proxy_sni tests/fuzz/fuzz_daytona_status
 EXTRA_PROGRAMS += $(FUZZ_TARGETS)
 CLEANFILES += $(FUZZ_TARGETS)
 
@@ -32,6 +32,12 @@ tests_fuzz_fuzz_e2b_envelope_SOURCES = tests/fuzz/fuzz_e2b_envelope.c tests/fuzz
 tests_fuzz_fuzz_e2b_envelope_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS) $(JSONC_CFLAGS)
 tests_fuzz_fuzz_e2b_envelope_LDFLAGS = $(FUZZ_CFLAGS)
 tests_fuzz_fuzz_e2b_envelope_LDADD = $(JSONC_LIBS)
+
+## The daytona backend's reader of its exec wrapper's status file, which
+## the command in the sandbox can write too.
+tests_fuzz_fuzz_daytona_status_SOURCES = tests/fuzz/fuzz_daytona_status.c plugins/daytona/status.c
+tests_fuzz_fuzz_daytona_status_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS) $(JSONC_CFLAGS) $(CURL_CFLAGS)
+tests_fuzz_fuzz_daytona_status_LDFLAGS = $(FUZZ_CFLAGS)
 
 ## The MCP server's JSON-RPC parser: every byte a client sends.
 tests_fuzz_fuzz_mcp_jsonrpc_SOURCES = tests/fuzz/fuzz_mcp_jsonrpc.c src/cli/mcp/jsonrpc.c

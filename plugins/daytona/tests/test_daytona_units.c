@@ -372,6 +372,46 @@ START_TEST(quote_argv_keeps_every_byte)
 }
 END_TEST
 
+START_TEST(status_file_forms_are_read)
+{
+    static const struct {
+        const char *text;
+        int status, value;
+    } ok[] = {
+        {"exit 0", DAYTONA_S_EXIT, 0},      {"exit 255\n", DAYTONA_S_EXIT, 255},
+        {"signal 9", DAYTONA_S_SIGNAL, 9},  {"start nocwd", DAYTONA_S_NOCWD, 0},
+        {"start noexec", DAYTONA_S_NOEXEC, 0}, {"start noperm\n", DAYTONA_S_NOPERM, 0},
+    };
+    for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+        int status = -1, value = -1;
+        ck_assert_int_eq(daytona_status_parse(ok[i].text, strlen(ok[i].text), &status, &value), 0);
+        ck_assert_int_eq(status, ok[i].status);
+        ck_assert_int_eq(value, ok[i].value);
+    }
+}
+END_TEST
+
+START_TEST(status_file_garbled_is_refused)
+{
+    /* Written where the command can write too: only the exact forms pass. */
+    static const char *const bad[] = {
+        "", "exit", "exit ", "exit 256", "exit -1", "exit 1x", "exit 99999999999999999999",
+        "signal 0", "signal 128", "start", "start nope", "exit 1\n\n", " exit 1", "EXIT 1",
+        "start nocwd extra",
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        int status = DAYTONA_S_RUNNING, value = 7;
+        ck_assert_msg(daytona_status_parse(bad[i], strlen(bad[i]), &status, &value) == -1,
+                      "'%s' was read", bad[i]);
+        ck_assert_int_eq(status, DAYTONA_S_RUNNING);
+    }
+    /* Not NUL-terminated: the length is what counts. */
+    int status = DAYTONA_S_RUNNING, value = 0;
+    ck_assert_int_eq(daytona_status_parse("exit 12345", 6, &status, &value), 0);
+    ck_assert_int_eq(value, 1);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("daytona");
@@ -398,6 +438,10 @@ int main(void)
     tcase_add_test(tc, endpoint_defaults_and_host);
     tcase_add_test(tc, endpoint_refuses_what_it_cannot_use);
     tcase_add_test(tc, quote_argv_keeps_every_byte);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("status");
+    tcase_add_test(tc, status_file_forms_are_read);
+    tcase_add_test(tc, status_file_garbled_is_refused);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
