@@ -376,7 +376,7 @@ static int stream_loop(run *r, dk_hijack *hj, uint64_t deadline)
             return r->sb->host->set_error(SBX_E_SYSTEM, "docker: poll: %s", strerror(errno));
         if (p[1].revents & POLLIN)
             r->cancelled = true;
-        if (p[3].revents & POLLIN) {
+        if (io && resize_fd >= 0 && (p[3].revents & POLLIN)) {
             uint16_t rows = 0, cols = 0;
             if (io->winsize(io->userdata, &rows, &cols) == 0 && rows && cols)
                 resize_exec(r, rows, cols);

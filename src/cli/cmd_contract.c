@@ -59,11 +59,15 @@ static int run_with_profile(sbxc_options *opts, const char *name)
     po.profile = name;
     if (status == 0)
         status = policy_opts_use_profile(&po, 0);
-    if (status == 0 && !po.used)
-        status = sbx_cli_usage_error("contract", "missing DSN (e.g. sandboxio contract fake://)");
-    if (status == 0 && !opts->dsn && !po.dsn)
-        status = sbx_cli_usage_error("contract", "profile '%s' (%s:%d:%d) has no dsn: give a DSN",
-                                     po.used->name, po.used->file, po.used->line, po.used->column);
+    if (status == 0 && !po.used) {
+        sbx_cli_usage_error("contract", "missing DSN (e.g. sandboxio contract fake://)");
+        status = SBX_CLI_EXIT_USAGE;
+    }
+    if (status == 0 && !opts->dsn && !po.dsn) {
+        sbx_cli_usage_error("contract", "profile '%s' (%s:%d:%d) has no dsn: give a DSN",
+                            po.used->name, po.used->file, po.used->line, po.used->column);
+        status = SBX_CLI_EXIT_USAGE;
+    }
     if (status == 0) {
         if (!opts->dsn)
             opts->dsn = po.dsn;
