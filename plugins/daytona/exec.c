@@ -152,6 +152,7 @@ typedef struct run {
     int64_t killed_at;
     bool killed, timed_out, cancelled, aborted;
     sbx_feed feed;                      /* stdin */
+    bool input_gone;                    /* the command ended before its stdin did */
 } run;
 
 static int64_t now_ms(void)
@@ -172,9 +173,15 @@ static int send_line(run *r, const char *line)
     json_object_put(o);
     if (!body)
         return r->sb->host->set_error(SBX_E_NOMEM, "daytona: out of memory");
+    long status = 0;
     int rc = daytona_tb_call(r->sb, "POST", path, body, SBX_HTTP_RETRY_NEVER, "sending stdin",
-                             NULL, NULL);
+                             NULL, &status);
     free(body);
+    /* The command ended before it took its stdin (410): nothing more to send. */
+    if (rc != SBX_OK && status == 410) {
+        __atomic_store_n(&r->input_gone, true, __ATOMIC_RELAXED);
+        rc = SBX_OK;
+    }
     return rc;
 }
 
@@ -184,6 +191,8 @@ static int send_chunk(void *ud, const void *data, size_t n)
     run *r = ud;
     static const char hex[] = "0123456789abcdef";
     const unsigned char *p = data;
+    if (__atomic_load_n(&r->input_gone, __ATOMIC_RELAXED))
+        return SBX_OK;
     if (n == 0)
         return send_line(r, "e");
     char *line = malloc(2 * n + 2);
@@ -466,6 +475,13 @@ static int watch(run *r)
     int pause = POLL_MIN_MS;
     int64_t looked = now_ms();
     while (rc == SBX_OK && r->status == S_RUNNING) {
+        int fed = sbx_feed_failed(&r->feed);
+        if (fed != SBX_OK) {
+            /* Its stdin could not be sent: the command would wait for it for ever. */
+            send_line(r, "k");
+            return r->sb->host->set_error(fed, "daytona: the stdin of \"%s\" could not be sent; "
+                                          "the command was killed", r->cmd->argv[0]);
+        }
         if (!r->cancelled && cancel_ready(r, 0))
             r->cancelled = true;
         if (r->deadline && now_ms() >= r->deadline)

@@ -30,8 +30,13 @@ static void *feed(void *ud)
             break;
     }
     free(buf);
-    f->rc = rc;
+    __atomic_store_n(&f->rc, rc, __ATOMIC_RELEASE);
     return NULL;
+}
+
+int sbx_feed_failed(sbx_feed *f)
+{
+    return f->running ? __atomic_load_n(&f->rc, __ATOMIC_ACQUIRE) : SBX_OK;
 }
 
 int sbx_feed_start(sbx_feed *f, const sbx_host *host, const char *plugin,

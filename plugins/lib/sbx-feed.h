@@ -37,6 +37,12 @@ typedef struct sbx_feed {
 int sbx_feed_start(sbx_feed *f, const sbx_host *host, const char *plugin,
                    const sbx_plugin_io *io, size_t chunk,
                    int (*send)(void *ud, const void *data, size_t n), void *ud);
+/*
+ * sbx_feed_failed - while the feeder runs or after it stopped: the code of
+ * the send() it stopped on, else SBX_OK. The exec loop looks at it, so a
+ * command whose stdin could not be sent does not wait for it for ever.
+ */
+int sbx_feed_failed(sbx_feed *f);
 /* sbx_feed_stop - stop the feeder and wait for it (safe when never started). */
 void sbx_feed_stop(sbx_feed *f);
 

@@ -183,11 +183,19 @@ export class Session {
     if (cmd.exitCode !== undefined)
       throw new HttpError(410, `command has already completed with exit code ${cmd.exitCode}`, "COMMAND_ALREADY_COMPLETED");
     if (!data.endsWith("\n")) data += "\n";
+    // The daemon holds an async command's stdin from the moment exec
+    // answers; here the session's shell makes the command's FIFO a moment
+    // later, so input that comes first waits for it rather than fail.
     let fh;
-    try {
-      fh = await fs.promises.open(this.host(cmd, "input.pipe"), fs.constants.O_WRONLY);
-    } catch (e) {
-      throw new HttpError(500, `failed to open input pipe: ${e.message}`, "INTERNAL_SERVER_ERROR");
+    for (let waited = 0; ; waited += 10) {
+      try {
+        fh = await fs.promises.open(this.host(cmd, "input.pipe"), fs.constants.O_WRONLY);
+        break;
+      } catch (e) {
+        if (e.code !== "ENOENT" || waited >= 10000 || this.exited || cmd.exitCode !== undefined)
+          throw new HttpError(500, `failed to open input pipe: ${e.message}`, "INTERNAL_SERVER_ERROR");
+        await new Promise((r) => setTimeout(r, 10));
+      }
     }
     try {
       await fh.write(data);
