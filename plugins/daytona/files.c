@@ -33,10 +33,16 @@ static int probe(daytona_sandbox *sb, const char *rel, bool leaf, sbx_probe *pr)
     sbx_buf out = {0};
     int code = -1;
     int rc = daytona_shell(sb, line, &out, &code);
+    /* The probe only reads: one that failed to run is run once more. */
+    if (rc == SBX_OK && (code != 0 || !out.data)) {
+        sbx_buf_clear(&out);
+        rc = daytona_shell(sb, line, &out, &code);
+    }
     free(line);
     if (rc == SBX_OK && (code != 0 || !out.data))
         rc = host->set_error(SBX_E_BACKEND_FAILED,
-                             "daytona: cannot resolve %s in the sandbox (realpath failed)", rel);
+                             "daytona: cannot resolve %s in the sandbox (the probe exited %d: %.200s)",
+                             rel, code, out.data ? out.data : "no output");
     if (rc == SBX_OK)
         rc = sbx_probe_parse(pr, host, DAYTONA_NAME, sb->home, rel, out.data);
     sbx_buf_clear(&out);
