@@ -13,19 +13,9 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # one more test than there are cores keeps the cores busy.
 check_jobs=$((jobs + 1))
 
-status=0
-summary=""
-passed=0; failed=0; skipped=0
-
-# The totals line ends every run, also one that stops early (a failed
-# install, configure or autoreconf): a reader, and CI, always get a count.
-totals() {
-  echo "=== totals"
-  printf '%s' "$summary"
-  echo "$passed passed, $failed failed, $skipped skipped"
-}
-trap 'rc=$?; [ -z "${canary_pid:-}" ] || kill "$canary_pid" 2>/dev/null
-      [ "${totals_done:-}" ] || { [ $rc -eq 0 ] || failed=$((failed + 1)); totals; }' EXIT
+# The counts, the totals line and `step`: shared with their test
+# (tests/gates/test-sh-counts.sh).
+. "$top/scripts/test-counts.sh"
 
 ./scripts/install-deps.sh
 # Every build below is out of tree (build-NAME/), which configure refuses
@@ -43,25 +33,7 @@ autoreconf -fi >/dev/null
 # and is counted as a gate at the end.
 ./scripts/provider-canary --report-only >"$top/provider-canary.out" 2>&1 &
 canary_pid=$!
-canary_result() { wait "$canary_pid"; rc=$?; cat "$top/provider-canary.out"; return $rc; }
-
-# step NAME COMMAND...: one more gate, counted as one test. The command
-# prints its own details; its exit status decides (77 = skipped, and with
-# CI=true a gate must not skip: it counts as failed).
-step() {
-  name=$1; shift
-  echo "=== $name"
-  set +e; "$@"; rc=$?; set -e
-  if [ $rc -eq 0 ]; then
-    echo "PASS: $name"; passed=$((passed + 1))
-  elif [ $rc -eq 77 ] && [ "${CI:-}" != true ]; then
-    echo "SKIP: $name"; skipped=$((skipped + 1))
-  else
-    echo "FAIL: $name (exit $rc)"; failed=$((failed + 1)); status=1
-  fi
-  summary="$summary$name: exit $rc
-"
-}
+canary_result() { wait "$canary_pid"; rc=$?; canary_pid=; cat "$top/provider-canary.out"; return $rc; }
 
 # run_check NAME CONFIGURE-FLAGS... : configure in build-NAME and run make check.
 run_check() {

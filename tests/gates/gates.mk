@@ -9,7 +9,8 @@ SBX_GATE_TESTS = \
 	tests/gates/static-analysis.sh \
 	tests/gates/abi.sh \
 	tests/gates/frozen-contract.sh \
-	tests/gates/repo-habits.sh
+	tests/gates/repo-habits.sh \
+	tests/gates/test-sh-counts.sh
 TESTS += $(SBX_GATE_TESTS)
 EXTRA_DIST += $(SBX_GATE_TESTS) \
 	tests/gates/fixtures/analyzer-finding.c \
@@ -19,6 +20,7 @@ EXTRA_DIST += $(SBX_GATE_TESTS) \
 	scripts/check-abi.sh \
 	scripts/check-frozen.sh \
 	scripts/check-repo-habits.sh \
+	scripts/test-counts.sh \
 	docs/external-links.txt docs/security.md \
 	abi/plugin-types.c abi/plugin-types.abi abi/libsandboxio.abi abi/versions \
 	tests/frozen/error-codes.txt tests/frozen/contract-ids.txt \
