@@ -11,7 +11,8 @@
  *   api.c       the control plane: its session, requests, errors
  *   rpc.c       envd: its session, unary Connect calls, their errors
  *   stream.c    process.Process/Start as a server stream, driven by hand
- *   exec.c      a command: the wrapper, stdin, the timeout, the exit report
+ *   exec.c      a command: stdin, the timeout, the exit report
+ *   exec_wrapper.c  the shell wrapper each command runs in
  *   files.c     /files streamed both ways, and the filesystem RPCs
  *   gc.c        sandboxio's sandboxes whose owner is gone or TTL passed
  *   ping.c      doctor --online: the control plane answers and takes the key
@@ -229,6 +230,11 @@ typedef struct e2b_stream_ops {
 int e2b_start(e2b_sandbox *sb, const char *body, uint64_t timeout_ms, const e2b_stream_ops *ops);
 /* Run argv (no shell, cwd = the home) and collect its stdout (capped at 64 KiB). */
 int e2b_run_quiet(e2b_sandbox *sb, const char *const *argv, sbx_buf *out, sbx_plugin_exit *x);
+
+/* exec_wrapper.c: the script of `/bin/sh -c SCRIPT sh N CWD PATH K=V... PROGRAM
+ * ARGS...`; its first stderr line is "\001sbx-pid N" (the command's session)
+ * or why the program did not start. */
+extern const char e2b_exec_wrapper[];
 
 /* exec.c */
 int e2b_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,

@@ -16,6 +16,7 @@ plugins_e2b_sandboxio_e2b_la_SOURCES = \
 	plugins/e2b/process_end.c \
 	plugins/e2b/stream.c \
 	plugins/e2b/exec.c \
+	plugins/e2b/exec_wrapper.c \
 	plugins/e2b/files.c \
 	plugins/e2b/sandbox.c \
 	plugins/e2b/lifecycle.c \
@@ -67,7 +68,8 @@ plugins_e2b_tests_test_e2b_units_SOURCES = \
 	plugins/e2b/e2b.h \
 	plugins/e2b/envelope.c \
 	plugins/e2b/process_end.c \
-	plugins/e2b/endpoint.c
+	plugins/e2b/endpoint.c \
+	plugins/e2b/exec_wrapper.c
 plugins_e2b_tests_test_e2b_units_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(JSONC_CFLAGS)
 plugins_e2b_tests_test_e2b_units_LDADD = plugins/lib/libsbxutil.la $(CHECK_LIBS) $(JSONC_LIBS)
 

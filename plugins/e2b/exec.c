@@ -1,23 +1,10 @@
 /*
- * A command in an E2B sandbox: process.Process/Start of a small wrapper
- * (envd runs argv as given, no shell of ours between but this one):
- *   - it enters the working directory and looks the program up in the
- *     command's own PATH, and says on stderr, before anything else, why
- *     it gave up ("\001sbx-nocwd", "\001sbx-noexec", "\001sbx-noperm"),
- *     so a missing program is told from a program that exits 127;
- *   - it makes the command a session leader (setsid, which execs in place:
- *     envd's child is no group leader) and says its pid
- *     ("\001sbx-pid N"): envd's timeout and SendSignal reach the command's
- *     pid only (infra packages/envd/internal/services/process/handler/
- *     handler.go), so at the deadline this backend kills the session with
- *     a second command, `kill -KILL -- -N`, and its children go with it (a
- *     process that called setsid() itself has left, as with any kill by
- *     session or group);
- *   - it runs the program under `env -i` with exactly the command's
- *     environment (envd would add PATH, HOME, USER and LOGNAME).
- * The first line of stderr is always the wrapper's and never reaches the
- * caller. stdin goes through SendInput from a thread of its own once the
- * start event gave the pid, then CloseStdin.
+ * A command in an E2B sandbox: process.Process/Start of the wrapper of
+ * exec_wrapper.c, its first stderr line read here: the pid of the
+ * command's session, or why it did not start. At the deadline this backend
+ * kills the session with a second command, `kill -KILL -- -N`. stdin goes
+ * through SendInput from a thread of its own once the start event gave the
+ * pid, then CloseStdin.
  */
 #include "e2b.h"
 
@@ -32,23 +19,6 @@
 
 #include "../lib/sbx-base64.h"
 #include "../lib/sbx-feed.h"
-
-/* $1 = number of K=V words, $2 = cwd ("" = the home), $3 = PATH to look the program up in. */
-static const char WRAPPER[] =
-    "n=$1 c=$2 P=$3; shift 3; eval \"x=\\${$((n + 1))}\"\n"
-    "[ -z \"$c\" ] || cd -- \"$c\" 2>/dev/null || { printf '\\001sbx-nocwd\\n' >&2; exit 126; }\n"
-    "f=\n"
-    "if [ \"${x#*/}\" != \"$x\" ]; then f=$x\n"
-    "else\n"
-    "  set -f; IFS=:\n"
-    "  for d in $P; do [ -n \"$d\" ] || d=.\n"
-    "    [ -f \"$d/$x\" ] && [ -x \"$d/$x\" ] && { f=$d/$x; break; }\n"
-    "  done\n"
-    "  unset IFS; set +f\n"
-    "fi\n"
-    "[ -n \"$f\" ] && [ -f \"$f\" ] || { printf '\\001sbx-noexec\\n' >&2; exit 127; }\n"
-    "[ -x \"$f\" ] || { printf '\\001sbx-noperm\\n' >&2; exit 126; }\n"
-    "exec setsid -w /bin/sh -c 'printf \"\\001sbx-pid %s\\n\" \"$$\" >&2; exec env -i -- \"$@\"' sh \"$@\"\n";
 
 /* execvp()'s search path when PATH is unset (glibc's confstr _CS_PATH). */
 #define E2B_NO_PATH_DEFAULT "/bin:/usr/bin"
@@ -251,7 +221,7 @@ static char *start_body(const sbx_plugin_cmd *cmd, bool with_stdin)
     if (cmd->cwd && cmd->cwd[0] && asprintf(&cwd, "%s/%s", E2B_HOME, cmd->cwd) < 0)
         return NULL;
     json_object *args = json_object_new_array();
-    const char *head[] = {"-c", WRAPPER, "sh", count, cwd ? cwd : "", path};
+    const char *head[] = {"-c", e2b_exec_wrapper, "sh", count, cwd ? cwd : "", path};
     for (size_t i = 0; args && i < sizeof(head) / sizeof(head[0]); i++)
         json_object_array_add(args, json_object_new_string(head[i]));
     for (size_t i = 0; args && i < nenv; i++)

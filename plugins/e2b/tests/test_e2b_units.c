@@ -2,13 +2,18 @@
  * Unit tests of the e2b backend's pure parts: the Connect server-stream
  * decoder (envelopes split at every byte, the end-of-stream frame and its
  * error, every malformed body), envd's end event of a command as an exit
- * report, and where E2B is for a DSN and an environment. No server is needed.
+ * report, where E2B is for a DSN and an environment, and the wrapper every
+ * command runs in, run by the host's /bin/sh. No server is needed.
  */
 #include "../e2b.h"
 
 #include <sandboxio/errors.h>
 
 #include "../../lib/tests/host.h"
+
+#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* --- envelope --------------------------------------------------------------- */
 
@@ -399,6 +404,76 @@ START_TEST(endpoint_bad_input_refused)
 }
 END_TEST
 
+/* --- the wrapper -------------------------------------------------------------- */
+
+/* The command the wrapper runs prints "SESSION PID" from its /proc stat. */
+static const char SAY_SESSION[] =
+    "read -r s </proc/$$/stat; s=${s##*) }; set -- $s; echo \"$4 $$\"";
+
+typedef struct wrapped {
+    long said;          /* the pid of the wrapper's "\001sbx-pid N" line */
+    long session, pid;  /* what the command printed */
+    int status;
+} wrapped;
+
+static void read_line(int fd, char *buf, size_t size)
+{
+    size_t n = 0;
+    while (n + 1 < size && read(fd, buf + n, 1) == 1 && buf[n] != '\n')
+        n++;
+    buf[n] = '\0';
+}
+
+/* Runs the wrapper as envd would, the shell leading its own process group
+ * or not. */
+static wrapped run_wrapper(bool group_leader)
+{
+    int out[2], err[2];
+    ck_assert_int_eq(pipe(out), 0);
+    ck_assert_int_eq(pipe(err), 0);
+    pid_t child = fork();
+    ck_assert_int_ge(child, 0);
+    if (child == 0) {
+        if (group_leader && setpgid(0, 0) != 0)
+            _exit(90);
+        if (dup2(out[1], 1) < 0 || dup2(err[1], 2) < 0)
+            _exit(91);
+        execl("/bin/sh", "sh", "-c", e2b_exec_wrapper, "sh", "0", "", "/usr/bin:/bin",
+              "/bin/sh", "-c", SAY_SESSION, (char *)NULL);
+        _exit(92);
+    }
+    close(out[1]);
+    close(err[1]);
+    char line[128];
+    wrapped w = {0};
+    read_line(err[0], line, sizeof(line));
+    ck_assert_msg(strncmp(line, "\001sbx-pid ", 9) == 0, "first stderr line: '%s'", line);
+    w.said = strtol(line + 9, NULL, 10);
+    read_line(out[0], line, sizeof(line));
+    ck_assert_int_eq(sscanf(line, "%ld %ld", &w.session, &w.pid), 2);
+    ck_assert_int_eq(waitpid(child, &w.status, 0), child);
+    close(out[0]);
+    close(err[0]);
+    return w;
+}
+
+/* The pid the wrapper says is the command's session, which the deadline's
+ * `kill -KILL -- -N` ends with all its processes: with setsid in place
+ * (envd's child leads no group) and with setsid forking (it does). */
+START_TEST(wrapper_says_the_commands_session)
+{
+    wrapped w = run_wrapper(false);
+    ck_assert_int_eq(w.session, w.pid);
+    ck_assert_int_eq(w.said, w.session);
+    ck_assert(WIFEXITED(w.status) && WEXITSTATUS(w.status) == 0);
+
+    w = run_wrapper(true);
+    ck_assert_int_eq(w.session, w.pid);
+    ck_assert_int_eq(w.said, w.session);
+    ck_assert(WIFEXITED(w.status) && WEXITSTATUS(w.status) == 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("e2b");
@@ -422,6 +497,9 @@ int main(void)
     tcase_add_test(tc, endpoint_urls_from_environment);
     tcase_add_test(tc, endpoint_plain_http_only_to_loopback);
     tcase_add_test(tc, endpoint_bad_input_refused);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("wrapper");
+    tcase_add_test(tc, wrapper_says_the_commands_session);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
