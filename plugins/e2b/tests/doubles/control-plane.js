@@ -78,7 +78,9 @@ export class ControlPlane {
     this.spare = null;
     this.spareSandbox = null;
     let sb = spare ? await spare : null;
-    this.startSpare();
+    // The next spare starts once this create's answer is out: spawning
+    // bwrap blocks the event loop for a fork, which the answer need not wait.
+    setImmediate(() => this.startSpare());
     if (sb) {
       sb.id = id;
       return sb;
@@ -121,9 +123,13 @@ export class ControlPlane {
     const sb = this.sandboxes.get(id);
     if (!sb) return false;
     this.sandboxes.delete(id);
+    this.expireRemoved(sb);
+    return true;
+  }
+
+  expireRemoved(sb) {
     clearTimeout(sb.ttlTimer);
     sb.destroy();
-    return true;
   }
 
   setTtl(sb, seconds) {
@@ -196,8 +202,12 @@ export class ControlPlane {
       case "GET /sandboxes/{id}":
         return send(res, 200, this.detail(sb));
       case "DELETE /sandboxes/{id}":
-        this.expire(sb.id);
-        return send(res, 204);
+        // Gone from the API at once; its processes and files are cleared
+        // after the answer, as E2B tears a VM down after answering.
+        this.sandboxes.delete(sb.id);
+        send(res, 204);
+        setImmediate(() => this.expireRemoved(sb));
+        return;
       case "POST /sandboxes/{id}/timeout": {
         const body = (await readJson(req)) ?? {};
         this.setTtl(sb, Math.min(body.timeout ?? 15, MAX_TIMEOUT_S));

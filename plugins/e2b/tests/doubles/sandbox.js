@@ -79,10 +79,11 @@ export class Sandbox {
   // HOME, USER, LOGNAME, then the request's envs).
   spawn(cmd, args, { cwd, envs, stdin }) {
     const env = { PATH: PATH_IN_SANDBOX, HOME, USER, LOGNAME: USER, ...envs };
+    // nsenter enters the work dir itself (--wdns, inside the new root): no
+    // shell between it and the command, as none is between envd and its.
     const child = spawn("nsenter",
       ["-t", String(this.nsPid), "--mount", "--uts", "--ipc", "--net",
-        "--pid", "--cgroup", "--root", "--wdns=/", "--",
-        "/bin/sh", "-c", 'cd -- "$0" || exit 1; exec "$@"', cwd, cmd, ...args],
+        "--pid", "--cgroup", "--root", `--wdns=${cwd}`, "--", cmd, ...args],
       { stdio: [stdin ? "pipe" : "ignore", "pipe", "pipe"], env });
     return child;
   }
