@@ -41,6 +41,7 @@ typedef struct run {
     int64_t deadline;       /* CLOCK_MONOTONIC ms; 0: none */
     int cancel_fd;
     bool timed_out, cancelled, aborted;
+    int feed_rc;            /* stdin could not be sent: the exec's code */
     sbx_feed feed;          /* stdin */
 } run;
 
@@ -179,6 +180,14 @@ static int on_tick(void *ud)
         r->timed_out = true;
         return SBX_E_EXEC_TIMEOUT;
     }
+    /* Stdin that could not be sent leaves the command waiting for it for
+     * ever. envd's not_found is the command having ended first (or the
+     * sandbox gone, which the stream itself reports): its end comes. */
+    int fed = sbx_feed_failed(&r->feed);
+    if (fed != SBX_OK && fed != SBX_E_NOT_FOUND && !r->ended) {
+        r->feed_rc = fed;
+        return fed;
+    }
     return SBX_OK;
 }
 
@@ -295,7 +304,7 @@ int e2b_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
                           .ud = &r, .cancel_fd = r.cancel_fd, .poll_ms = 200};
     int rc = e2b_start(sb, body, cmd->timeout_ms, &ops);
     free(body);
-    bool stopped = r.timed_out || r.cancelled || r.aborted;
+    bool stopped = r.timed_out || r.cancelled || r.aborted || r.feed_rc;
     if (stopped)
         kill_tree(&r);
     sbx_feed_stop(&r.feed);
@@ -304,6 +313,9 @@ int e2b_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
     if (r.aborted)
         return host->set_error(SBX_E_EXEC_ABORTED, "e2b: the output callback stopped \"%s\"",
                                cmd->argv[0]);
+    if (r.feed_rc)
+        return host->set_error(r.feed_rc, "e2b: the stdin of \"%s\" could not be sent; the "
+                               "command was killed", cmd->argv[0]);
     if (r.timed_out) {
         *exit_out = (sbx_plugin_exit){.struct_size = exit_out->struct_size, .exited = 0,
                                       .signal = 9, .timed_out = 1};

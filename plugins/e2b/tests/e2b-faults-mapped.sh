@@ -4,7 +4,8 @@
 # (401), rate limiting (429, forever and then success), a 503 on create
 # (the lost create is looked for, one sandbox results), a 503 on kill, a
 # Start stream cut before its end frame, the sandbox expiring mid-command
-# (404 after), and envd slow to come up after create.
+# (404 after), stdin that envd refuses, and envd slow to come up after
+# create.
 set -eu
 . "$SBX_TEST_SRCDIR/plugins/e2b/tests/e2b-rig.sh"
 SBX="$SBX_TEST_BUILDDIR/src/sandboxio"
@@ -79,6 +80,21 @@ ctl_fault '{"target":"envd","path":"/process.Process/Start$","action":"expire-mi
 expect_failure SBX_E5040 125 "while the command ran" sleep 10
 ctl_no_sandboxes
 
+# stdin that envd refuses (SendInput answers 401): the command, which would
+# wait for it for ever, is killed and the run fails with the refusal's code.
+ctl_reset
+ctl_fault '{"target":"envd","path":"/process.Process/SendInput$","status":401,"times":0}'
+set +e
+err=$(printf 'hi\n' | timeout 60 "$SBX" run --dsn "$DSN" -- cat 2>&1)
+st=$?
+set -e
+[ "$st" -eq 123 ] || fail "run whose stdin was refused: exit $st, expected 123: $err"
+case $err in *SBX_E4002*"stdin of \"cat\" could not be sent"*) ;; *) fail "stdin refused: $err" ;; esac
+ctl_no_sandboxes
+# stdin a command never reads, as it ended first: not an error.
+ctl_reset
+printf 'unread\n' | "$SBX" run --dsn "$DSN" -- true || fail "a command that ended before its stdin failed"
+
 # envd answers 502 for 1.5 s after create: the command still runs.
 ctl_reset
 ctl_fault '{"target":"api","action":"envd-slow","ms":1500}'
@@ -89,4 +105,4 @@ ctl_no_sandboxes
 
 rig_no_violations
 rig_stop
-echo "PASS: 401, 429, 503, a cut stream, expiry mid-exec and a slow envd each mapped or retried as they should"
+echo "PASS: 401, 429, 503, a cut stream, expiry mid-exec, refused stdin and a slow envd each mapped or retried as they should"
