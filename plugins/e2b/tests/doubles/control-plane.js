@@ -15,6 +15,7 @@ export const ENVD_VERSION = "0.6.13"; // packages/envd/pkg/version.go @ infra 54
 const CLIENT_ID = "6532622b";
 const TEMPLATES = new Map([["base", "rki5dems9wqfm4r03t7g"]]); // alias -> id
 const MAX_TIMEOUT_S = 3600;
+const SPARES = 2; // sandboxes kept started ahead
 
 function send(res, status, body) {
   if (body === undefined) {
@@ -56,31 +57,33 @@ export class ControlPlane {
     this.violations = []; // Prism's sl-violations headers
     this.envdRequests = []; // as the envd double received them
     // E2B starts a sandbox from a snapshot rather than from nothing: the
-    // double keeps one sandbox started ahead (a fresh one, never used), so
-    // a create waits only for its own bookkeeping, as E2B's mostly does.
-    this.spare = null; // a promise of a started Sandbox, or of null
-    this.spareSandbox = null; // that sandbox, to destroy at the end
+    // double keeps sandboxes started ahead (fresh ones, never used), so a
+    // create waits only for its own bookkeeping, as E2B's mostly does. Two,
+    // so a client that creates as fast as a spare starts still finds one.
+    this.spares = []; // { sandbox, started, ready: a promise of it started, or of null }
     this.spareCount = 0;
     this.closed = false;
-    this.startSpare();
+    this.startSpares();
   }
 
-  startSpare() {
-    if (this.closed || this.spare) return;
-    const sb = new Sandbox(null, path.join(this.stateDir, "sandboxes", `spare-${++this.spareCount}`));
-    this.spareSandbox = sb;
-    this.spare = sb.start().then(() => sb, () => { sb.destroy(); return null; });
+  startSpares() {
+    while (!this.closed && this.spares.length < SPARES) {
+      const sb = new Sandbox(null, path.join(this.stateDir, "sandboxes", `spare-${++this.spareCount}`));
+      const spare = { sandbox: sb, started: false };
+      spare.ready = sb.start().then(() => { spare.started = true; return sb; },
+        () => { sb.destroy(); return null; });
+      this.spares.push(spare);
+    }
   }
 
-  // A started sandbox for a create: the spare if it started, else a new one.
+  // A started sandbox for a create: a spare if it started, else a new one.
   async startedSandbox(id) {
-    const spare = this.spare;
-    this.spare = null;
-    this.spareSandbox = null;
-    let sb = spare ? await spare : null;
+    const first = this.spares.findIndex((s) => s.started);
+    const spare = this.spares.splice(first >= 0 ? first : 0, 1)[0];
+    let sb = spare ? await spare.ready : null;
     // The next spare starts once this create's answer is out: spawning
     // bwrap blocks the event loop for a fork, which the answer need not wait.
-    setImmediate(() => this.startSpare());
+    setImmediate(() => this.startSpares());
     if (sb) {
       sb.id = id;
       return sb;
@@ -289,8 +292,7 @@ export class ControlPlane {
   closeAll() {
     this.closed = true;
     for (const id of [...this.sandboxes.keys()]) this.expire(id);
-    if (this.spareSandbox) this.spareSandbox.destroy();
-    this.spareSandbox = null;
-    this.spare = null;
+    for (const spare of this.spares) spare.sandbox.destroy();
+    this.spares = [];
   }
 }
