@@ -46,6 +46,7 @@ SBX_E2B_DOUBLES = \
 	plugins/e2b/tests/doubles/paths.js \
 	plugins/e2b/tests/doubles/faults.js \
 	plugins/e2b/tests/doubles/request-state.js \
+	plugins/e2b/tests/doubles/served.js \
 	plugins/e2b/tests/doubles/rig-selfcheck.js \
 	plugins/e2b/tests/doubles/sdk-session.js \
 	plugins/e2b/tests/doubles/wire-record.js

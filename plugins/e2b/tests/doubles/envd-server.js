@@ -17,6 +17,7 @@ import { processService } from "./process-service.js";
 import { filesystemService } from "./filesystem-service.js";
 import { resolvePath } from "./paths.js";
 import { requestState, requestStorage } from "./request-state.js";
+import { timeServed } from "./served.js";
 
 const ENVD_PORT = 49983;
 
@@ -130,8 +131,9 @@ async function postFile(sb, req, res, url) {
 // `sandboxes` maps an id to a Sandbox (with accessToken, readyAt);
 // `faults` is the Faults of the rig; `requests` gets every request's
 // method, path and headers as they arrived, for the wire tests.
-export function createEnvdServer(sandboxes, faults, requests, recorder = null) {
+export function createEnvdServer(sandboxes, faults, requests, recorder = null, served = null) {
   return http.createServer(async (req, res) => {
+    if (served) timeServed(served, "envd", res);
     const url = new URL(req.url, "http://envd");
     // `proxy502`: E2B's proxy turned it away, envd never saw it (a client
     // may try again: the wire tests count only what envd served).

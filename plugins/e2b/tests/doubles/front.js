@@ -9,11 +9,13 @@
 // 503 is what E2B's edge sends, and the spec declares 429 for almost no
 // operation, so an injected fault is deliberately not spec-checked.
 import http from "node:http";
+import { timeServed } from "./served.js";
 
 const BODY_RECORD_LIMIT = 64 * 1024;
 
-export function createFront({ prismPort, faults, requests, violations, recorder }) {
+export function createFront({ prismPort, faults, requests, violations, recorder, served }) {
   return http.createServer((req, res) => {
+    if (served) timeServed(served, "front", res);
     const record = { method: req.method, path: req.url, headers: req.headers, body: "" };
     requests.push(record);
     const taped = recorder ? recorder.tap("api", req, res) : null;

@@ -77,7 +77,7 @@ const faults = new Faults((id) => cp.expire(id));
 // E2B_WIRE_RECORD: where the exchanges go, for the spec check of the surface.
 const recorder = recorderFromEnv();
 cp = new ControlPlane({ apiKey: API_KEY, stateDir, faults });
-const envdPort = await listen(createEnvdServer(cp.sandboxes, faults, cp.envdRequests, recorder));
+const envdPort = await listen(createEnvdServer(cp.sandboxes, faults, cp.envdRequests, recorder, cp.served));
 const cpPort = await listen(cp.server());
 
 // Prism watches its document and restarts when it changes, refusing
@@ -106,7 +106,7 @@ prism.on("exit", (code, sig) => {
 });
 
 const frontPort = await listen(createFront({
-  prismPort, faults, requests: cp.requests, violations: cp.violations, recorder,
+  prismPort, faults, requests: cp.requests, violations: cp.violations, recorder, served: cp.served,
 }));
 
 const info = {
