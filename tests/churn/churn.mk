@@ -19,6 +19,7 @@ EXTRA_DIST += $(SBX_CHURN_TESTS) \
 	tests/churn/lib/proto.js \
 	tests/churn/lib/surface.js \
 	tests/churn/lib/check.js \
+	tests/churn/lib/wire-record.js \
 	scripts/provider-canary \
 	docs/churn-log.md
 
