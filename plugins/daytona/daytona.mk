@@ -77,12 +77,14 @@ if SBX_ENABLE_DAYTONA
 SBX_DAYTONA_TESTS += plugins/daytona/tests/daytona-passes-contract.sh \
 	plugins/daytona/tests/daytona-create-request-per-policy.sh \
 	plugins/daytona/tests/daytona-faults-mapped.sh \
-	plugins/daytona/tests/daytona-gc-removes-leaked.sh
+	plugins/daytona/tests/daytona-gc-removes-leaked.sh \
+	plugins/daytona/tests/daytona-wire-surface-in-spec.sh
 endif
 TESTS += $(SBX_DAYTONA_TESTS)
 EXTRA_DIST += $(SBX_DAYTONA_SDK_TESTS) $(SBX_DAYTONA_TESTS) plugins/daytona/tests/daytona-rig.sh \
 	plugins/daytona/tests/daytona-control.sh \
-	$(SBX_DAYTONA_DOUBLES) $(SBX_DAYTONA_SPEC) docs/backends/daytona.md
+	$(SBX_DAYTONA_DOUBLES) $(SBX_DAYTONA_SPEC) docs/backends/daytona.md \
+	plugins/daytona/wire-surface.txt
 
 ## Against real Daytona, with the key in DAYTONA_API_KEY: never part of make
 ## check (it costs money and needs the network); scripts/test.sh runs it when

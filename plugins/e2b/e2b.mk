@@ -48,8 +48,7 @@ SBX_E2B_DOUBLES = \
 	plugins/e2b/tests/doubles/request-state.js \
 	plugins/e2b/tests/doubles/served.js \
 	plugins/e2b/tests/doubles/rig-selfcheck.js \
-	plugins/e2b/tests/doubles/sdk-session.js \
-	plugins/e2b/tests/doubles/wire-record.js
+	plugins/e2b/tests/doubles/sdk-session.js
 SBX_E2B_SPEC = \
 	plugins/e2b/spec/SOURCES \
 	plugins/e2b/spec/openapi.yml \

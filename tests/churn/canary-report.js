@@ -9,7 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { PROVIDERS } from "./lib/providers.js";
 import { loadSpecs, checkSurface } from "./lib/check.js";
-import { normalise } from "./lib/openapi.js";
+import { normalise, prefixed } from "./lib/openapi.js";
 import { restOps, sdkFiles, sdkProtos, protoElements } from "./lib/sdk.js";
 
 const args = process.argv.slice(2);
@@ -53,10 +53,17 @@ for (const [name, p] of Object.entries(PROVIDERS)) {
 
   // REST operations the SDK calls, against the stored specs and the adapter's.
   const ops = new Map();
+  // The SDK's paths are its spec's; a service's prefix makes them the
+  // paths the adapter's surface and the loaded specs hold.
   for (const r of p.sdk.rest)
     for (const f of sdkFiles(modules, r.files))
       for (const op of restOps(fs.readFileSync(f, "utf8"), r.style))
-        ops.set(`${op.method} ${normalise(op.path)}`, { ...op, services: r.services });
+        for (const s of r.services) {
+          const at = prefixed(p.specs[s]?.prefix, op.path);
+          const key = `${op.method} ${normalise(at)}`;
+          const had = ops.get(key);
+          ops.set(key, { ...op, path: at, services: [...(had?.services ?? []), s] });
+        }
   say(`   REST operations the SDK calls: ${ops.size}`);
   for (const op of [...ops.values()].sort((a, b) => a.path.localeCompare(b.path))) {
     const inSpec = op.services.some((s) => specs[s]?.openapi?.op(op.method, op.path));

@@ -7,6 +7,7 @@ SBX_CHURN_TESTS = tests/churn/spec-copies-dated.sh \
 TESTS += $(SBX_CHURN_TESTS)
 EXTRA_DIST += $(SBX_CHURN_TESTS) \
 	tests/churn/churn-npm.sh \
+	tests/churn/wire-surface.sh \
 	tests/churn/package.json \
 	tests/churn/package-lock.json \
 	tests/churn/spec-check.js \
@@ -19,6 +20,7 @@ EXTRA_DIST += $(SBX_CHURN_TESTS) \
 	tests/churn/lib/proto.js \
 	tests/churn/lib/surface.js \
 	tests/churn/lib/check.js \
+	tests/churn/lib/wire-record.js \
 	scripts/provider-canary \
 	docs/churn-log.md
 

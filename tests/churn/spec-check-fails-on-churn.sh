@@ -1,8 +1,9 @@
 #!/bin/sh
-# The spec check turns red on real churn and on a spec copy that drops,
-# renames or retypes an element the e2b adapter uses, naming exactly that
-# element (spec-check-fails.js lists the cases); node and the check's npm
-# packages are needed, no rig.
+# The spec check turns red on real churn (E2B's older copies; Daytona's
+# specs have no history here) and on a spec copy that drops, renames or
+# retypes an element the e2b or the daytona adapter uses, naming exactly
+# that element (spec-check-fails.js lists the cases); node and the check's
+# npm packages are needed, no rig.
 set -eu
 : "${SBX_TEST_SRCDIR:?run this test through make check}"
 : "${SBX_TEST_BUILDDIR:?run this test through make check}"
@@ -19,4 +20,4 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 TMP=$(mktemp -d /tmp/sbx-churn-XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 node "$CHURN_DIR/spec-check-fails.js" "$SBX_TEST_SRCDIR" "$TMP" || fail "the spec check did not name what changed (above)"
-echo "PASS: the spec check names each used element the older and the mutated copies lack or retype"
+echo "PASS: the spec check names each used element the older and the mutated copies lack or retype (e2b, daytona)"

@@ -10,6 +10,7 @@
 set -eu
 . "$SBX_TEST_SRCDIR/plugins/e2b/tests/e2b-rig.sh"
 . "$SBX_TEST_SRCDIR/tests/churn/churn-npm.sh"
+. "$SBX_TEST_SRCDIR/tests/churn/wire-surface.sh"
 SBX="$SBX_TEST_BUILDDIR/src/sandboxio"
 REC=$(mktemp -d /tmp/sbx-e2b-wire-XXXXXX)
 trap 'rig_stop; rm -rf "$REC"' EXIT
@@ -25,19 +26,5 @@ SBX_E2B_PLUGIN="$SBX_TEST_BUILDDIR/plugins/e2b/.libs/sandboxio-e2b.so" \
 "$SBX" doctor --online >"$REC/doctor.out" 2>&1 || { cat "$REC/doctor.out"; fail "sandboxio doctor --online failed"; }
 rig_no_violations
 rig_stop
-[ -s "$E2B_WIRE_RECORD" ] || fail "nothing was recorded"
-
-node "$CHURN_DIR/spec-check.js" record e2b "$E2B_WIRE_RECORD" --top "$SBX_TEST_SRCDIR" >"$REC/surface.txt" ||
-    fail "the surface could not be built from the recording"
-KEPT="$SBX_TEST_SRCDIR/plugins/e2b/wire-surface.txt"
-if [ "${SBX_UPDATE_SURFACE:-}" = 1 ]; then
-    { sed -n '/^#/p' "$KEPT" 2>/dev/null; cat "$REC/surface.txt"; } >"$REC/new.txt"
-    cp "$REC/new.txt" "$KEPT"
-    echo "wrote $KEPT"
-fi
-grep -v '^#' "$KEPT" >"$REC/kept.txt" || true
-diff -u "$REC/kept.txt" "$REC/surface.txt" >&2 ||
-    fail "the recorded surface differs from plugins/e2b/wire-surface.txt (+: used now, -: no longer); SBX_UPDATE_SURFACE=1 rewrites it"
-node "$CHURN_DIR/spec-check.js" check e2b --top "$SBX_TEST_SRCDIR" ||
-    fail "the e2b adapter uses elements the stored specs lack (above)"
-echo "PASS: $(wc -l <"$REC/surface.txt") wire elements recorded, as kept in the tree, each in E2B's stored specs"
+surface_check e2b "$E2B_WIRE_RECORD" "$REC"
+echo "PASS: $SURFACE_COUNT wire elements recorded, as kept in the tree, each in E2B's stored specs"

@@ -19,8 +19,11 @@ export function checkSurface(lines, specs, provider) {
   return findings;
 }
 
+// offSpecHeaders names a header alone (any service) or as "SVC NAME".
 function checkHeader(el, name, has, provider, miss) {
-  if (PROTOCOL_HEADERS.has(name) || provider.offSpecHeaders[name] || has(name)) return;
+  const svc = el.slice(0, el.indexOf(" "));
+  const off = provider.offSpecHeaders[name] || provider.offSpecHeaders[`${svc} ${name}`];
+  if (PROTOCOL_HEADERS.has(name) || off || has(name)) return;
   miss(el, "the spec declares no such header");
 }
 
@@ -80,7 +83,7 @@ export function loadSpecs(top, provider, override = {}) {
     const oa = override[`${svc}.openapi`] ?? (s.openapi && `${top}/${s.openapi}`);
     const pr = override[`${svc}.protos`] ?? (s.protos && s.protos.map((f) => `${top}/${f}`));
     specs[svc] = {
-      openapi: oa ? new OpenApi(oa) : null,
+      openapi: oa ? new OpenApi(oa, null, s.prefix) : null,
       protos: pr ? new Protos(pr) : null,
     };
   }

@@ -10,11 +10,21 @@ export function normalise(template) {
   return template.replace(/\{[^}]*\}/g, "{}");
 }
 
+// Path templates as a client calls them: `prefix` before each of the
+// document's (Daytona's toolbox is reached as {toolboxProxyUrl}/{sandboxId}/...,
+// while its spec describes the daemon behind the proxy).
+export function prefixed(prefix, template) {
+  return prefix ? prefix + template : template;
+}
+
 export class OpenApi {
-  // doc: an already parsed document (e.g. a structuredClone to mutate).
-  constructor(file, doc = null) {
+  // doc: an already parsed document (e.g. a structuredClone to mutate);
+  // prefix: put before every path of the document (see prefixed()).
+  constructor(file, doc = null, prefix = "") {
     this.file = file;
     this.doc = doc ?? (YAML.parse(fs.readFileSync(file, "utf8"), { maxAliasCount: -1 }) || {});
+    if (prefix)
+      this.doc.paths = Object.fromEntries(Object.entries(this.doc.paths || {}).map(([p, item]) => [prefixed(prefix, p), item]));
     this.paths = new Map();
     for (const [p, item] of Object.entries(this.doc.paths || {})) this.paths.set(normalise(p), { p, item });
   }
@@ -110,9 +120,12 @@ export class OpenApi {
   }
 }
 
+// The schema of a JSON body: its JSON media type's, else that of a range
+// that admits JSON (Daytona's toolbox spec declares its errors as */*).
 function jsonSchemaOf(content) {
   if (!content) return undefined;
-  const key = Object.keys(content).find((k) => /json/.test(k));
+  const keys = Object.keys(content);
+  const key = keys.find((k) => /json/.test(k)) ?? keys.find((k) => k === "*/*" || k === "application/*");
   return key ? content[key].schema : undefined;
 }
 

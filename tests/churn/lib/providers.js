@@ -1,8 +1,9 @@
 // The adapters whose wire surface is checked, one entry each: where their
 // recorded surface and stored specs live (relative to the source tree),
 // which npm SDK the canary installs, and what the surface may use that no
-// published spec describes (each with the reason). A new adapter is one
-// more entry here.
+// published spec describes (each with the reason). A service's `prefix`
+// goes before each path of its spec (the paths as clients call them). A
+// new adapter is one more entry here.
 export const PROVIDERS = {
   e2b: {
     surface: "plugins/e2b/wire-surface.txt",
@@ -40,11 +41,24 @@ export const PROVIDERS = {
     sources: ["plugins/daytona/*.c"],
     specs: {
       api: { openapi: "plugins/daytona/spec/api-openapi.yaml" },
-      toolbox: { openapi: "plugins/daytona/spec/toolbox-openapi.yaml" },
+      // The toolbox spec describes the daemon; clients reach it through
+      // Daytona's proxy as {toolboxProxyUrl}/{sandboxId}/PATH (the spec's
+      // own description says so), so its paths are checked with that prefix,
+      // as the rig's Prism checks them (doubles/toolbox-spec.js).
+      toolbox: { openapi: "plugins/daytona/spec/toolbox-openapi.yaml", prefix: "/{sandboxId}" },
     },
     history: {},
     maps: ["labels", "env", "envs"],
-    offSpecHeaders: {},
+    // Of an error answer the adapter reads only the message
+    // (api.c and toolbox.c take it with sbx_json_message, plugins/lib/json.c).
+    errorReads: ["message"],
+    // Headers on the wire that are in no published spec, and why: as
+    // "SVC NAME" for one service only (the control plane's spec declares
+    // the organisation header, and the check still holds it to that).
+    offSpecHeaders: {
+      "toolbox x-daytona-organization-id": "Daytona's proxy, before the toolbox, takes a JWT with its organisation as the control plane does; " +
+        "the SDK sends its control-plane headers to the toolbox too (@daytonaio/sdk esm/Daytona.js clientConfig, handed to each Sandbox); no spec describes the proxy",
+    },
     npm: "@daytonaio/sdk",
     // The SDK calls generated axios clients (@daytona/api-client and
     // @daytona/toolbox-api-client in 0.218.0); the @daytonaio scope is

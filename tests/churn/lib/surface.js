@@ -1,7 +1,7 @@
 // An adapter's wire surface from a recording of its traffic (the doubles'
-// JSON lines, see plugins/e2b/tests/doubles/wire-record.js): one line per
-// element it uses, sorted, so a reviewer reads what the adapter depends on
-// and a diff shows what a change added:
+// JSON lines, see wire-record.js): one line per element it uses, sorted, so
+// a reviewer reads what the adapter depends on and a diff shows what a
+// change added:
 //   SVC METHOD TEMPLATE                       an HTTP operation
 //   SVC METHOD TEMPLATE query NAME            a query parameter sent
 //   SVC METHOD TEMPLATE header NAME           a header sent (not HTTP's own)
@@ -10,7 +10,10 @@
 //   SVC rpc PKG.SERVICE/METHOD [header|request|response ...]   the same for Connect
 // PATH is dotted; "[]" marks array items, "*" a map's values. A response
 // field counts as read when its name is a string literal of the adapter's
-// sources (the recording shows what was served, the sources what is looked up).
+// sources (the recording shows what was served, the sources what is looked
+// up); in an error answer (4xx, 5xx) of a provider that lists errorReads,
+// only those count (an adapter that reads nothing of an error but its
+// message does not read its other fields, whatever its literals).
 import fs from "node:fs";
 import path from "node:path";
 import { PROTOCOL_HEADERS } from "./providers.js";
@@ -124,9 +127,10 @@ export function buildSurface(lines, provider, literals, templatesOf) {
     // A Connect error is the protocol's {code,message}, not the service's.
     if (l.resBody && !(rpc && l.status !== 200)) {
       const msgs = connectMessages(decode(l.resBody), framed(l.resType));
+      const read = l.status >= 400 && provider.errorReads ? new Set(provider.errorReads) : literals;
       for (const m of msgs)
         for (const [p, t] of fields(m, provider.maps)) {
-          if (!literals.has(lastName(p))) continue;
+          if (!read.has(lastName(p))) continue;
           out.add(rpc ? `${op} response ${p} ${t}` : `${op} response ${l.status} ${p} ${t}`);
         }
     }

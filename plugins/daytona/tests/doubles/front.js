@@ -16,6 +16,11 @@
 // logs) straight to the toolbox double: the toolbox spec describes the
 // daemon behind the proxy, and Prism cannot proxy a WebSocket.
 //
+// With a recorder (rig.js: DAYTONA_WIRE_RECORD), each front door taps every
+// exchange for the spec check of the adapter's surface (tests/churn/):
+// what Daytona would have served, not the injected faults, the proxy's
+// refusals (no spec describes the proxy) or a Prism that did not answer.
+//
 // The file-content operations go around Prism too (straight to the
 // toolbox double, recorded all the same): Prism cannot carry them.
 // prism-http-server 5.12.2 (dist/server.js) reads a request body whole as
@@ -71,7 +76,7 @@ function keep(violations, entry) {
 
 // Passes the request on to Prism (or, for AROUND_PRISM, straight to the
 // double on `directPort`) and keeps what Prism reports.
-function toPrism(req, res, prismPort, record, violations, onSocket, directPort) {
+function toPrism(req, res, prismPort, record, violations, onSocket, directPort, taped) {
   const port = directPort && AROUND_PRISM.test(req.url) ? directPort : prismPort;
   if (port !== prismPort) record.aroundPrism = true;
   const up = http.request({
@@ -94,6 +99,7 @@ function toPrism(req, res, prismPort, record, violations, onSocket, directPort) 
   });
   if (onSocket) up.on("socket", onSocket);
   up.on("error", (e) => {
+    if (taped) taped.skip = true;
     if (!res.headersSent) jsonAnswer(res, 502, { statusCode: 502, message: `prism: ${e.message}` });
     else res.destroy();
   });
@@ -103,27 +109,29 @@ function toPrism(req, res, prismPort, record, violations, onSocket, directPort) 
   req.pipe(up);
 }
 
-export function createApiFront({ prismPort, faults, requests, violations }) {
+export function createApiFront({ prismPort, faults, requests, violations, recorder }) {
   return http.createServer((req, res) => {
     const record = { method: req.method, path: req.url, headers: req.headers, body: "" };
     requests.push(record);
+    const taped = recorder ? recorder.tap("api", req, res) : null;
     const pathname = new URL(req.url, "http://x").pathname;
     const r = faults.status("api", req.method, pathname);
     if (r) {
       record.injected = r.status;
+      if (taped) taped.skip = true;
       req.resume();
       return jsonAnswer(res, r.status, {
         path: req.url, timestamp: new Date().toISOString(), statusCode: r.status,
         error: http.STATUS_CODES[r.status], message: r.message || `injected ${r.status}`,
       }, retryHeaders(r));
     }
-    toPrism(req, res, prismPort, record, violations);
+    toPrism(req, res, prismPort, record, violations, null, null, taped);
   });
 }
 
 // `cp`: the ControlPlane (credentials and sandboxes); `toolboxPort`: the
 // toolbox double's own port, for WebSocket upgrades.
-export function createToolboxFront({ prismPort, toolboxPort, faults, cp }) {
+export function createToolboxFront({ prismPort, toolboxPort, faults, cp, recorder }) {
   // The proxy's checks; an answer (status, body, headers) or the sandbox.
   function check(req) {
     const m = /^\/([^/?]+)(\/[^?]*)?/.exec(req.url);
@@ -141,9 +149,11 @@ export function createToolboxFront({ prismPort, toolboxPort, faults, cp }) {
   const server = http.createServer((req, res) => {
     const record = { method: req.method, path: req.url, headers: req.headers, body: "" };
     cp.toolboxRequests.push(record);
+    const taped = recorder ? recorder.tap("toolbox", req, res) : null;
     const c = check(req);
     if (c.answer) {
       record.injected = c.injected;
+      if (taped) taped.skip = true;
       req.resume();
       return jsonAnswer(res, ...c.answer);
     }
@@ -151,7 +161,7 @@ export function createToolboxFront({ prismPort, toolboxPort, faults, cp }) {
     // runner does when the container goes.
     c.sb.sockets.add(req.socket);
     res.on("close", () => c.sb.sockets.delete(req.socket));
-    toPrism(req, res, prismPort, record, cp.violations, null, toolboxPort);
+    toPrism(req, res, prismPort, record, cp.violations, null, toolboxPort, taped);
   });
 
   server.on("upgrade", (req, socket, head) => {
@@ -164,6 +174,7 @@ export function createToolboxFront({ prismPort, toolboxPort, faults, cp }) {
         `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
       return;
     }
+    if (recorder) recorder.upgrade("toolbox", req);
     const up = net.connect(toolboxPort, "127.0.0.1", () => {
       let headText = `${req.method} ${req.url} HTTP/1.1\r\n`;
       for (let i = 0; i < req.rawHeaders.length; i += 2)

@@ -102,6 +102,11 @@ async function startPrism(spec, upstreamPort, log) {
   return 0;
 }
 
+// DAYTONA_WIRE_RECORD: where the exchanges go, for the spec check of the
+// surface. The recorder is the spec check's (tests/churn/lib/), loaded only
+// then: the tests that record install tests/churn/ first (churn-npm.sh).
+const recorder = process.env.DAYTONA_WIRE_RECORD
+  ? (await import("../../../../tests/churn/lib/wire-record.js")).recorderFromEnv("DAYTONA_WIRE_RECORD") : null;
 const faults = new Faults((id) => cp.expire(id));
 cp = new ControlPlane({ apiKey: API_KEY, jwt: JWT, stateDir, faults });
 const cpPort = await listen(cp.server());
@@ -124,9 +129,9 @@ const [apiPrism, toolboxPrism] = await Promise.all([
 ]);
 
 const apiFront = await listen(createApiFront({
-  prismPort: apiPrism, faults, requests: cp.requests, violations: cp.violations,
+  prismPort: apiPrism, faults, requests: cp.requests, violations: cp.violations, recorder,
 }));
-const toolboxFront = await listen(createToolboxFront({ prismPort: toolboxPrism, toolboxPort, faults, cp }));
+const toolboxFront = await listen(createToolboxFront({ prismPort: toolboxPrism, toolboxPort, faults, cp, recorder }));
 cp.toolboxUrl = `http://127.0.0.1:${toolboxFront}`;
 
 const info = {

@@ -20,7 +20,6 @@ import { ControlPlane } from "./control-plane.js";
 import { createEnvdServer } from "./envd-server.js";
 import { Faults } from "./faults.js";
 import { createFront } from "./front.js";
-import { recorderFromEnv } from "./wire-record.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const STORED_SPEC = path.join(HERE, "..", "..", "spec", "openapi.yml");
@@ -74,8 +73,11 @@ process.on("SIGTERM", () => shutdown(0));
 process.on("SIGINT", () => shutdown(0));
 
 const faults = new Faults((id) => cp.expire(id));
-// E2B_WIRE_RECORD: where the exchanges go, for the spec check of the surface.
-const recorder = recorderFromEnv();
+// E2B_WIRE_RECORD: where the exchanges go, for the spec check of the
+// surface. The recorder is the spec check's (tests/churn/lib/), loaded only
+// then: the tests that record install tests/churn/ first (churn-npm.sh).
+const recorder = process.env.E2B_WIRE_RECORD
+  ? (await import("../../../../tests/churn/lib/wire-record.js")).recorderFromEnv("E2B_WIRE_RECORD") : null;
 cp = new ControlPlane({ apiKey: API_KEY, stateDir, faults });
 const envdPort = await listen(createEnvdServer(cp.sandboxes, faults, cp.envdRequests, recorder, cp.served));
 const cpPort = await listen(cp.server());

@@ -1,10 +1,13 @@
-// Records the wire as the doubles saw it, for the spec check of the
-// adapter's surface (tests/churn/): with E2B_WIRE_RECORD set to a file,
-// every exchange the doubles serve is appended to it as one JSON line:
-// which service (api, envd), method, path with query, the request's header
-// names, status, the content types, and both bodies (base64) when they are
-// JSON or Connect JSON. Bodies of other types (file contents) are not kept.
+// Records the wire as a rig's doubles saw it, for the spec check of the
+// adapter's surface (surface.js reads it): with the rig's variable
+// (E2B_WIRE_RECORD, DAYTONA_WIRE_RECORD) set to a file, every exchange the
+// doubles serve is appended to it as one JSON line: which service (api,
+// envd, toolbox), method, path with query, the request's header names,
+// status, the content types, and both bodies (base64) when they are JSON
+// or Connect JSON. Bodies of other types (file contents) are not kept.
 // Header values are never written: they hold the keys and tokens.
+// Shared by the rigs, which import it from here (the recording tests
+// install tests/churn/ in the build tree before they start a rig).
 import fs from "node:fs";
 
 const BODY_LIMIT = 1024 * 1024;
@@ -79,9 +82,20 @@ export class WireRecorder {
     });
     return entry;
   }
+
+  // A WebSocket upgrade passed on to a double: recorded as it was asked
+  // (operation, query, headers), with no bodies, as status 101.
+  upgrade(service, req) {
+    const line = {
+      service, method: req.method, path: req.url, headers: Object.keys(req.headers), status: 101,
+      reqType: "", resType: "", reqBody: null, resBody: null,
+    };
+    fs.appendFileSync(this.file, JSON.stringify(line) + "\n");
+  }
 }
 
-export function recorderFromEnv() {
-  const file = process.env.E2B_WIRE_RECORD;
+// The recorder when the environment variable `name` names a file, else null.
+export function recorderFromEnv(name) {
+  const file = process.env[name];
   return file ? new WireRecorder(file) : null;
 }

@@ -1,0 +1,38 @@
+#!/bin/sh
+# Every wire element the daytona adapter uses is in the specs it is tested
+# against. The adapter runs against the rig with its traffic recorded at
+# both front doors (the contract suite, a run from an image with a target,
+# a run with a JWT, gc, doctor --online); the surface
+# built from the recording (tests/churn/spec-check.js record) must equal
+# plugins/daytona/wire-surface.txt, kept in the tree so a reviewer sees what
+# the adapter depends on, and the spec check must find each of its elements
+# in the stored api-openapi.yaml and toolbox-openapi.yaml (the toolbox's
+# paths under the proxy's /{sandboxId}, as the adapter calls them).
+# SBX_UPDATE_SURFACE=1 writes the new surface into the source tree instead.
+set -eu
+. "$SBX_TEST_SRCDIR/plugins/daytona/tests/daytona-rig.sh"
+. "$SBX_TEST_SRCDIR/tests/churn/churn-npm.sh"
+. "$SBX_TEST_SRCDIR/tests/churn/wire-surface.sh"
+SBX="$SBX_TEST_BUILDDIR/src/sandboxio"
+REC=$(mktemp -d /tmp/sbx-daytona-wire-XXXXXX)
+trap 'rig_stop; rm -rf "$REC"' EXIT
+
+export DAYTONA_WIRE_RECORD="$REC/wire.jsonl"
+rig_start
+DSN="daytona://?snapshot=daytona-small"
+SANDBOXIO_MUST_WORK=1 "$SBX" contract "$DSN" >"$REC/contract.out" 2>&1 ||
+    { cat "$REC/contract.out"; fail "the contract suite failed"; }
+# What the suite does not send: a build from an image with a target and a
+# ttl, and the other credential (a JWT with its organisation).
+"$SBX" run --dsn "daytona://?image=python:3.12-slim&target=eu&ttl=120" -- true >"$REC/image.out" 2>&1 ||
+    { cat "$REC/image.out"; fail "a run with image, target and ttl failed"; }
+jwt=$(node -p "require('$RIG_JSON').jwtToken")
+org=$(node -p "require('$RIG_JSON').organizationId")
+env -u DAYTONA_API_KEY DAYTONA_JWT_TOKEN="$jwt" DAYTONA_ORGANIZATION_ID="$org" \
+    "$SBX" run --dsn "$DSN" -- true >"$REC/jwt.out" 2>&1 || { cat "$REC/jwt.out"; fail "a run with a JWT failed"; }
+"$SBX" gc "$DSN" >"$REC/gc.out" 2>&1 || { cat "$REC/gc.out"; fail "sandboxio gc failed"; }
+"$SBX" doctor --online >"$REC/doctor.out" 2>&1 || { cat "$REC/doctor.out"; fail "sandboxio doctor --online failed"; }
+rig_no_violations
+rig_stop
+surface_check daytona "$DAYTONA_WIRE_RECORD" "$REC"
+echo "PASS: $SURFACE_COUNT wire elements recorded, as kept in the tree, each in Daytona's stored specs"

@@ -1,0 +1,25 @@
+# Sourced by an adapter's wire-surface test, not run, after churn-npm.sh and
+# once its rig has stopped: surface_check NAME RECORDING DIR builds NAME's
+# surface (a key of lib/providers.js) from the rig's RECORDING in DIR (a
+# scratch dir), fails unless it equals the one kept in the source tree
+# (plugins/NAME/wire-surface.txt; SBX_UPDATE_SURFACE=1 writes the new one
+# there instead, its comment lines kept) and unless the spec check finds
+# every element in NAME's stored specs. Sets SURFACE_COUNT. Needs `fail`.
+surface_check() {
+    name=$1 recording=$2 dir=$3
+    [ -s "$recording" ] || fail "nothing was recorded"
+    node "$CHURN_DIR/spec-check.js" record "$name" "$recording" --top "$SBX_TEST_SRCDIR" >"$dir/surface.txt" ||
+        fail "the surface could not be built from the recording"
+    kept="$SBX_TEST_SRCDIR/plugins/$name/wire-surface.txt"
+    if [ "${SBX_UPDATE_SURFACE:-}" = 1 ]; then
+        { sed -n '/^#/p' "$kept" 2>/dev/null; cat "$dir/surface.txt"; } >"$dir/new.txt"
+        cp "$dir/new.txt" "$kept"
+        echo "wrote $kept"
+    fi
+    grep -v '^#' "$kept" >"$dir/kept.txt" || true
+    diff -u "$dir/kept.txt" "$dir/surface.txt" >&2 ||
+        fail "the recorded surface differs from plugins/$name/wire-surface.txt (+: used now, -: no longer); SBX_UPDATE_SURFACE=1 rewrites it"
+    node "$CHURN_DIR/spec-check.js" check "$name" --top "$SBX_TEST_SRCDIR" ||
+        fail "the $name adapter uses elements the stored specs lack (above)"
+    SURFACE_COUNT=$(wc -l <"$dir/surface.txt")
+}
