@@ -25,7 +25,16 @@ plugins_daytona_sandboxio_daytona_la_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JSON
 plugins_daytona_sandboxio_daytona_la_LIBADD = plugins/lib/libsbxhttp.la plugins/lib/libsbxjson.la \
 	plugins/lib/libsbxutil.la $(CURL_LIBS) $(JSONC_LIBS) -lpthread
 plugins_daytona_sandboxio_daytona_la_LDFLAGS = $(SBX_PLUGIN_LINK)
+nodist_plugins_daytona_sandboxio_daytona_la_SOURCES = plugins/daytona/spec-date.h
 endif
+
+## The date of the specs the plugin is built against, in its version
+## (0.1.0+spec.2026-08-20) as for e2b: `sandboxio doctor` shows it.
+plugins/daytona/spec-date.h: $(srcdir)/plugins/daytona/spec/SOURCES $(srcdir)/scripts/spec-date.sh
+	$(AM_V_GEN)$(SHELL) $(srcdir)/scripts/spec-date.sh $(srcdir)/plugins/daytona/spec/SOURCES \
+	  DAYTONA_SPEC_DATE >$@.tmp && mv $@.tmp $@
+BUILT_SOURCES += plugins/daytona/spec-date.h
+CLEANFILES += plugins/daytona/spec-date.h plugins/daytona/spec-date.h.tmp
 
 SBX_DAYTONA_DOUBLES = \
 	plugins/daytona/tests/doubles/package.json \

@@ -8,6 +8,9 @@
 
 #include <sandboxio/errors.h>
 
+/* DAYTONA_SPEC_DATE, made from spec/SOURCES at build time (daytona.mk). */
+#include "plugins/daytona/spec-date.h"
+
 /*
  * Only what the contract suite proves against the doubles. Not declared:
  * net-allowlist, limit-memory, limit-cpu, limit-disk (Daytona enforces
@@ -41,7 +44,7 @@ static const sbx_plugin descriptor = {
     .abi_major = SBX_PLUGIN_ABI_MAJOR,
     .abi_minor = SBX_PLUGIN_ABI_MINOR,
     .name = DAYTONA_NAME,
-    .version = DAYTONA_VERSION,
+    .version = DAYTONA_VERSION "+spec." DAYTONA_SPEC_DATE,
     .description = "Daytona sandboxes, through Daytona's API and the toolbox daemon",
     .caps = DAYTONA_CAPS,
     /* Not proved by any dated Daytona document: see docs/backends/daytona.md. */

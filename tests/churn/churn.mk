@@ -3,7 +3,8 @@
 SBX_CHURN_TESTS = tests/churn/spec-copies-dated.sh \
 	tests/churn/spec-check-fails-on-churn.sh \
 	tests/churn/capability-sources-dated.sh \
-	tests/churn/churn-log-entries-complete.sh
+	tests/churn/churn-log-entries-complete.sh \
+	tests/churn/doctor-shows-spec-dates.sh
 TESTS += $(SBX_CHURN_TESTS)
 EXTRA_DIST += $(SBX_CHURN_TESTS) \
 	tests/churn/churn-npm.sh \
