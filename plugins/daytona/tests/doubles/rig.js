@@ -128,6 +128,7 @@ const apiFront = await listen(createApiFront({
 }));
 const toolboxFront = await listen(createToolboxFront({ prismPort: toolboxPrism, toolboxPort, faults, cp }));
 cp.toolboxUrl = `http://127.0.0.1:${toolboxFront}`;
+cp.toolboxDirectUrl = `http://127.0.0.1:${toolboxPort}`;
 
 const info = {
   apiUrl: `http://127.0.0.1:${apiFront}`,
