@@ -181,7 +181,11 @@ typedef struct daytona_sandbox {
     char home[256];                      /* the daemon's work dir */
     sbx_http toolbox;
     unsigned long counter;               /* names of exec sessions */
-    pthread_mutex_t lock;
+    pthread_mutex_t lock;                /* ended, n_ended */
+    /* Sessions of execs that ended, to delete before the next exec (exec.c). */
+#define DAYTONA_ENDED_MAX 8
+    char ended[DAYTONA_ENDED_MAX][64];
+    size_t n_ended;
 } daytona_sandbox;
 
 int daytona_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,

@@ -34,6 +34,9 @@
  * timeout, a cancel or a stopped output callback send "k": the command's
  * whole session is killed, and deleting the exec's session then reaches
  * whatever is left of it (SIGTERM, then SIGKILL, to every descendant).
+ * The session of a command that ended by itself is deleted, with its dir,
+ * by the sandbox's next exec, or goes with the sandbox (defer_cleanup):
+ * a one-shot run makes no calls for it.
  */
 #include "daytona.h"
 
@@ -372,16 +375,13 @@ static int read_status(run *r)
     return rc;
 }
 
-static long quietly(run *r, const char *method, const char *path, json_object **out)
+/* A call whose failure is only logged: its HTTP status, 0 when none came. */
+static long quietly(daytona_sandbox *sb, const char *method, const char *path)
 {
     sbx_http_request rq = {.method = method, .path = path, .retry = SBX_HTTP_RETRY_AUTO,
                            .timeout_ms = 60000};
     sbx_http_response rs = {0};
-    long status = sbx_http_send(&r->sb->toolbox, &rq, &rs) == SBX_OK ? rs.status : 0;
-    if (out && status == 200 &&
-        sbx_json_parse(out, r->sb->host, DAYTONA_NAME, "toolbox", "watching the command",
-                       rs.body.data ? rs.body.data : "", rs.body.len) != SBX_OK)
-        status = -1;
+    long status = sbx_http_send(&sb->toolbox, &rq, &rs) == SBX_OK ? rs.status : 0;
     sbx_http_response_clear(&rs);
     return status;
 }
@@ -391,14 +391,16 @@ static int drain(run *r, bool *got)
 {
     char path[600];
     json_object *list = NULL;
+    long status = 0;
     *got = false;
     int rc = daytona_tb_path(r->sb, path, sizeof(path), "/files", "path", r->dir);
-    /* The wrapper has not made its dir yet: nothing to see so far. */
-    if (rc == SBX_OK && quietly(r, "GET", path, NULL) == 404)
-        return SBX_OK;
     if (rc == SBX_OK)
         rc = daytona_tb_call(r->sb, "GET", path, NULL, SBX_HTTP_RETRY_AUTO, "watching the command",
-                             &list, NULL);
+                             &list, &status);
+    /* The wrapper has not made its dir yet: nothing to see so far (one
+     * call either way: a listing is not asked for twice). */
+    if (rc != SBX_OK && status == 404)
+        return SBX_OK;
     if (rc == SBX_OK && !json_object_is_type(list, json_type_array))
         rc = r->sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "daytona: the file list is not an "
                                     "array");
@@ -543,22 +545,60 @@ static int record_exit(run *r, int *code)
     return rc;
 }
 
-/* The session and the exec's dir go, whatever happened, and no error of theirs hides the exec's. */
-static void cleanup(run *r)
+/* The exec dir of the session sid. */
+static void exec_dir(char *out, size_t size, const char *sid)
 {
-    char path[600];
-    snprintf(path, sizeof(path), "/process/session/%s", r->sid);
-    long status = quietly(r, "DELETE", path, NULL);
+    snprintf(out, size, "/tmp/.%s", sid);
+}
+
+/* The session sid and its exec's dir go; no error of theirs hides an exec's. */
+static void cleanup(daytona_sandbox *sb, const char *sid)
+{
+    char path[600], dir[96];
+    snprintf(path, sizeof(path), "/process/session/%s", sid);
+    long status = quietly(sb, "DELETE", path);
     if (status != 204 && status != 404)
-        r->sb->host->log(SBX_LOG_WARN, DAYTONA_NAME, "could not delete the session %s (HTTP %ld)",
-                         r->sid, status);
-    if (daytona_tb_path(r->sb, path, sizeof(path) - 16, "/files", "path", r->dir) == SBX_OK) {
+        sb->host->log(SBX_LOG_WARN, DAYTONA_NAME, "could not delete the session %s (HTTP %ld)",
+                      sid, status);
+    exec_dir(dir, sizeof(dir), sid);
+    if (daytona_tb_path(sb, path, sizeof(path) - 16, "/files", "path", dir) == SBX_OK) {
         strcat(path, "&recursive=true");
-        status = quietly(r, "DELETE", path, NULL);
+        status = quietly(sb, "DELETE", path);
         if (status != 204 && status != 404)
-            r->sb->host->log(SBX_LOG_WARN, DAYTONA_NAME, "could not remove %s (HTTP %ld)", r->dir,
-                             status);
+            sb->host->log(SBX_LOG_WARN, DAYTONA_NAME, "could not remove %s (HTTP %ld)", dir,
+                          status);
     }
+}
+
+/*
+ * The session of an exec whose command ended by itself is left for later:
+ * the sandbox's next exec deletes it before it starts, and the sandbox's
+ * delete takes it with everything else, so a run's one exec makes no
+ * calls for it. (Anything the command left running in the background
+ * runs on until then.) A full list is cleaned up at once.
+ */
+static void defer_cleanup(daytona_sandbox *sb, const char *sid)
+{
+    pthread_mutex_lock(&sb->lock);
+    bool kept = sb->n_ended < DAYTONA_ENDED_MAX;
+    if (kept)
+        snprintf(sb->ended[sb->n_ended++], sizeof(sb->ended[0]), "%s", sid);
+    pthread_mutex_unlock(&sb->lock);
+    if (!kept)
+        cleanup(sb, sid);
+}
+
+/* The sessions left for later (defer_cleanup) go now. */
+static void cleanup_ended(daytona_sandbox *sb)
+{
+    char ended[DAYTONA_ENDED_MAX][sizeof(sb->ended[0])];
+    pthread_mutex_lock(&sb->lock);
+    size_t n = sb->n_ended;
+    memcpy(ended, sb->ended, n * sizeof(ended[0]));
+    sb->n_ended = 0;
+    pthread_mutex_unlock(&sb->lock);
+    for (size_t i = 0; i < n; i++)
+        cleanup(sb, ended[i]);
 }
 
 static int start_failure(run *r)
@@ -605,7 +645,8 @@ int daytona_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *
     clock_gettime(CLOCK_REALTIME, &ts);
     snprintf(r.sid, sizeof(r.sid), "sandboxio-%lx-%lx-%lx", (long)getpid(),
              __atomic_add_fetch(&sb->counter, 1, __ATOMIC_RELAXED), (long)ts.tv_nsec);
-    snprintf(r.dir, sizeof(r.dir), "/tmp/.%s", r.sid);
+    exec_dir(r.dir, sizeof(r.dir), r.sid);
+    cleanup_ended(sb);
     int rc = start(&r);
     if (rc == SBX_OK && io->input)
         rc = sbx_feed_start(&r.feed, host, DAYTONA_NAME, io, INPUT_CHUNK, send_chunk, &r);
@@ -617,8 +658,12 @@ int daytona_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *
         rc = record_exit(&r, &code);
     if (rc != SBX_OK)
         rc = failed(&r, rc);
-    if (r.sid[0] && rc != SBX_E_EXEC_SANDBOX_GONE)
-        cleanup(&r);
+    /* A command that was killed or failed may have left a tree behind: its
+     * session goes at once. */
+    if (rc == SBX_OK && !r.killed && !r.cancelled && !r.aborted && !r.timed_out)
+        defer_cleanup(sb, r.sid);
+    else if (rc != SBX_E_EXEC_SANDBOX_GONE)
+        cleanup(sb, r.sid);
     if (r.cancelled)
         return host->set_error(SBX_E_EXEC_CANCELLED, "daytona: \"%s\" was cancelled", cmd->argv[0]);
     if (r.aborted)
