@@ -240,7 +240,7 @@ int daytona_gc(void *state, const sbx_plugin_dsn *dsn,
 /* ping.c: an authenticated list of one sandbox; *detail names the endpoint. */
 int daytona_ping(void *state, const sbx_plugin_dsn *dsn, char **detail);
 
-/* The exec wrapper's state, from its status file (status.c). */
+/* The exec wrapper's state, from its status (status.c). */
 enum {
     DAYTONA_S_RUNNING,
     DAYTONA_S_EXIT,
@@ -250,7 +250,7 @@ enum {
     DAYTONA_S_NOPERM,
 };
 /*
- * daytona_status_parse - the status file's text[0..len): 0 with *status
+ * daytona_status_parse - the status's text[0..len): 0 with *status
  * (not DAYTONA_S_RUNNING) and *value (the exit code or signal, else 0), or
  * -1 for anything garbled. text need not be NUL-terminated.
  */

@@ -15,7 +15,8 @@
  *   - writes the command's stdout and stderr, byte for byte, into chunk
  *     files o.N and e.N of a directory of its own in /tmp (a chunk is
  *     closed at 1 MiB, when the output pauses, or within a second), and
- *     at the end a status file ("exit N" or "signal N"), and exits with
+ *     at the end its status, as the name of an empty file ("status.exit.N"
+ *     or "status.signal.N", so the listing says it), and exits with
  *     the command's status, which the daemon records as the command's
  *     exit code;
  *   - reads control lines from its stdin, which is the session command's
@@ -61,7 +62,7 @@ static const char WRAPPER[] =
     "  open(my $f, '>', \"$d/.$name\") or die \"$d/.$name: $!\\n\";\n"
     "  print $f $data; close $f or die \"$d/.$name: $!\\n\";\n"
     "  rename(\"$d/.$name\", \"$d/$name\") or die \"$d/$name: $!\\n\"; }\n"
-    "sub quit { put('status', $_[0]); exit $_[1]; }\n"
+    "sub quit { (my $s = $_[0]) =~ tr/ /./; put(\"status.$s\", ''); exit $_[1]; }\n"
     "quit('start nocwd', 126) if $cwd ne '' && !chdir $cwd;\n"
     "my $p = $ARGV[0]; my $f = '';\n"
     "if ($p =~ m{/}) { $f = $p }\n"
@@ -149,7 +150,7 @@ typedef struct run {
     char sid[64], dir[96], cmd_id[80];
     char cmd_path[256];                 /* /process/session/{sid}/command/{id} */
     uint64_t seq[3];                    /* the next chunk of stdout [1], stderr [2] */
-    int status, value;                  /* from the status file */
+    int status, value;                  /* from the wrapper's status */
     int cancel_fd;
     int64_t deadline;                   /* CLOCK_MONOTONIC ms; 0: none */
     int64_t killed_at;
@@ -317,9 +318,8 @@ static int to_caller(void *ud, const void *data, size_t len)
     return 0;
 }
 
-/* Stream the file at name in the exec's dir to sink, or collect it in out. */
-static int fetch(run *r, const char *name, int (*sink)(void *, const void *, size_t), void *ud,
-                 sbx_buf *out)
+/* Stream the file at name in the exec's dir to sink. */
+static int fetch(run *r, const char *name, int (*sink)(void *, const void *, size_t), void *ud)
 {
     char file[160], path[600];
     snprintf(file, sizeof(file), "%s/%s", r->dir, name);
@@ -329,15 +329,12 @@ static int fetch(run *r, const char *name, int (*sink)(void *, const void *, siz
     sbx_http_request rq = {
         .method = "GET", .path = path, .sink = sink, .sink_ud = ud, .body_cap = 4096,
         /* A retry would repeat bytes the sink already has. */
-        .retry = sink ? SBX_HTTP_RETRY_NEVER : SBX_HTTP_RETRY_AUTO,
+        .retry = SBX_HTTP_RETRY_NEVER,
     };
     sbx_http_response rs = {0};
     rc = sbx_http_send(&r->sb->toolbox, &rq, &rs);
     if (rc == SBX_OK && rs.status != 200 && !rs.sink_stopped)
         rc = daytona_tb_fail(r->sb, rs.status, rs.body.data, rs.body.len, "reading output");
-    else if (rc == SBX_OK && out && rs.body.data &&
-             sbx_buf_append(out, rs.body.data, rs.body.len) != SBX_OK)
-        rc = r->sb->host->set_error(SBX_E_NOMEM, "daytona: out of memory");
     sbx_http_response_clear(&rs);
     return rc;
 }
@@ -363,16 +360,32 @@ static bool listed(json_object *list, const char *name)
     return false;
 }
 
-static int read_status(run *r)
+/*
+ * The wrapper's status is the name of an empty file, "status." and the
+ * status with its spaces as dots ("status.exit.0"), so the listing that
+ * shows it also says it: no call reads it.
+ */
+static int read_status(run *r, json_object *list)
 {
-    sbx_buf b = {0};
-    int rc = fetch(r, "status", NULL, NULL, &b);
-    if (rc == SBX_OK &&
-        daytona_status_parse(b.data ? b.data : "", b.len, &r->status, &r->value) != 0)
-        rc = r->sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "daytona: the wrapper's status is "
-                                    "garbled");
-    sbx_buf_clear(&b);
-    return rc;
+    size_t n = json_object_array_length(list);
+    for (size_t i = 0; i < n; i++) {
+        const char *e = sbx_json_str(json_object_array_get_idx(list, i), "name");
+        if (!e || strncmp(e, "status.", 7) != 0)
+            continue;
+        char text[32];
+        size_t len = strlen(e + 7);
+        if (len >= sizeof(text))
+            len = sizeof(text) - 1;
+        memcpy(text, e + 7, len);
+        for (size_t j = 0; j < len; j++)
+            if (text[j] == '.')
+                text[j] = ' ';
+        if (daytona_status_parse(text, len, &r->status, &r->value) != 0)
+            return r->sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "daytona: the wrapper's status "
+                                          "is garbled");
+        return SBX_OK;
+    }
+    return SBX_OK;
 }
 
 /* A call whose failure is only logged: its HTTP status, 0 when none came. */
@@ -412,7 +425,7 @@ static int drain(run *r, bool *got)
             if (!listed(list, name))
                 break;
             sink_ctx s = {.r = r, .stream = stream};
-            rc = fetch(r, name, to_caller, &s, NULL);
+            rc = fetch(r, name, to_caller, &s);
             char file[160];
             snprintf(file, sizeof(file), "%s/%s", r->dir, name);
             if (rc == SBX_OK)
@@ -423,8 +436,8 @@ static int drain(run *r, bool *got)
             *got = true;
         }
     }
-    if (rc == SBX_OK && listed(list, "status"))
-        rc = read_status(r);
+    if (rc == SBX_OK)
+        rc = read_status(r, list);
     json_object_put(list);
     return rc;
 }
@@ -476,6 +489,10 @@ static int watch(run *r)
     int rc = SBX_OK;
     int pause = POLL_MIN_MS;
     int64_t looked = now_ms();
+    /* The wrapper has just been handed to the session's shell: perl has
+     * not started yet, so a look now would only find no dir. */
+    if (cancel_ready(r, POLL_MIN_MS))
+        r->cancelled = true;
     while (rc == SBX_OK && r->status == S_RUNNING) {
         int fed = sbx_feed_failed(&r->feed);
         if (fed != SBX_OK) {
