@@ -88,12 +88,13 @@ export class ControlPlane {
   }
 
   // Starts sb's namespace sandbox: takes the spare's if it started, else
-  // starts one; either way a new spare is started for the next create.
+  // starts one; either way a new spare is started for the next create,
+  // once the create has been answered (spawning it takes a while).
   async startSandbox(sb) {
     const spare = this.spare;
     this.spare = null;
     this.spareSandbox = null;
-    this.startSpare();
+    setImmediate(() => this.startSpare());
     const ready = spare ? await spare : null;
     if (!ready) return sb.start();
     if (!this.sandboxes.has(sb.id)) {
