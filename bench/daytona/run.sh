@@ -14,6 +14,8 @@
 #      stdout and stderr apart, as sandboxio's exec keeps them);
 #   2c. the same rounds as 2, sent straight to the doubles (no front doors,
 #      no Prism);
+#   2d. one round of each, straight to the doubles, as they saw it: each
+#      request's arrival and the end of its answer;
 #   3. client memory per open sandbox (MANY sandboxes open at once).
 # Figures to print, not asserts; the doubles' own cost is in both sides.
 set -eu
@@ -57,6 +59,39 @@ echo
 echo "## 2c. as 2, straight to the doubles (no front doors, no Prism; $runs rounds)"
 ctl POST /_control/toolbox '{"direct": true}' >/dev/null || fail "the rig would not go direct"
 DAYTONA_API_URL=$RIG_CONTROL BENCH_SDK_MODE=execute "$bench" "$DSN" oneshot "$runs" node "$RIG_NODE/sdk-loop.mjs"
+echo
+
+# Where the time of one round goes, as the doubles saw it (straight to
+# them): each request's arrival and the end of its answer. The time
+# between an answer and the next request is the client's (and its pauses).
+echo "## 2d. one round of each, straight to the doubles: each request as the doubles saw it"
+timeline() {
+    node -e '
+(async () => {
+  const t = await (await fetch(process.env.RIG_CONTROL + "/_control/timeline")).json();
+  const starts = t.map((r, i) => (r.method === "POST" && r.path === "/sandbox" ? i : -1)).filter((i) => i >= 0);
+  const round = t.slice(starts[starts.length - 1]);
+  const t0 = round[0].start, end = round[round.length - 1].end;
+  let inDoubles = 0;
+  for (const r of round) inDoubles += r.end - r.start;
+  const ms = (v) => v.toFixed(1).padStart(6);
+  console.log(`${process.argv[1]}: ${round.length} requests, ${(end - t0).toFixed(1)} ms from the first` +
+    ` request to the last answer: ${inDoubles.toFixed(1)} ms in the doubles, ${(end - t0 - inDoubles).toFixed(1)} ms between`);
+  const shape = (p) => p.split("?")[0].replace(/[0-9a-f]{8}-[0-9a-f-]{27}|sandboxio-[0-9a-f-]+|bench-[0-9-]+/g, "{id}");
+  let prev = t0;
+  for (const r of round) {
+    console.log(`    +${ms(r.start - t0)} ms (${ms(r.start - prev)} after the last answer) ${ms(r.end - r.start)} ms  ${r.service} ${r.method} ${shape(r.path)} ${r.status}`);
+    prev = r.end;
+  }
+})();' "$1"
+}
+ctl DELETE /_control/timeline >/dev/null
+DAYTONA_API_URL=$RIG_CONTROL "$cli" run --dsn "$DSN" -- true
+timeline "sandboxio run -- true"
+ctl DELETE /_control/timeline >/dev/null
+# The SDK's third round: its module loaded and its code warm.
+printf 'go\ngo\ngo\n' | DAYTONA_API_URL=$RIG_CONTROL BENCH_SDK_MODE=execute node "$RIG_NODE/sdk-loop.mjs" >/dev/null
+timeline "the SDK's create, executeCommand('true'), delete (its third round)"
 ctl POST /_control/toolbox '{"direct": false}' >/dev/null || fail "the rig would not go back"
 echo
 

@@ -73,6 +73,7 @@ export class ControlPlane {
     // by the rig; POST /_control/toolbox), for a benchmark without Prism.
     this.toolboxDirectUrl = "";
     this.direct = false;
+    this.timeline = []; // with direct: each request's arrival and end (rig.js)
     this.spare = null; // a promise of a started Sandbox, or of null
     this.spareSandbox = null; // that sandbox, to destroy at the end
     this.spareCount = 0;
@@ -293,7 +294,7 @@ export class ControlPlane {
   async control(req, res, url) {
     const exp = url.pathname.match(/^\/_control\/sandboxes\/([^/]+)\/expire$/);
     const lists = { requests: this.requests, "toolbox-requests": this.toolboxRequests,
-      violations: this.violations, undeclared: this.violations.undeclared };
+      violations: this.violations, undeclared: this.violations.undeclared, timeline: this.timeline };
     const name = url.pathname.slice("/_control/".length);
     if (req.method === "POST" && name === "faults") {
       this.faults.add(await readJson(req));

@@ -104,8 +104,19 @@ async function startPrism(spec, upstreamPort, log) {
 
 const faults = new Faults((id) => cp.expire(id));
 cp = new ControlPlane({ apiKey: API_KEY, jwt: JWT, stateDir, faults });
-const cpPort = await listen(cp.server());
-const toolboxPort = await listen(createToolboxServer(cp.sandboxes));
+// With the toolbox direct (a benchmark without Prism), when each request
+// reached a double and when its answer was done: /_control/timeline.
+function timed(server, service) {
+  server.on("request", (req, res) => {
+    if (!cp.direct || req.url.startsWith("/_control/")) return;
+    const start = performance.now();
+    res.on("finish", () => cp.timeline.push({ service, method: req.method, path: req.url,
+      status: res.statusCode, start, end: performance.now() }));
+  });
+  return server;
+}
+const cpPort = await listen(timed(cp.server(), "api"));
+const toolboxPort = await listen(timed(createToolboxServer(cp.sandboxes), "toolbox"));
 
 const toolboxSpec = path.join(stateDir, "toolbox-openapi.prefixed.json");
 deriveToolboxSpec(path.join(SPEC_DIR, "toolbox-openapi.yaml"), toolboxSpec);
