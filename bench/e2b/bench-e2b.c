@@ -1,195 +1,21 @@
 /*
  * bench-e2b: the e2b backend against the official JS SDK, on the same
- * doubles, in one run, interleaved.
- *
- *   bench-e2b DSN oneshot N SDK...   N rounds; each is one sbx_run() of
- *                                    `true` (create, run, kill) through the
- *                                    public API, then one round of the SDK
- *                                    loop SDK... (a process started once,
- *                                    warm: it reads "go", does create →
- *                                    commands.run('true') → kill and prints
- *                                    its milliseconds); medians and the
- *                                    median of the per-round ratios, of
- *                                    wall time and of the client's own CPU
- *                                    time (user + system; the doubles'
- *                                    work, paid by both, is in neither)
- *   bench-e2b DSN memory M           M sandboxes open at once: this
- *                                    process's RSS growth per sandbox
+ * doubles, in one run, interleaved (bench/lib/sdk-bench.h has the modes).
+ * A round is create, run `true`, kill; the SDK's (bench/e2b/sdk-loop.mjs)
+ * is create -> commands.run('true') -> kill.
  *
  * Run from bench/e2b/run.sh, which starts the rig and prints the commands.
  */
 #include "config.h"
 
-#include <signal.h>
-#include <spawn.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
-#include <sandboxio/sandboxio.h>
-
-#include "../median.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* This process's CPU seconds so far, user + system, every thread. */
-static double cpu_s(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
-           (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-}
-
-static void die(const char *what, int rc)
-{
-    const sbx_error *e = sbx_error_last();
-    fprintf(stderr, "bench-e2b: %s: %s %s\n", what, sbx_error_id(rc), e ? e->message : "");
-    exit(1);
-}
-
-static void run_true(sbx_client *c, const char *dsn, const sbx_cmd *cmd)
-{
-    sbx_result *r = NULL;
-    int rc = sbx_run(&r, c, dsn, NULL, cmd);
-    if (rc)
-        die("sbx_run", rc);
-    if (!sbx_result_exited(r) || sbx_result_exit_code(r) != 0)
-        die("true did not exit 0", SBX_E_INTERNAL);
-    sbx_result_free(r);
-}
-
-extern char **environ;
-
-static int bench_oneshot(sbx_client *c, const char *dsn, int n, char **sdk)
-{
-    int to[2], from[2];
-    pid_t pid;
-    posix_spawn_file_actions_t fa;
-    if (pipe(to) || pipe(from) || posix_spawn_file_actions_init(&fa))
-        die("pipe", SBX_E_SYSTEM);
-    posix_spawn_file_actions_adddup2(&fa, to[0], 0);
-    posix_spawn_file_actions_adddup2(&fa, from[1], 1);
-    posix_spawn_file_actions_addclose(&fa, to[1]);
-    posix_spawn_file_actions_addclose(&fa, from[0]);
-    if (posix_spawnp(&pid, sdk[0], &fa, NULL, sdk, environ) != 0)
-        die("starting the SDK loop", SBX_E_SYSTEM);
-    close(to[0]);
-    close(from[1]);
-    FILE *w = fdopen(to[1], "w"), *r = fdopen(from[0], "r");
-    static const char *const argv[] = {"true", NULL};
-    sbx_cmd *cmd;
-    int rc = sbx_cmd_new(&cmd, argv);
-    double *ours = calloc((size_t)n, sizeof *ours), *theirs = calloc((size_t)n, sizeof *theirs);
-    double *ratio = calloc((size_t)n, sizeof *ratio);
-    double *our_cpu = calloc((size_t)n, sizeof *our_cpu), *their_cpu = calloc((size_t)n, sizeof *their_cpu);
-    double *cpu_ratio = calloc((size_t)n, sizeof *cpu_ratio);
-    if (rc || !w || !r || !ours || !theirs || !ratio || !our_cpu || !their_cpu || !cpu_ratio)
-        die("setting up", rc ? rc : SBX_E_NOMEM);
-    char line[64];
-    /* A warm-up round on each side: the SDK's module load and JIT, our plugin's load. */
-    run_true(c, dsn, cmd);
-    for (int i = -1; i < n; i++) {
-        double t0 = now_s(), c0 = cpu_s();
-        if (i >= 0)
-            run_true(c, dsn, cmd);
-        double t1 = now_s(), c1 = cpu_s();
-        if (fputs("go\n", w) == EOF || fflush(w) || !fgets(line, sizeof(line), r))
-            die("the SDK loop stopped", SBX_E_INTERNAL);
-        if (i < 0)
-            continue;
-        ours[i] = t1 - t0;
-        char *end;
-        theirs[i] = strtod(line, &end) / 1e3;
-        their_cpu[i] = strtod(end, NULL) / 1e3;
-        ratio[i] = ours[i] / theirs[i];
-        our_cpu[i] = c1 - c0;
-        cpu_ratio[i] = their_cpu[i] > 0 ? our_cpu[i] / their_cpu[i] : 0;
-    }
-    fclose(w);
-    fclose(r);
-    int st;
-    waitpid(pid, &st, 0);
-    printf("sandboxio (C, sbx_run): create -> run true -> kill: median %.1f ms over %d rounds\n",
-           bench_median(ours, n) * 1e3, n);
-    printf("e2b JS SDK (warm loop):  create -> commands.run('true') -> kill: median %.1f ms\n",
-           bench_median(theirs, n) * 1e3);
-    printf("median of per-round ratios, sandboxio / SDK: %.2f\n", bench_median(ratio, n));
-    printf("client CPU per round (user + system): sandboxio median %.2f ms, SDK median %.2f ms\n",
-           bench_median(our_cpu, n) * 1e3, bench_median(their_cpu, n) * 1e3);
-    printf("median of per-round client CPU ratios, sandboxio / SDK: %.2f\n",
-           bench_median(cpu_ratio, n));
-    sbx_cmd_free(cmd);
-    free(our_cpu);
-    free(their_cpu);
-    free(cpu_ratio);
-    free(ours);
-    free(theirs);
-    free(ratio);
-    posix_spawn_file_actions_destroy(&fa);
-    return 0;
-}
-
-static long rss_kib(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    long kib = -1;
-    while (f && fgets(line, sizeof(line), f))
-        if (strncmp(line, "VmRSS:", 6) == 0)
-            kib = strtol(line + 6, NULL, 10);
-    if (f)
-        fclose(f);
-    return kib;
-}
-
-static int bench_memory(sbx_client *c, const char *dsn, int m)
-{
-    sbx_sandbox **sb = calloc((size_t)m + 1, sizeof *sb);
-    if (!sb)
-        die("calloc", SBX_E_NOMEM);
-    /* One first, so the plugin, libcurl and TLS are loaded before the baseline. */
-    int rc = sbx_sandbox_open(&sb[m], c, dsn, NULL);
-    if (rc)
-        die("sbx_sandbox_open", rc);
-    long before = rss_kib();
-    for (int i = 0; i < m; i++)
-        if ((rc = sbx_sandbox_open(&sb[i], c, dsn, NULL)))
-            die("sbx_sandbox_open", rc);
-    long after = rss_kib();
-    printf("client memory per open sandbox: %.1f KiB (RSS %ld -> %ld KiB for %d more)\n",
-           (double)(after - before) / m, before, after, m);
-    for (int i = 0; i <= m; i++)
-        sbx_sandbox_free(sb[i]);
-    free(sb);
-    return 0;
-}
+#include "../lib/sdk-bench.h"
 
 int main(int argc, char **argv)
 {
-    if (argc < 4 || (strcmp(argv[2], "oneshot") == 0 && argc < 5)) {
-        fprintf(stderr, "usage: bench-e2b DSN oneshot N SDK... | bench-e2b DSN memory M\n");
-        return 2;
-    }
-    signal(SIGPIPE, SIG_IGN);
-    sbx_client *c;
-    int rc = sbx_client_new(&c);
-    if (rc)
-        die("sbx_client_new", rc);
-    int n = atoi(argv[3]);
-    if (n <= 0)
-        return 2;
-    rc = strcmp(argv[2], "oneshot") == 0 ? bench_oneshot(c, argv[1], n, argv + 4)
-         : strcmp(argv[2], "memory") == 0 ? bench_memory(c, argv[1], n)
-                                          : 2;
-    sbx_client_free(c);
-    return rc;
+    static const bench_sdk_labels labels = {
+        .name = "bench-e2b",
+        .ours = "sandboxio (C, sbx_run): create -> run true -> kill",
+        .theirs = "e2b JS SDK (warm loop):  create -> commands.run('true') -> kill",
+    };
+    return bench_sdk_main(argc, argv, &labels);
 }

@@ -14,46 +14,18 @@
 set -eu
 builddir=$(cd "${1:-.}" && pwd)
 src=$(cd "$(dirname "$0")/../.." && pwd)
-for t in src/sandboxio plugins/e2b/sandboxio-e2b.la bench/e2b/bench-e2b; do
-    make -C "$builddir" -s "$t" >/dev/null
-done
-SBX_TEST_BUILDDIR=$builddir
-SBX_TEST_SRCDIR=$src
-. "$src/plugins/e2b/tests/e2b-rig.sh"
-. "$src/plugins/e2b/tests/e2b-control.sh"
-rig_start
-export LD_LIBRARY_PATH="$builddir/src/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export SANDBOXIO_PLUGIN_PATH="$builddir/plugins/e2b/.libs"
-cli="$builddir/src/.libs/sandboxio"
-[ -x "$cli" ] || cli="$builddir/src/sandboxio"
-bench="$builddir/bench/e2b/.libs/bench-e2b"
-[ -x "$bench" ] || bench="$builddir/bench/e2b/bench-e2b"
+BENCH_BACKEND=e2b BENCH_SDK_PACKAGE=e2b BENCH_SDK_LABEL="e2b SDK"
+. "$src/bench/lib/sdk-bench.sh"
 DSN="e2b://?template=base&timeout=120"
-runs=${RUNS:-20}
-many=${MANY:-50}
-# The SDK loop runs beside the rig's node_modules (the pinned e2b).
-cp "$src/bench/e2b/sdk-loop.mjs" "$RIG_NODE/sdk-loop.mjs"
-
-echo "# machine: $(uname -srm), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "# node $(node --version), e2b SDK $(node -p "require('$RIG_NODE/node_modules/e2b/package.json').version")"
-echo
 
 echo "## 1. HTTP round trips of a one-shot run of true"
-count() {
-    node -e '
-(async () => {
-  const get = async (p) => (await fetch(process.env.RIG_CONTROL + p)).json();
-  const api = (await get("/_control/requests")).length, envd = (await get("/_control/envd-requests")).length;
-  console.log(`${process.argv[1]}: ${api + envd} (control plane ${api}, envd ${envd})`);
-})();' "$1"
-}
 "$cli" run --dsn "$DSN" -- true   # warm
 ctl_reset
 "$cli" run --dsn "$DSN" -- true
-count "sandboxio run -- true"
+bench_count "sandboxio run -- true"
 ctl_reset
 printf 'go\n' | node "$RIG_NODE/sdk-loop.mjs" >/dev/null
-count "e2b SDK create, commands.run('true'), kill"
+bench_count "e2b SDK create, commands.run('true'), kill"
 echo
 
 echo "## 2. create -> run true -> kill, interleaved ($runs rounds)"

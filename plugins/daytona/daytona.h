@@ -181,7 +181,11 @@ typedef struct daytona_sandbox {
     char home[256];                      /* the daemon's work dir */
     sbx_http toolbox;
     unsigned long counter;               /* names of exec sessions */
-    pthread_mutex_t lock;
+    pthread_mutex_t lock;                /* ended, n_ended */
+    /* Sessions of execs that ended, to delete before the next exec (exec.c). */
+#define DAYTONA_ENDED_MAX 8
+    char ended[DAYTONA_ENDED_MAX][64];
+    size_t n_ended;
 } daytona_sandbox;
 
 int daytona_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
@@ -236,7 +240,7 @@ int daytona_gc(void *state, const sbx_plugin_dsn *dsn,
 /* ping.c: an authenticated list of one sandbox; *detail names the endpoint. */
 int daytona_ping(void *state, const sbx_plugin_dsn *dsn, char **detail);
 
-/* The exec wrapper's state, from its status file (status.c). */
+/* The exec wrapper's state, from its status (status.c). */
 enum {
     DAYTONA_S_RUNNING,
     DAYTONA_S_EXIT,
@@ -246,7 +250,7 @@ enum {
     DAYTONA_S_NOPERM,
 };
 /*
- * daytona_status_parse - the status file's text[0..len): 0 with *status
+ * daytona_status_parse - the status's text[0..len): 0 with *status
  * (not DAYTONA_S_RUNNING) and *value (the exit code or signal, else 0), or
  * -1 for anything garbled. text need not be NUL-terminated.
  */

@@ -95,6 +95,14 @@ EXTRA_DIST += $(SBX_DAYTONA_SDK_TESTS) $(SBX_DAYTONA_TESTS) plugins/daytona/test
 	$(SBX_DAYTONA_DOUBLES) $(SBX_DAYTONA_SPEC) docs/backends/daytona.md \
 	plugins/daytona/wire-surface.txt
 
+## The benchmark: bench/daytona/run.sh builds its driver on demand
+## (`make bench/daytona/bench-daytona`); never installed.
+EXTRA_PROGRAMS += bench/daytona/bench-daytona
+bench_daytona_bench_daytona_SOURCES = bench/daytona/bench-daytona.c $(SBX_BENCH_SDK_SOURCES)
+bench_daytona_bench_daytona_LDADD = src/libsandboxio.la
+CLEANFILES += bench/daytona/bench-daytona
+EXTRA_DIST += bench/daytona/run.sh bench/daytona/sdk-loop.mjs
+
 ## Against real Daytona, with the key in DAYTONA_API_KEY: never part of make
 ## check (it costs money and needs the network); scripts/test.sh runs it when
 ## the key is set. 77 (SKIP, with the reason) without one.

@@ -15,7 +15,8 @@
  *   - writes the command's stdout and stderr, byte for byte, into chunk
  *     files o.N and e.N of a directory of its own in /tmp (a chunk is
  *     closed at 1 MiB, when the output pauses, or within a second), and
- *     at the end a status file ("exit N" or "signal N"), and exits with
+ *     at the end its status, as the name of an empty file ("status.exit.N"
+ *     or "status.signal.N", so the listing says it), and exits with
  *     the command's status, which the daemon records as the command's
  *     exit code;
  *   - reads control lines from its stdin, which is the session command's
@@ -34,6 +35,9 @@
  * timeout, a cancel or a stopped output callback send "k": the command's
  * whole session is killed, and deleting the exec's session then reaches
  * whatever is left of it (SIGTERM, then SIGKILL, to every descendant).
+ * The session of a command that ended by itself is deleted, with its dir,
+ * by the sandbox's next exec, or goes with the sandbox (defer_cleanup):
+ * a one-shot run makes no calls for it.
  */
 #include "daytona.h"
 
@@ -58,7 +62,7 @@ static const char WRAPPER[] =
     "  open(my $f, '>', \"$d/.$name\") or die \"$d/.$name: $!\\n\";\n"
     "  print $f $data; close $f or die \"$d/.$name: $!\\n\";\n"
     "  rename(\"$d/.$name\", \"$d/$name\") or die \"$d/$name: $!\\n\"; }\n"
-    "sub quit { put('status', $_[0]); exit $_[1]; }\n"
+    "sub quit { (my $s = $_[0]) =~ tr/ /./; put(\"status.$s\", ''); exit $_[1]; }\n"
     "quit('start nocwd', 126) if $cwd ne '' && !chdir $cwd;\n"
     "my $p = $ARGV[0]; my $f = '';\n"
     "if ($p =~ m{/}) { $f = $p }\n"
@@ -146,7 +150,7 @@ typedef struct run {
     char sid[64], dir[96], cmd_id[80];
     char cmd_path[256];                 /* /process/session/{sid}/command/{id} */
     uint64_t seq[3];                    /* the next chunk of stdout [1], stderr [2] */
-    int status, value;                  /* from the status file */
+    int status, value;                  /* from the wrapper's status */
     int cancel_fd;
     int64_t deadline;                   /* CLOCK_MONOTONIC ms; 0: none */
     int64_t killed_at;
@@ -314,9 +318,8 @@ static int to_caller(void *ud, const void *data, size_t len)
     return 0;
 }
 
-/* Stream the file at name in the exec's dir to sink, or collect it in out. */
-static int fetch(run *r, const char *name, int (*sink)(void *, const void *, size_t), void *ud,
-                 sbx_buf *out)
+/* Stream the file at name in the exec's dir to sink. */
+static int fetch(run *r, const char *name, int (*sink)(void *, const void *, size_t), void *ud)
 {
     char file[160], path[600];
     snprintf(file, sizeof(file), "%s/%s", r->dir, name);
@@ -326,15 +329,12 @@ static int fetch(run *r, const char *name, int (*sink)(void *, const void *, siz
     sbx_http_request rq = {
         .method = "GET", .path = path, .sink = sink, .sink_ud = ud, .body_cap = 4096,
         /* A retry would repeat bytes the sink already has. */
-        .retry = sink ? SBX_HTTP_RETRY_NEVER : SBX_HTTP_RETRY_AUTO,
+        .retry = SBX_HTTP_RETRY_NEVER,
     };
     sbx_http_response rs = {0};
     rc = sbx_http_send(&r->sb->toolbox, &rq, &rs);
     if (rc == SBX_OK && rs.status != 200 && !rs.sink_stopped)
         rc = daytona_tb_fail(r->sb, rs.status, rs.body.data, rs.body.len, "reading output");
-    else if (rc == SBX_OK && out && rs.body.data &&
-             sbx_buf_append(out, rs.body.data, rs.body.len) != SBX_OK)
-        rc = r->sb->host->set_error(SBX_E_NOMEM, "daytona: out of memory");
     sbx_http_response_clear(&rs);
     return rc;
 }
@@ -360,28 +360,41 @@ static bool listed(json_object *list, const char *name)
     return false;
 }
 
-static int read_status(run *r)
+/*
+ * The wrapper's status is the name of an empty file, "status." and the
+ * status with its spaces as dots ("status.exit.0"), so the listing that
+ * shows it also says it: no call reads it.
+ */
+static int read_status(run *r, json_object *list)
 {
-    sbx_buf b = {0};
-    int rc = fetch(r, "status", NULL, NULL, &b);
-    if (rc == SBX_OK &&
-        daytona_status_parse(b.data ? b.data : "", b.len, &r->status, &r->value) != 0)
-        rc = r->sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "daytona: the wrapper's status is "
-                                    "garbled");
-    sbx_buf_clear(&b);
-    return rc;
+    size_t n = json_object_array_length(list);
+    for (size_t i = 0; i < n; i++) {
+        const char *e = sbx_json_str(json_object_array_get_idx(list, i), "name");
+        if (!e || strncmp(e, "status.", 7) != 0)
+            continue;
+        char text[32];
+        size_t len = strlen(e + 7);
+        if (len >= sizeof(text))
+            len = sizeof(text) - 1;
+        memcpy(text, e + 7, len);
+        for (size_t j = 0; j < len; j++)
+            if (text[j] == '.')
+                text[j] = ' ';
+        if (daytona_status_parse(text, len, &r->status, &r->value) != 0)
+            return r->sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "daytona: the wrapper's status "
+                                          "is garbled");
+        return SBX_OK;
+    }
+    return SBX_OK;
 }
 
-static long quietly(run *r, const char *method, const char *path, json_object **out)
+/* A call whose failure is only logged: its HTTP status, 0 when none came. */
+static long quietly(daytona_sandbox *sb, const char *method, const char *path)
 {
     sbx_http_request rq = {.method = method, .path = path, .retry = SBX_HTTP_RETRY_AUTO,
                            .timeout_ms = 60000};
     sbx_http_response rs = {0};
-    long status = sbx_http_send(&r->sb->toolbox, &rq, &rs) == SBX_OK ? rs.status : 0;
-    if (out && status == 200 &&
-        sbx_json_parse(out, r->sb->host, DAYTONA_NAME, "toolbox", "watching the command",
-                       rs.body.data ? rs.body.data : "", rs.body.len) != SBX_OK)
-        status = -1;
+    long status = sbx_http_send(&sb->toolbox, &rq, &rs) == SBX_OK ? rs.status : 0;
     sbx_http_response_clear(&rs);
     return status;
 }
@@ -391,14 +404,16 @@ static int drain(run *r, bool *got)
 {
     char path[600];
     json_object *list = NULL;
+    long status = 0;
     *got = false;
     int rc = daytona_tb_path(r->sb, path, sizeof(path), "/files", "path", r->dir);
-    /* The wrapper has not made its dir yet: nothing to see so far. */
-    if (rc == SBX_OK && quietly(r, "GET", path, NULL) == 404)
-        return SBX_OK;
     if (rc == SBX_OK)
         rc = daytona_tb_call(r->sb, "GET", path, NULL, SBX_HTTP_RETRY_AUTO, "watching the command",
-                             &list, NULL);
+                             &list, &status);
+    /* The wrapper has not made its dir yet: nothing to see so far (one
+     * call either way: a listing is not asked for twice). */
+    if (rc != SBX_OK && status == 404)
+        return SBX_OK;
     if (rc == SBX_OK && !json_object_is_type(list, json_type_array))
         rc = r->sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "daytona: the file list is not an "
                                     "array");
@@ -410,7 +425,7 @@ static int drain(run *r, bool *got)
             if (!listed(list, name))
                 break;
             sink_ctx s = {.r = r, .stream = stream};
-            rc = fetch(r, name, to_caller, &s, NULL);
+            rc = fetch(r, name, to_caller, &s);
             char file[160];
             snprintf(file, sizeof(file), "%s/%s", r->dir, name);
             if (rc == SBX_OK)
@@ -421,8 +436,8 @@ static int drain(run *r, bool *got)
             *got = true;
         }
     }
-    if (rc == SBX_OK && listed(list, "status"))
-        rc = read_status(r);
+    if (rc == SBX_OK)
+        rc = read_status(r, list);
     json_object_put(list);
     return rc;
 }
@@ -474,6 +489,10 @@ static int watch(run *r)
     int rc = SBX_OK;
     int pause = POLL_MIN_MS;
     int64_t looked = now_ms();
+    /* The wrapper has just been handed to the session's shell: perl has
+     * not started yet, so a look now would only find no dir. */
+    if (cancel_ready(r, POLL_MIN_MS))
+        r->cancelled = true;
     while (rc == SBX_OK && r->status == S_RUNNING) {
         int fed = sbx_feed_failed(&r->feed);
         if (fed != SBX_OK) {
@@ -543,22 +562,60 @@ static int record_exit(run *r, int *code)
     return rc;
 }
 
-/* The session and the exec's dir go, whatever happened, and no error of theirs hides the exec's. */
-static void cleanup(run *r)
+/* The exec dir of the session sid. */
+static void exec_dir(char *out, size_t size, const char *sid)
 {
-    char path[600];
-    snprintf(path, sizeof(path), "/process/session/%s", r->sid);
-    long status = quietly(r, "DELETE", path, NULL);
+    snprintf(out, size, "/tmp/.%s", sid);
+}
+
+/* The session sid and its exec's dir go; no error of theirs hides an exec's. */
+static void cleanup(daytona_sandbox *sb, const char *sid)
+{
+    char path[600], dir[96];
+    snprintf(path, sizeof(path), "/process/session/%s", sid);
+    long status = quietly(sb, "DELETE", path);
     if (status != 204 && status != 404)
-        r->sb->host->log(SBX_LOG_WARN, DAYTONA_NAME, "could not delete the session %s (HTTP %ld)",
-                         r->sid, status);
-    if (daytona_tb_path(r->sb, path, sizeof(path) - 16, "/files", "path", r->dir) == SBX_OK) {
+        sb->host->log(SBX_LOG_WARN, DAYTONA_NAME, "could not delete the session %s (HTTP %ld)",
+                      sid, status);
+    exec_dir(dir, sizeof(dir), sid);
+    if (daytona_tb_path(sb, path, sizeof(path) - 16, "/files", "path", dir) == SBX_OK) {
         strcat(path, "&recursive=true");
-        status = quietly(r, "DELETE", path, NULL);
+        status = quietly(sb, "DELETE", path);
         if (status != 204 && status != 404)
-            r->sb->host->log(SBX_LOG_WARN, DAYTONA_NAME, "could not remove %s (HTTP %ld)", r->dir,
-                             status);
+            sb->host->log(SBX_LOG_WARN, DAYTONA_NAME, "could not remove %s (HTTP %ld)", dir,
+                          status);
     }
+}
+
+/*
+ * The session of an exec whose command ended by itself is left for later:
+ * the sandbox's next exec deletes it before it starts, and the sandbox's
+ * delete takes it with everything else, so a run's one exec makes no
+ * calls for it. (Anything the command left running in the background
+ * runs on until then.) A full list is cleaned up at once.
+ */
+static void defer_cleanup(daytona_sandbox *sb, const char *sid)
+{
+    pthread_mutex_lock(&sb->lock);
+    bool kept = sb->n_ended < DAYTONA_ENDED_MAX;
+    if (kept)
+        snprintf(sb->ended[sb->n_ended++], sizeof(sb->ended[0]), "%s", sid);
+    pthread_mutex_unlock(&sb->lock);
+    if (!kept)
+        cleanup(sb, sid);
+}
+
+/* The sessions left for later (defer_cleanup) go now. */
+static void cleanup_ended(daytona_sandbox *sb)
+{
+    char ended[DAYTONA_ENDED_MAX][sizeof(sb->ended[0])];
+    pthread_mutex_lock(&sb->lock);
+    size_t n = sb->n_ended;
+    memcpy(ended, sb->ended, n * sizeof(ended[0]));
+    sb->n_ended = 0;
+    pthread_mutex_unlock(&sb->lock);
+    for (size_t i = 0; i < n; i++)
+        cleanup(sb, ended[i]);
 }
 
 static int start_failure(run *r)
@@ -605,7 +662,8 @@ int daytona_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *
     clock_gettime(CLOCK_REALTIME, &ts);
     snprintf(r.sid, sizeof(r.sid), "sandboxio-%lx-%lx-%lx", (long)getpid(),
              __atomic_add_fetch(&sb->counter, 1, __ATOMIC_RELAXED), (long)ts.tv_nsec);
-    snprintf(r.dir, sizeof(r.dir), "/tmp/.%s", r.sid);
+    exec_dir(r.dir, sizeof(r.dir), r.sid);
+    cleanup_ended(sb);
     int rc = start(&r);
     if (rc == SBX_OK && io->input)
         rc = sbx_feed_start(&r.feed, host, DAYTONA_NAME, io, INPUT_CHUNK, send_chunk, &r);
@@ -617,8 +675,12 @@ int daytona_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *
         rc = record_exit(&r, &code);
     if (rc != SBX_OK)
         rc = failed(&r, rc);
-    if (r.sid[0] && rc != SBX_E_EXEC_SANDBOX_GONE)
-        cleanup(&r);
+    /* A command that was killed or failed may have left a tree behind: its
+     * session goes at once. */
+    if (rc == SBX_OK && !r.killed && !r.cancelled && !r.aborted && !r.timed_out)
+        defer_cleanup(sb, r.sid);
+    else if (rc != SBX_E_EXEC_SANDBOX_GONE)
+        cleanup(sb, r.sid);
     if (r.cancelled)
         return host->set_error(SBX_E_EXEC_CANCELLED, "daytona: \"%s\" was cancelled", cmd->argv[0]);
     if (r.aborted)

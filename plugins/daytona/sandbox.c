@@ -203,16 +203,24 @@ static uint64_t now_ms(void)
     return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-/* Poll GET /sandbox/{id} until `started`; its record (with toolboxProxyUrl) in *record. */
-static int wait_started(daytona_sandbox *sb, json_object **record)
+/*
+ * Wait until `started`; its record (with toolboxProxyUrl) in *record. The
+ * create's answer (created) is the first record looked at: a sandbox
+ * already started is not asked for again, and one on its way is first
+ * asked for (GET /sandbox/{id}) after a pause, since it was just made.
+ */
+static int wait_started(daytona_sandbox *sb, json_object *created, json_object **record)
 {
     char path[96], state[64] = "", reason[256] = "";
     snprintf(path, sizeof(path), "/sandbox/%s", sb->id);
     uint64_t start = now_ms(), bound = sb->api.ep.start_s * 1000;
     long pause_ms = 50;
-    for (;;) {
-        json_object *rec = NULL;
-        int rc = daytona_api_call(&sb->api, "GET", path, NULL, SBX_HTTP_RETRY_AUTO,
+    /* An answer without a state says nothing of it: the wait asks at once. */
+    json_object *first = sbx_json_str(created, "state") ? json_object_get(created) : NULL;
+    for (json_object *rec = first;; rec = NULL) {
+        int rc = SBX_OK;
+        if (!rec)
+            rc = daytona_api_call(&sb->api, "GET", path, NULL, SBX_HTTP_RETRY_AUTO,
                                   "waiting for the sandbox to start", &rec, NULL);
         if (rc == SBX_OK)
             rc = daytona_start_state(rec, sb->host, state, sizeof(state));
@@ -288,7 +296,7 @@ int daytona_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits
         rc = host->set_error(SBX_E_BACKEND_PROTOCOL, "daytona: creating a sandbox: a bad id");
     if (rc == SBX_OK) {
         snprintf(sb->id, sizeof(sb->id), "%s", id);
-        rc = wait_started(sb, &rec);
+        rc = wait_started(sb, out, &rec);
     }
     if (rc == SBX_OK)
         rc = sbx_json_get_string(&proxy, host, DAYTONA_NAME, "the started sandbox", rec,

@@ -1,7 +1,7 @@
 /*
- * status.c - the exec wrapper's status file. The wrapper writes it inside
- * the sandbox, where the command can write it too, so it is read as
- * untrusted input: exactly one of "exit N" (N 0..255), "signal N" (N
+ * status.c - the exec wrapper's status. The wrapper writes it inside the
+ * sandbox (as a file name, its spaces as dots: exec.c), where the command
+ * can write too, so it is read as untrusted input: exactly one of "exit N" (N 0..255), "signal N" (N
  * 1..127), "start nocwd", "start noexec", "start noperm", with at most one
  * newline after it. Anything else is garbled.
  */

@@ -112,7 +112,7 @@ EXTRA_DIST += $(SBX_E2B_SDK_TESTS) $(SBX_E2B_TESTS) plugins/e2b/tests/e2b-rig.sh
 ## The benchmark: bench/e2b/run.sh builds its driver on demand
 ## (`make bench/e2b/bench-e2b`); never installed.
 EXTRA_PROGRAMS += bench/e2b/bench-e2b
-bench_e2b_bench_e2b_SOURCES = bench/e2b/bench-e2b.c bench/median.h
+bench_e2b_bench_e2b_SOURCES = bench/e2b/bench-e2b.c $(SBX_BENCH_SDK_SOURCES)
 bench_e2b_bench_e2b_LDADD = src/libsandboxio.la
 CLEANFILES += bench/e2b/bench-e2b
 EXTRA_DIST += bench/e2b/run.sh bench/e2b/sdk-loop.mjs

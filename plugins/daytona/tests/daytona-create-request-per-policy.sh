@@ -53,7 +53,40 @@ expect(exec.suppressInputEcho, true, 'suppressInputEcho');
 expect(exec.command.startsWith(\"'perl' '-e' \"), true, 'the wrapper');
 expect(exec.command.endsWith(\" 'echo' 'wired'\"), true, 'argv quoted word by word at the end');
 expect(tb.includes('GET /process/session/SID/command/CMD'), true, 'the exit code read from the record');
-expect(tb.slice(-2).join(','), 'DELETE /process/session/SID,DELETE /files', 'the session and its dir removed');
+expect(toolbox.filter((r) => r.method === 'DELETE').map((r) => r.path.split('?')[1].replace(/[^&]*%2F/g, ''))
+  .join(','), 'o.000000000',
+  'a command that ended by itself: its output chunk removed once read; its session and dir go with the sandbox, not by calls of their own');
+"
+
+# --- a command killed at its timeout: its session and dir removed at once ------------
+ctl_reset
+rc=0
+"$SBX" run --dsn "$DSN" --timeout 1 -- sleep 10 || rc=$?
+[ "$rc" -eq 124 ] || fail "run past its timeout exited $rc, not 124"
+ctl_check "
+const tb = toolbox.map((r) => r.method + ' ' + r.path.replace(/^\/[0-9a-f-]{36}/, '').split('?')[0]
+  .replace(/sandboxio-[0-9a-f-]+/, 'SID'));
+const del = toolbox.filter((r) => r.method === 'DELETE');
+expect(tb.filter((c) => c.startsWith('DELETE ')).join(','), 'DELETE /process/session/SID,DELETE /files',
+  'the killed command: its session and its dir removed at once');
+expect(del[1].path.includes('recursive=true'), true, 'the dir removed recursively');
+expect(requests.filter((r) => r.method === 'DELETE').length, 1, 'then the sandbox deleted');
+"
+
+# --- two execs in one sandbox: the first's session goes before the second starts ---
+ctl_reset
+"$SBX" contract "$DSN" --only SBX-PERS-001 >/dev/null || fail "SBX-PERS-001 (two execs in one sandbox) failed"
+ctl_check "
+const sid = (r) => (/sandboxio-[0-9a-f-]+/.exec(r.path) || [''])[0];
+const steps = toolbox.filter((r) => /\/process\/session(\?|$)/.test(r.path) ||
+  (r.method === 'DELETE' && /\/process\/session\/|recursive=true/.test(r.path)));
+const seen = steps.map((r) => r.method + (r.method === 'POST' ? ' session ' + JSON.parse(r.body).sessionId
+  : r.path.includes('/files') ? ' dir ' + sid(r) : ' session ' + sid(r)));
+const [a, b] = steps.filter((r) => r.method === 'POST').map((r) => JSON.parse(r.body).sessionId);
+expect(seen.join(','), ['POST session ' + a, 'DELETE session ' + a, 'DELETE dir ' + a, 'POST session ' + b].join(','),
+  'the session and dir of the first exec removed before the second starts, those of the second go with the sandbox');
+const made = requests.filter((r) => r.method === 'POST' && r.path === '/sandbox').length;
+expect(requests.filter((r) => r.method === 'DELETE').length, made, 'every sandbox the suite made deleted');
 "
 
 # --- the DSN's options: ttl, target, image ---------------------------------------

@@ -6,7 +6,10 @@
 //
 // A created sandbox is `creating` while its namespace sandbox starts, then
 // `started` (the SDK and the adapter poll GET /sandbox/{id} for it); a
-// "stuck-creating" fault keeps it `creating` for ever. Delete answers the
+// "stuck-creating" fault keeps it `creating` for ever. One namespace
+// sandbox is kept started ahead (the spare), as Daytona starts a sandbox
+// from a snapshot rather than builds it per create: a create takes it and
+// another is started for the next. Delete answers the
 // sandbox as `destroying`; it is gone (404) right after.
 //
 // It also serves the rig's own control endpoints under /_control/ (faults,
@@ -65,6 +68,46 @@ export class ControlPlane {
     this.toolboxRequests = []; // as the toolbox front door received them
     this.violations = []; // what Prism reported
     this.violations.undeclared = []; // statuses the spec does not declare (front.js)
+    // Where records send clients for the toolbox: the toolbox front door
+    // (Daytona's proxy), or with `direct` the toolbox double itself (set
+    // by the rig; POST /_control/toolbox), for a benchmark without Prism.
+    this.toolboxDirectUrl = "";
+    this.direct = false;
+    this.timeline = []; // with direct: each request's arrival and end (rig.js)
+    this.spare = null; // a promise of a started Sandbox, or of null
+    this.spareSandbox = null; // that sandbox, to destroy at the end
+    this.spareCount = 0;
+    this.closed = false;
+    this.startSpare();
+  }
+
+  startSpare() {
+    if (this.closed || this.spare) return;
+    const sb = new Sandbox(null, path.join(this.stateDir, "sandboxes", `spare-${++this.spareCount}`));
+    this.spareSandbox = sb;
+    this.spare = sb.start().then(() => sb, () => { sb.destroy(); return null; });
+  }
+
+  // Starts sb's namespace sandbox: takes the spare's if it started, else
+  // starts one; either way a new spare is started for the next create,
+  // once the create has been answered (spawning it takes a while).
+  async startSandbox(sb) {
+    const spare = this.spare;
+    this.spare = null;
+    this.spareSandbox = null;
+    setImmediate(() => this.startSpare());
+    const ready = spare ? await spare : null;
+    if (!ready) return sb.start();
+    if (!this.sandboxes.has(sb.id)) {
+      ready.destroy(); // deleted while it waited for the spare
+      return undefined;
+    }
+    sb.takeOver(ready);
+    return undefined;
+  }
+
+  get proxyUrl() {
+    return this.direct ? this.toolboxDirectUrl : this.toolboxUrl;
   }
 
   authorised(req) {
@@ -90,7 +133,7 @@ export class ControlPlane {
       autoDeleteInterval: sb.autoDeleteInterval,
       createdAt: sb.createdAt, updatedAt: sb.updatedAt, lastActivityAt: sb.updatedAt,
       sandboxClass: "container", daemonVersion: DAEMON_VERSION, runnerId: "runner-double",
-      toolboxProxyUrl: this.toolboxUrl,
+      toolboxProxyUrl: this.proxyUrl,
     };
     if (sb.networkAllowList !== undefined) out.networkAllowList = sb.networkAllowList;
     if (sb.domainAllowList !== undefined) out.domainAllowList = sb.domainAllowList;
@@ -182,7 +225,7 @@ export class ControlPlane {
     this.setTtl(sb, body.ttlMinutes ?? 0);
     this.sandboxes.set(id, sb);
     const stuck = this.faults.stuckCreating(req);
-    const started = sb.start().then(() => {
+    const started = this.startSandbox(sb).then(() => {
       if (stuck || !this.sandboxes.has(id)) return;
       sb.startTimer = setTimeout(() => this.touch(sb, "started"), START_MS);
     }, (e) => {
@@ -229,7 +272,7 @@ export class ControlPlane {
         return send(res, 200, out);
       }
       case "GET /sandbox/{id}/toolbox-proxy-url":
-        return send(res, 200, { url: this.toolboxUrl });
+        return send(res, 200, { url: this.proxyUrl });
       case "POST /sandbox/{id}/autostop/{arg}":
         sb.autoStopInterval = arg;
         this.touch(sb);
@@ -251,10 +294,14 @@ export class ControlPlane {
   async control(req, res, url) {
     const exp = url.pathname.match(/^\/_control\/sandboxes\/([^/]+)\/expire$/);
     const lists = { requests: this.requests, "toolbox-requests": this.toolboxRequests,
-      violations: this.violations, undeclared: this.violations.undeclared };
+      violations: this.violations, undeclared: this.violations.undeclared, timeline: this.timeline };
     const name = url.pathname.slice("/_control/".length);
     if (req.method === "POST" && name === "faults") {
       this.faults.add(await readJson(req));
+      return send(res, 204);
+    }
+    if (req.method === "POST" && name === "toolbox") {
+      this.direct = Boolean((await readJson(req))?.direct);
       return send(res, 204);
     }
     if (req.method === "DELETE" && name === "faults") {
@@ -296,6 +343,10 @@ export class ControlPlane {
   }
 
   closeAll() {
+    this.closed = true;
     for (const id of [...this.sandboxes.keys()]) this.expire(id);
+    if (this.spareSandbox) this.spareSandbox.destroy();
+    this.spareSandbox = null;
+    this.spare = null;
   }
 }

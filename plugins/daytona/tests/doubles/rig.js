@@ -109,8 +109,19 @@ const recorder = process.env.DAYTONA_WIRE_RECORD
   ? (await import("../../../../tests/churn/lib/wire-record.js")).recorderFromEnv("DAYTONA_WIRE_RECORD") : null;
 const faults = new Faults((id) => cp.expire(id));
 cp = new ControlPlane({ apiKey: API_KEY, jwt: JWT, stateDir, faults });
-const cpPort = await listen(cp.server());
-const toolboxPort = await listen(createToolboxServer(cp.sandboxes));
+// With the toolbox direct (a benchmark without Prism), when each request
+// reached a double and when its answer was done: /_control/timeline.
+function timed(server, service) {
+  server.on("request", (req, res) => {
+    if (!cp.direct || req.url.startsWith("/_control/")) return;
+    const start = performance.now();
+    res.on("finish", () => cp.timeline.push({ service, method: req.method, path: req.url,
+      status: res.statusCode, start, end: performance.now() }));
+  });
+  return server;
+}
+const cpPort = await listen(timed(cp.server(), "api"));
+const toolboxPort = await listen(timed(createToolboxServer(cp.sandboxes), "toolbox"));
 
 const toolboxSpec = path.join(stateDir, "toolbox-openapi.prefixed.json");
 deriveToolboxSpec(path.join(SPEC_DIR, "toolbox-openapi.yaml"), toolboxSpec);
@@ -133,6 +144,7 @@ const apiFront = await listen(createApiFront({
 }));
 const toolboxFront = await listen(createToolboxFront({ prismPort: toolboxPrism, toolboxPort, faults, cp, recorder }));
 cp.toolboxUrl = `http://127.0.0.1:${toolboxFront}`;
+cp.toolboxDirectUrl = `http://127.0.0.1:${toolboxPort}`;
 
 const info = {
   apiUrl: `http://127.0.0.1:${apiFront}`,

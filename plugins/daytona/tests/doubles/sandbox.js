@@ -57,6 +57,13 @@ export class Sandbox {
     if (!this.nsPid) throw new Error(`bwrap gave no child pid: ${info}`);
   }
 
+  // Becomes `spare`, a sandbox started ahead: its namespaces and work dir.
+  takeOver(spare) {
+    Object.assign(this, { holder: spare.holder, nsPid: spare.nsPid, workDir: spare.workDir });
+    spare.holder = null;
+    spare.nsPid = 0;
+  }
+
   // The host path of a path inside the sandbox, reached through the
   // holder's root (so /tmp and /home/daytona both resolve), its symlinks
   // followed inside that root.
