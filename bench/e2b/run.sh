@@ -29,14 +29,14 @@ bench_count "e2b SDK create, commands.run('true'), kill"
 echo
 
 echo "## 2. create -> run true -> kill, interleaved ($runs rounds)"
-"$bench" "$DSN" oneshot "$runs" node "$RIG_NODE/sdk-loop.mjs"
+BENCH_SERVED="front envd" "$bench" "$DSN" oneshot "$runs" node "$RIG_NODE/sdk-loop.mjs"
 echo
 
 # The same rounds with both clients sent straight to the control-plane
 # double: no front door, no Prism. What is left of the doubles' work is
 # their sandbox (a bwrap per create), so the ratio is nearer the clients'.
 echo "## 2b. the same, straight to the control-plane double (no front door, no Prism; $runs rounds)"
-E2B_API_URL=$RIG_CONTROL "$bench" "$DSN" oneshot "$runs" node "$RIG_NODE/sdk-loop.mjs"
+E2B_API_URL=$RIG_CONTROL BENCH_SERVED="api envd" "$bench" "$DSN" oneshot "$runs" node "$RIG_NODE/sdk-loop.mjs"
 echo
 
 echo "## 3. client memory per open sandbox ($many open at once)"

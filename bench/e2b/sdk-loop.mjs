@@ -2,12 +2,19 @@
 // "go" line on stdin it creates a sandbox, runs `true` in it and kills it,
 // then prints the milliseconds that took and the CPU milliseconds this
 // process spent on it (user + system, all its threads). Pointed at the rig by
-// E2B_API_URL, E2B_SANDBOX_URL and E2B_API_KEY, as any client is.
+// E2B_API_URL, E2B_SANDBOX_URL and E2B_API_KEY, as any client is. A
+// "served" line is answered with the rig's counters of the time the doubles
+// spent answering (GET $RIG_CONTROL/_control/served): "FRONT API ENVD", ms.
 import readline from "node:readline";
 import { Sandbox } from "e2b";
 
 const rl = readline.createInterface({ input: process.stdin });
 for await (const line of rl) {
+  if (line.trim() === "served") {
+    const t = await (await fetch(`${process.env.RIG_CONTROL}/_control/served`)).json();
+    process.stdout.write(`${t.front.toFixed(3)} ${t.api.toFixed(3)} ${t.envd.toFixed(3)}\n`);
+    continue;
+  }
   if (line.trim() !== "go") continue;
   const t0 = performance.now();
   const c0 = process.cpuUsage();

@@ -57,6 +57,30 @@ static void run_true(sbx_client *c, const char *dsn, const sbx_cmd *cmd)
 
 extern char **environ;
 
+/*
+ * The doubles' own time, when the rig counts it (BENCH_SERVED names the
+ * counters of GET /_control/served to add: "front envd" through the front
+ * door, "api envd" straight to the double): the SDK loop answers a
+ * "served" line with "FRONT API ENVD", milliseconds so far. What a round
+ * waited on the doubles is the growth of that sum across it; the rest of
+ * its wall time is the client's own.
+ */
+static double served_ms(FILE *w, FILE *r, const char *which)
+{
+    char line[128];
+    if (fputs("served\n", w) == EOF || fflush(w) || !fgets(line, sizeof(line), r))
+        die("the SDK loop did not say the doubles' time", SBX_E_INTERNAL);
+    double v[3];
+    if (sscanf(line, "%lf %lf %lf", &v[0], &v[1], &v[2]) != 3)
+        die("the SDK loop's served line is not 3 numbers", SBX_E_INTERNAL);
+    static const char *const names[] = {"front", "api", "envd"};
+    double sum = 0;
+    for (int i = 0; i < 3; i++)
+        if (strstr(which, names[i]))
+            sum += v[i];
+    return sum / 1e3;
+}
+
 static int bench_oneshot(sbx_client *c, const char *dsn, int n, char **sdk)
 {
     int to[2], from[2];
@@ -80,20 +104,30 @@ static int bench_oneshot(sbx_client *c, const char *dsn, int n, char **sdk)
     double *ratio = calloc((size_t)n, sizeof *ratio);
     double *our_cpu = calloc((size_t)n, sizeof *our_cpu), *their_cpu = calloc((size_t)n, sizeof *their_cpu);
     double *cpu_ratio = calloc((size_t)n, sizeof *cpu_ratio);
-    if (rc || !w || !r || !ours || !theirs || !ratio || !our_cpu || !their_cpu || !cpu_ratio)
+    const char *served = getenv("BENCH_SERVED");
+    double *our_own = calloc((size_t)n, sizeof *our_own), *their_own = calloc((size_t)n, sizeof *their_own);
+    double *our_srv = calloc((size_t)n, sizeof *our_srv), *their_srv = calloc((size_t)n, sizeof *their_srv);
+    double *own_ratio = calloc((size_t)n, sizeof *own_ratio);
+    if (rc || !w || !r || !ours || !theirs || !ratio || !our_cpu || !their_cpu || !cpu_ratio ||
+        !our_own || !their_own || !our_srv || !their_srv || !own_ratio)
         die("setting up", rc ? rc : SBX_E_NOMEM);
     char line[64];
     /* A warm-up round on each side: the SDK's module load and JIT, our plugin's load. */
     run_true(c, dsn, cmd);
     for (int i = -1; i < n; i++) {
+        double s0 = served ? served_ms(w, r, served) : 0;
         double t0 = now_s(), c0 = cpu_s();
         if (i >= 0)
             run_true(c, dsn, cmd);
         double t1 = now_s(), c1 = cpu_s();
+        double s1 = served ? served_ms(w, r, served) : 0;
         if (fputs("go\n", w) == EOF || fflush(w) || !fgets(line, sizeof(line), r))
             die("the SDK loop stopped", SBX_E_INTERNAL);
+        double s2 = served ? served_ms(w, r, served) : 0;
         if (i < 0)
             continue;
+        our_srv[i] = s1 - s0;
+        their_srv[i] = s2 - s1;
         ours[i] = t1 - t0;
         char *end;
         theirs[i] = strtod(line, &end) / 1e3;
@@ -101,6 +135,9 @@ static int bench_oneshot(sbx_client *c, const char *dsn, int n, char **sdk)
         ratio[i] = ours[i] / theirs[i];
         our_cpu[i] = c1 - c0;
         cpu_ratio[i] = their_cpu[i] > 0 ? our_cpu[i] / their_cpu[i] : 0;
+        our_own[i] = ours[i] - our_srv[i];
+        their_own[i] = theirs[i] - their_srv[i];
+        own_ratio[i] = their_own[i] > 0 ? our_own[i] / their_own[i] : 0;
     }
     fclose(w);
     fclose(r);
@@ -113,6 +150,15 @@ static int bench_oneshot(sbx_client *c, const char *dsn, int n, char **sdk)
            bench_median(our_cpu, n) * 1e3, bench_median(their_cpu, n) * 1e3);
     printf("median of per-round client CPU ratios, sandboxio / SDK: %.2f\n",
            bench_median(cpu_ratio, n));
+    if (served) {
+        printf("the doubles' time per round (%s): sandboxio median %.1f ms, SDK median %.1f ms\n",
+               served, bench_median(our_srv, n) * 1e3, bench_median(their_srv, n) * 1e3);
+        printf("the client's own time per round (wall - the doubles'): sandboxio median %.1f ms, "
+               "SDK median %.1f ms\n",
+               bench_median(our_own, n) * 1e3, bench_median(their_own, n) * 1e3);
+        printf("median of per-round ratios of the client's own time, sandboxio / SDK: %.2f\n",
+               bench_median(own_ratio, n));
+    }
     sbx_cmd_free(cmd);
     free(our_cpu);
     free(their_cpu);
@@ -120,6 +166,11 @@ static int bench_oneshot(sbx_client *c, const char *dsn, int n, char **sdk)
     free(ours);
     free(theirs);
     free(ratio);
+    free(our_own);
+    free(their_own);
+    free(our_srv);
+    free(their_srv);
+    free(own_ratio);
     posix_spawn_file_actions_destroy(&fa);
     return 0;
 }
