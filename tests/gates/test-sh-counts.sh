@@ -9,7 +9,9 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
 # run NAME BODY: a run made of BODY between the sourcing and the totals,
-# as scripts/test.sh is; prints its output, returns its exit status.
+# as scripts/test.sh is, with CI set to $RUN_CI (none when empty: this test
+# itself runs under CI=true in CI); its output in $tmp/NAME.out, its exit
+# status returned.
 run() {
   cat >"$tmp/$1.sh" <<SCRIPT
 set -eu
@@ -19,7 +21,11 @@ $2
 totals; totals_done=1
 exit \$status
 SCRIPT
-  sh "$tmp/$1.sh" >"$tmp/$1.out" 2>&1
+  if [ -n "${RUN_CI:-}" ]; then
+    env CI="$RUN_CI" sh "$tmp/$1.sh" >"$tmp/$1.out" 2>&1
+  else
+    env -u CI sh "$tmp/$1.sh" >"$tmp/$1.out" 2>&1
+  fi
 }
 
 run pass 'sleep 0.1 & canary_pid=$!
@@ -42,8 +48,10 @@ grep -q '^1 passed, 1 failed, 0 skipped$' "$tmp/red.out" || fail "counts: $(cat 
 run skip 'step one sh -c "exit 77"'
 rc=$?; [ $rc -eq 0 ] || fail "a skipped gate outside CI exited $rc"
 grep -q '^0 passed, 0 failed, 1 skipped$' "$tmp/skip.out" || fail "counts: $(cat "$tmp/skip.out")"
-CI=true run skipci 'step one sh -c "exit 77"'
+RUN_CI=true
+run skipci 'step one sh -c "exit 77"'
 rc=$?; [ $rc -eq 1 ] || fail "a skipped gate under CI=true exited $rc"
+RUN_CI=
 
 run early 'step one true
 false
