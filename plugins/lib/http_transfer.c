@@ -351,11 +351,13 @@ static long next_wait(sbx_http *s, const sbx_http_request *rq, const sbx_http_re
 int sbx_http_send(sbx_http *s, const sbx_http_request *rq, sbx_http_response *rs)
 {
     const sbx_http_retry *r = &s->cfg.retry;
+    int rc;
+    /* The deadline is the request's own: time spent waiting for another
+     * thread's request on the session is not taken from it. */
+    pthread_mutex_lock(&s->lock);
     int64_t start = http_now_ms();
     int64_t deadline = r->deadline_ms > 0 ? start + r->deadline_ms : 0;
     unsigned seed = (unsigned)start ^ (unsigned)getpid();
-    int rc;
-    pthread_mutex_lock(&s->lock);
     rs->retry_after_ms = -1;
     for (;;) {
         xfer x = {.s = s, .rq = rq, .rs = rs, .timeout_ms = rq->timeout_ms};

@@ -1,7 +1,8 @@
 /*
  * plugins/lib/http against a scripted HTTP server on 127.0.0.1 (a thread of
  * this test): retry on 429 with Retry-After, on 503, on a refused
- * connection; a deadline that stops retrying; a POST that is never retried;
+ * connection; a deadline that stops retrying and is the request's own (not
+ * spent waiting for another thread's); a POST that is never retried;
  * and no secret header value in any error, log line or trace.
  */
 #include "config.h"
@@ -30,6 +31,7 @@ typedef struct server {
     int port;
     const char *const *script;
     long listen_after_ms;          /* bound but refusing until then */
+    atomic_long answer_after_ms;   /* each answer this long after its request */
     atomic_int requests;
     char last_request[4096];
     pthread_t thread;
@@ -89,6 +91,9 @@ static void *serve(void *ud)
                      strlen(s->last_request), s->last_request);
         else
             snprintf(out, sizeof(out), "%s", body);
+        long delay = atomic_load(&s->answer_after_ms);
+        if (delay)
+            usleep((useconds_t)delay * 1000);
         ssize_t w = write(c, out, strlen(out));
         (void)w;
         close(c);
@@ -309,6 +314,49 @@ START_TEST(http_deadline_stops_retrying)
 }
 END_TEST
 
+/* Another thread's request on the session, sent while it is held up. */
+typedef struct other_request {
+    rig *r;
+    int rc;
+    long status;
+} other_request;
+
+static void *send_other(void *ud)
+{
+    other_request *o = ud;
+    sbx_http_request rq = {.method = "GET", .path = "/first"};
+    sbx_http_response rs = {0};
+    o->rc = sbx_http_send(&o->r->h, &rq, &rs);
+    o->status = rs.status;
+    sbx_http_response_clear(&rs);
+    return NULL;
+}
+
+START_TEST(http_deadline_does_not_count_the_wait_for_another_request)
+{
+    static const char *const script[] = {OK_ANSWER, NULL};
+    rig r;
+    rig_start(&r, script, 0, (sbx_http_retry){.attempts = 1, .deadline_ms = 4000});
+    atomic_store(&r.srv.answer_after_ms, 2500);
+    other_request o = {.r = &r};
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, send_other, &o), 0);
+    while (atomic_load(&r.srv.requests) < 1)
+        usleep(10000);
+    /* This request waits about 2.5 s for the session, then takes 2.5 s of its
+     * own: a deadline counted from before the wait would leave it 1.5 s. */
+    sbx_http_request rq = {.method = "GET", .path = "/second"};
+    int rc = rig_send(&r, &rq);
+    pthread_join(t, NULL);
+    ck_assert_int_eq(o.rc, SBX_OK);
+    ck_assert_int_eq(o.status, 200);
+    ck_assert_msg(rc == SBX_OK, "the waiting request failed: %s", last_msg);
+    ck_assert_int_eq(r.rs.status, 200);
+    ck_assert_int_eq(atomic_load(&r.srv.requests), 2);
+    rig_stop(&r);
+}
+END_TEST
+
 START_TEST(http_retry_after_past_the_deadline_is_not_waited_for)
 {
     static const char *const script[] = {
@@ -459,6 +507,7 @@ int main(void)
     tcase_add_test(t, http_connection_refused_then_success_is_retried);
     tcase_add_test(t, http_retry_after_as_a_past_date_retries_at_once);
     tcase_add_test(t, http_deadline_stops_retrying);
+    tcase_add_test(t, http_deadline_does_not_count_the_wait_for_another_request);
     tcase_add_test(t, http_retry_after_past_the_deadline_is_not_waited_for);
     tcase_add_test(t, http_long_retry_after_without_a_deadline_is_not_waited_for);
     tcase_add_test(t, http_post_is_never_retried);

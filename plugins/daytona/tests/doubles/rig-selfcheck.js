@@ -129,6 +129,20 @@ async function main() {
   assert.match(v[0]?.violations ?? "", /must be object/);
   await control("DELETE", "/_control/violations");
 
+  begin("input to a command whose stdin has no reader waits for it, then answers 410, and holds nothing up");
+  // The command closes its stdin and runs on: a blocking open of its FIFO
+  // would never return, and more of them than libuv has threads would
+  // stall every file call of the double.
+  r = await post(a, "/process/session/s/exec", { command: "exec </dev/null; sleep 1", runAsync: true });
+  assert.equal(r.status, 202);
+  const closedId = (await r.json()).cmdId;
+  const inputs = await Promise.all(Array.from({ length: 8 }, () =>
+    post(a, `/process/session/s/command/${closedId}/input`, { data: "e" })));
+  assert.deepEqual(inputs.map((x) => x.status), Array(8).fill(410));
+  assert.match((await inputs[0].json()).message, /already completed with exit code 0/);
+  r = await tb(a, "/files?path=/tmp");
+  assert.equal(r.status, 200);
+
   begin("a sandbox is confined: no host files, no network, its own processes");
   const lines = (await run(a, "test -e /etc/shadow || echo no-shadow; test -e /work || echo no-work; "
     + "(exec 3<>/dev/tcp/127.0.0.1/22) 2>/dev/null || echo no-net; ps -e -o pid= | wc -l")).trim().split("\n");

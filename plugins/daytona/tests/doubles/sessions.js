@@ -185,20 +185,38 @@ export class Session {
     if (!data.endsWith("\n")) data += "\n";
     // The daemon holds an async command's stdin from the moment exec
     // answers; here the session's shell makes the command's FIFO a moment
-    // later, so input that comes first waits for it rather than fail.
+    // later, so input that comes first waits for it rather than fail. The
+    // FIFO is opened without blocking: a blocking open with no reader left
+    // (the command has just ended) would never return, and would hold one
+    // of the few threads every file call of the double needs.
     let fh;
     for (let waited = 0; ; waited += 10) {
       try {
-        fh = await fs.promises.open(this.host(cmd, "input.pipe"), fs.constants.O_WRONLY);
+        fh = await fs.promises.open(this.host(cmd, "input.pipe"),
+                                    fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
         break;
       } catch (e) {
-        if (e.code !== "ENOENT" || waited >= 10000 || this.exited || cmd.exitCode !== undefined)
+        if (this.get(cmdId).exitCode !== undefined)
+          throw new HttpError(410, `command has already completed with exit code ${cmd.exitCode}`, "COMMAND_ALREADY_COMPLETED");
+        if ((e.code !== "ENOENT" && e.code !== "ENXIO") || waited >= 10000 || this.exited)
           throw new HttpError(500, `failed to open input pipe: ${e.message}`, "INTERNAL_SERVER_ERROR");
         await new Promise((r) => setTimeout(r, 10));
       }
     }
     try {
-      await fh.write(data);
+      // A full FIFO answers EAGAIN: wait for the command to read.
+      for (let buf = Buffer.from(data); buf.length; ) {
+        try {
+          const { bytesWritten } = await fh.write(buf);
+          buf = buf.subarray(bytesWritten);
+        } catch (e) {
+          // The command closed its stdin: the daemon's held pipe would have taken it.
+          if (e.code === "EPIPE") return;
+          if (e.code !== "EAGAIN") throw e;
+          if (this.get(cmdId).exitCode !== undefined || this.exited) return;
+          await new Promise((r) => setTimeout(r, 10));
+        }
+      }
     } finally {
       await fh.close();
     }
