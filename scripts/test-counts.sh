@@ -4,12 +4,15 @@
 # keeps it, so CI reads the same verdict the totals print.
 status=0
 summary=""
+# Seconds since the run began, for the time each part took (CI's budget).
+run_began=$(date +%s)
+since_start() { echo $(($(date +%s) - run_began)); }
 passed=0; failed=0; skipped=0
 
 # The totals line ends every run, also one that stops early (a failed
 # install, configure or autoreconf): a reader, and CI, always get a count.
 totals() {
-  echo "=== totals"
+  echo "=== totals (after $(since_start) s)"
   printf '%s' "$summary"
   echo "$passed passed, $failed failed, $skipped skipped"
 }
@@ -25,8 +28,10 @@ trap 'rc=$?; set +e; [ -z "${canary_pid:-}" ] || kill "$canary_pid" 2>/dev/null
 # CI=true a gate must not skip: it counts as failed).
 step() {
   name=$1; shift
-  echo "=== $name"
+  echo "=== $name (at $(since_start) s)"
+  step_began=$(date +%s)
   set +e; "$@"; rc=$?; set -e
+  echo "=== $name took $(($(date +%s) - step_began)) s"
   if [ $rc -eq 0 ]; then
     echo "PASS: $name"; passed=$((passed + 1))
   elif [ $rc -eq 77 ] && [ "${CI:-}" != true ]; then

@@ -35,17 +35,30 @@ autoreconf -fi >/dev/null
 canary_pid=$!
 canary_result() { wait "$canary_pid"; rc=$?; canary_pid=; cat "$top/provider-canary.out"; return $rc; }
 
+# slowest DIR: the tests of DIR that took longest (a log's birth to its
+# .trs), where the file system records a birth time: what to make faster
+# when the run nears its budget.
+slowest() {
+  find "$1" -name '*.trs' | while read -r trs; do
+    b=$(stat -c %W "${trs%.trs}.log" 2>/dev/null || echo 0)
+    [ "${b:-0}" -gt 0 ] 2>/dev/null && echo "$(($(stat -c %Y "$trs") - b)) ${trs#"$1"/}"
+  done | sort -rn | head -n 10 | sed 's/^/  /; s/\.trs$//'
+}
+
 # run_check NAME CONFIGURE-FLAGS... : configure in build-NAME and run make check.
 run_check() {
   name=$1; shift
   dir="$top/build-$name"
   rm -rf "$dir"; mkdir -p "$dir"
-  echo "=== $name: configure $*"
+  echo "=== $name: configure $* (at $(since_start) s)"
   (cd "$dir" && "$top/configure" -q "$@") || return 1
   echo "=== $name: make"
   make -C "$dir" -s -j"$jobs" >/dev/null || return 1
-  echo "=== $name: make check"
-  make -C "$dir" -s -j"$check_jobs" check || {
+  echo "=== $name: make check (at $(since_start) s)"
+  make -C "$dir" -s -j"$check_jobs" check && ok=1 || ok=0
+  echo "=== $name: the slowest tests (seconds), done at $(since_start) s"
+  slowest "$dir"
+  [ $ok -eq 1 ] || {
     # Show the log of every test that did not pass.
     find "$dir" -name '*.log' ! -name config.log ! -name test-suite.log | while read -r log; do
       trs=${log%.log}.trs
@@ -82,7 +95,7 @@ checked sanitizers --enable-sanitizers --enable-werror
 
 # valgrind over the unit tests of the core and of plugins/lib, in-process
 # (CK_FORK=no) so every leak and invalid access of the library is seen.
-echo "=== valgrind"
+echo "=== valgrind (at $(since_start) s)"
 for t in tests/test_policy tests/test_sandbox_api tests/test_lifecycle tests/test_dsn tests/test_error_catalog tests/test_pool \
     plugins/lib/tests/test_lib_units plugins/lib/tests/test_http_retry; do
   if (cd "$top/build-normal" && CK_FORK=no SBX_TEST_BUILDDIR="$top/build-normal" \
@@ -98,14 +111,14 @@ done
 # The tarball's own check runs every test, but the backends' contract
 # suites only on a few cases that prove each rig works from the tarball:
 # both builds above ran them whole on this tree.
-echo "=== distcheck"
+echo "=== distcheck (at $(since_start) s)"
 SBX_TEST_CONTRACT_ONLY='SBX-[LFE][IX]*-00[23]' make -C "$top/build-normal" -s -j"$check_jobs" distcheck >"$top/build-normal/distcheck.out" 2>&1 || {
   tail -n 80 "$top/build-normal/distcheck.out"; status=1; failed=$((failed + 1))
 }
 [ $status -eq 0 ] && grep -E 'archives ready|^sandboxio-.*\.tar\.gz' "$top/build-normal/distcheck.out" | head -n 3
 
 # Check's own totals of each test program (from the normal build).
-echo "=== Check totals (normal build)"
+echo "=== Check totals (normal build) (at $(since_start) s)"
 find "$top/build-normal" -name '*.log' ! -name config.log ! -name test-suite.log \
   -exec grep -H -E '^[0-9]+%: Checks: [0-9]+' {} + | sed "s|$top/build-normal/||" || true
 ## Further gates: one `step NAME COMMAND` line each, in this block.
