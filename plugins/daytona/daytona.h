@@ -14,6 +14,7 @@
  *   quote.c     argv as a command line for the daemon's shell
  *   exec.c      a command: a session of its own, the wrapper, stdin, the
  *               timeout, output chunks, the exit report
+ *   wrapper.c   the Perl program a command runs in
  *   files.c     files streamed both ways, list, mkdir, remove
  *   gc.c        sandboxio's sandboxes whose owner is gone or TTL passed
  *   ping.c      doctor --online: the control plane answers and takes the key
@@ -215,6 +216,11 @@ int daytona_tb_path(daytona_sandbox *sb, char *out, size_t size, const char *pre
                     const char *name, const char *value);
 /* Run a shell command line with /process/execute; its merged output in out (capped). */
 int daytona_shell(daytona_sandbox *sb, const char *command, sbx_buf *out, int *exit_code);
+/* wrapper.c: the Perl program a command runs in; its arguments: the
+ * output dir, 1 if stdin comes, cwd, PATH, the count of K=V words, those,
+ * then argv. */
+extern const char daytona_wrapper[];
+
 /* quote.c: the command line that runs argv, each word single-quoted. NULL: out of memory. */
 char *daytona_quote_argv(const char *const *argv);
 

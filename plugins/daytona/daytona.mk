@@ -15,6 +15,7 @@ plugins_daytona_sandboxio_daytona_la_SOURCES = \
 	plugins/daytona/toolbox.c \
 	plugins/daytona/quote.c \
 	plugins/daytona/exec.c \
+	plugins/daytona/wrapper.c \
 	plugins/daytona/status.c \
 	plugins/daytona/files.c \
 	plugins/daytona/gc.c \
@@ -70,6 +71,7 @@ plugins_daytona_tests_test_daytona_units_SOURCES = \
 	plugins/daytona/lifecycle.c \
 	plugins/daytona/endpoint.c \
 	plugins/daytona/quote.c \
+	plugins/daytona/wrapper.c \
 	plugins/daytona/status.c
 plugins_daytona_tests_test_daytona_units_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(JSONC_CFLAGS) $(CURL_CFLAGS)
 plugins_daytona_tests_test_daytona_units_LDADD = plugins/lib/libsbxjson.la plugins/lib/libsbxutil.la $(CHECK_LIBS) $(JSONC_LIBS)

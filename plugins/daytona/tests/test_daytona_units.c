@@ -4,11 +4,19 @@
  * the first marker, lookalike bytes, a callback that stops the feed), and
  * the policy's limits as members of the create request (exact requests for
  * each control, every refusal with its code), and the wait for a created
- * sandbox (its states, the errors naming them). No server is needed.
+ * sandbox (its states, the errors naming them), and the command wrapper
+ * run with the host's perl (perl-base, in every Debian system): the
+ * status it names, the command's own process group, signals at their
+ * defaults and none blocked. No server is needed.
  */
 #include "../daytona.h"
 
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <sandboxio/caps.h>
 #include <sandboxio/errors.h>
@@ -412,6 +420,131 @@ START_TEST(status_file_garbled_is_refused)
 }
 END_TEST
 
+/* --- the command wrapper ------------------------------------------------------ */
+
+/*
+ * Runs argv in the wrapper with the host's perl, its output into a fresh
+ * dir (in *dir), as the session's shell would: no stdin to feed, control
+ * lines none ("0"), the host's PATH. The wrapper starts with SIGUSR1
+ * blocked and SIGINT and a real-time signal ignored when hostile is set. Returns its exit status.
+ */
+static int run_wrapper(char *dir, size_t size, bool hostile, const char *const *argv)
+{
+    char base[] = "/tmp/sbx-daytona-wrapper-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(base));
+    snprintf(dir, size, "%s/out", base);
+    const char *words[32] = {"perl", "-e", daytona_wrapper, dir, "0", "", getenv("PATH"), "0"};
+    size_t n = 8;
+    for (size_t i = 0; argv[i]; i++)
+        words[n++] = argv[i];
+    words[n] = NULL;
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        if (hostile) {
+            sigset_t set;
+            sigemptyset(&set);
+            sigaddset(&set, SIGUSR1);
+            sigprocmask(SIG_BLOCK, &set, NULL);
+            signal(SIGINT, SIG_IGN);
+            signal(SIGRTMIN + 5, SIG_IGN);
+        }
+        int null = open("/dev/null", O_RDONLY);
+        if (null < 0 || dup2(null, 0) < 0)
+            _exit(120);
+        execvp("perl", (char *const *)words);
+        _exit(121);
+    }
+    int st = 0;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert_msg(WIFEXITED(st), "the wrapper died of signal %d", WTERMSIG(st));
+    ck_assert_msg(WEXITSTATUS(st) != 121, "no perl on this host (Debian: perl-base)");
+    return WEXITSTATUS(st);
+}
+
+static bool has_file(const char *dir, const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    return access(path, F_OK) == 0;
+}
+
+/* The first stdout chunk, whole. */
+static void read_stdout(const char *dir, char *out, size_t size)
+{
+    char path[512];
+    snprintf(path, sizeof(path), "%s/o.000000000", dir);
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f != NULL, "no stdout chunk in %s", dir);
+    size_t n = fread(out, 1, size - 1, f);
+    out[n] = '\0';
+    fclose(f);
+}
+
+static void remove_dir(const char *dir)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof(cmd), "rm -rf '%.*s'", (int)(strrchr(dir, '/') - dir), dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+START_TEST(wrapper_names_the_status_and_exits_with_it)
+{
+    static const struct {
+        const char *script;
+        int exit_status;
+        const char *status_file;
+    } cases[] = {
+        {"exit 3", 3, "status.exit.3"},
+        {"true", 0, "status.exit.0"},
+        {"kill -TERM $$", 128 + SIGTERM, "status.signal.15"},
+    };
+    char dir[256];
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        const char *argv[] = {"sh", "-c", cases[i].script, NULL};
+        ck_assert_int_eq(run_wrapper(dir, sizeof(dir), false, argv), cases[i].exit_status);
+        ck_assert_msg(has_file(dir, cases[i].status_file), "%s: no %s", cases[i].script,
+                      cases[i].status_file);
+        remove_dir(dir);
+    }
+    const char *missing[] = {"no-such-program-4f1c", NULL};
+    ck_assert_int_eq(run_wrapper(dir, sizeof(dir), false, missing), 127);
+    ck_assert(has_file(dir, "status.start.noexec"));
+    remove_dir(dir);
+}
+END_TEST
+
+START_TEST(wrapper_runs_the_command_in_a_process_group_of_its_own)
+{
+    /* Field 5 of /proc/PID/stat is the process group (sh's comm has no space). */
+    const char *argv[] = {"sh", "-c", "echo $$ $(cut -d' ' -f5 /proc/$$/stat)", NULL};
+    char dir[256], out[128];
+    ck_assert_int_eq(run_wrapper(dir, sizeof(dir), false, argv), 0);
+    read_stdout(dir, out, sizeof(out));
+    int pid = 0, pgrp = -1;
+    ck_assert_int_eq(sscanf(out, "%d %d", &pid, &pgrp), 2);
+    ck_assert_int_eq(pgrp, pid);
+    ck_assert_int_ne(pgrp, getpgrp());
+    remove_dir(dir);
+}
+END_TEST
+
+START_TEST(wrapper_clears_a_blocked_mask_and_ignored_signals)
+{
+    const char *argv[] = {"grep", "-E", "^Sig(Blk|Ign):", "/proc/self/status", NULL};
+    char dir[256], out[256];
+    ck_assert_int_eq(run_wrapper(dir, sizeof(dir), true, argv), 0);
+    read_stdout(dir, out, sizeof(out));
+    unsigned long long blocked = 1, ignored = 1;
+    ck_assert_msg(sscanf(out, "SigBlk: %llx SigIgn: %llx", &blocked, &ignored) == 2, "%s", out);
+    ck_assert_msg(blocked == 0, "signals blocked: %s", out);
+    /* Signals 32 and 33 are glibc's own: no glibc program can change them,
+     * so what the wrapper was started with stays (bits 31 and 32). */
+    ck_assert_msg((ignored & ~0x180000000ULL) == 0, "signals ignored: %s", out);
+    remove_dir(dir);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("daytona");
@@ -442,6 +575,12 @@ int main(void)
     tc = tcase_create("status");
     tcase_add_test(tc, status_file_forms_are_read);
     tcase_add_test(tc, status_file_garbled_is_refused);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("wrapper");
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, wrapper_names_the_status_and_exits_with_it);
+    tcase_add_test(tc, wrapper_runs_the_command_in_a_process_group_of_its_own);
+    tcase_add_test(tc, wrapper_clears_a_blocked_mask_and_ignored_signals);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
