@@ -42,6 +42,9 @@
 #define POLICY_MAX 8192
 #define ANSWER_TIMEOUT_MS 10000
 #define CLEANUP_WAIT_MS 5000
+/* A connection closed before READY: tries, and the pause between them. */
+#define CLOSED_TRIES 20
+#define CLOSED_PAUSE_MS 50
 
 static int64_t now_ms(void)
 {
@@ -396,8 +399,11 @@ static int scan_closing(const sbx_host *host, int dirfd, scan_ctx *c)
     return rc;
 }
 
-/* Connect to sandbox sb->id and wait for init's READY: the work dir and the info. */
-static int connect_sandbox(const sbx_host *host, local_sandbox *sb)
+/*
+ * One try of connect_sandbox; *closed is set when init closed the
+ * connection before READY (it is ending, or has its maximum of clients).
+ */
+static int connect_once(const sbx_host *host, local_sandbox *sb, int *closed)
 {
     lp_hdr hdr;
     int fd = -1, rc;
@@ -421,11 +427,12 @@ static int connect_sandbox(const sbx_host *host, local_sandbox *sb)
     if (!buf)
         return host->set_error(SBX_E_NOMEM, "local: out of memory");
     long n = lp_recv(sb->ctl, &hdr, buf, INFO_MAX, &fd, &nfds);
-    if (n >= 0 && hdr.type == 0)
+    if (n >= 0 && hdr.type == 0) {
+        *closed = 1;
         rc = host->set_error(SBX_E_BACKEND_FAILED,
                              "local: sandbox %s closed the connection (it is ending, or has "
                              "its maximum of clients)", sb->id);
-    else if (n < 0 || hdr.type != LP_READY || nfds != 1)
+    } else if (n < 0 || hdr.type != LP_READY || nfds != 1)
         rc = host->set_error(SBX_E_BACKEND_PROTOCOL, "local: bad answer from sandbox %s", sb->id);
     else if (sb->workfd = fd, fd = -1, take_info(sb, buf, n) < 0)
         rc = host->set_error(SBX_E_BACKEND_PROTOCOL, "local: bad info from sandbox %s", sb->id);
@@ -435,6 +442,25 @@ static int connect_sandbox(const sbx_host *host, local_sandbox *sb)
         close(fd);
     free(buf);
     return rc;
+}
+
+/*
+ * Connect to sandbox sb->id and wait for init's READY: the work dir and the
+ * info. A sandbox at its end (its TTL, a destroy) closes new connections
+ * until its socket goes: a close is tried again for a while, so that such
+ * a sandbox is reported gone (SBX_E4004) rather than failing.
+ */
+static int connect_sandbox(const sbx_host *host, local_sandbox *sb)
+{
+    for (int tries = 1;; tries++) {
+        int closed = 0;
+        int rc = connect_once(host, sb, &closed);
+        if (!closed || tries == CLOSED_TRIES)
+            return rc;
+        close(sb->ctl);
+        sb->ctl = -1;
+        usleep(CLOSED_PAUSE_MS * 1000);
+    }
 }
 
 static void free_handle(local_sandbox *sb)

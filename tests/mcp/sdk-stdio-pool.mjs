@@ -3,7 +3,21 @@
 // with the server.
 import assert from 'node:assert/strict';
 import { stdioClient, ok } from './client.mjs';
+import { readFileSync } from 'node:fs';
 import { localInits, waitGone } from './procs.mjs';
+
+// Each pid with its state and parent, from /proc/PID/stat ("Z" is a zombie).
+function describe(pids) {
+  return pids.map((p) => {
+    try {
+      const s = readFileSync(`/proc/${p}/stat`, 'utf8');
+      const [state, ppid] = s.slice(s.lastIndexOf(')') + 2).split(' ');
+      return `${p} (state ${state}, parent ${ppid})`;
+    } catch {
+      return `${p} (gone)`;
+    }
+  }).join(', ');
+}
 
 const { client, transport } = await stdioClient(['--dsn', 'local://', '--pool', '2']);
 const pid = transport.pid;
@@ -24,12 +38,13 @@ const procs = 'grep "^Max processes" /proc/self/limits | tr -s " " | cut -d" " -
 assert.equal((await ok(client, 'run', { argv: ['sh', '-c', procs], pids: 30 })).stdout, '30\n');
 assert.equal((await ok(client, 'run', { argv: ['sh', '-c', procs] })).stdout, '1024\n');
 
-// Refilled to two, and nothing more (on a loaded machine the used
-// sandboxes' teardown and the refills can take a while to settle).
-const refill = Date.now() + 30000;
+// Refilled to two, and nothing more (on a loaded machine, under the
+// sanitizers, the used sandboxes' teardown and the refills can take a
+// while to settle; a failure names what is still there).
+const refill = Date.now() + 60000;
 while (localInits(pid).length !== 2 && Date.now() < refill) await new Promise((r) => setTimeout(r, 50));
 const inits = localInits(pid);
-assert.equal(inits.length, 2);
+assert.equal(inits.length, 2, `after 60 s the server's local inits are ${describe(inits)}`);
 await client.close();
 assert.deepEqual(await waitGone(inits), [], 'the pool left sandboxes behind');
 console.log('ok: --pool');

@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -348,6 +349,62 @@ START_TEST(gc_removes_records_and_sockets_whose_init_is_gone)
     ck_assert_int_eq(th_plugin->gc(th_state, &dsn, on_report, &reported, &removed), SBX_OK);
     ck_assert_int_ge(reported, 1);
     ck_assert_int_eq(rundir_entries(), 0);
+}
+END_TEST
+
+/* A sandbox at its end, as attach sees it: its socket accepts and closes at once, then goes. */
+typedef struct ending {
+    int listener;
+    char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+    int lasts_ms;
+} ending;
+
+static void *closing_server(void *ud)
+{
+    ending *e = ud;
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        if ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 >= e->lasts_ms)
+            break;
+        struct pollfd p = { .fd = e->listener, .events = POLLIN };
+        if (poll(&p, 1, 10) > 0) {
+            int c = accept(e->listener, NULL, NULL);
+            if (c >= 0)
+                close(c);
+        }
+    }
+    unlink(e->path);
+    close(e->listener);
+    return NULL;
+}
+
+START_TEST(an_ending_sandbox_is_gone_to_attach)
+{
+    char id[64];
+    kill_wait(creator(NULL, 60000, NULL, id, sizeof id));
+    leave_stale(id);
+    /* Its init's socket, replaced by one that closes every connection for 300 ms, then goes. */
+    ending e = { .lasts_ms = 300 };
+    ck_assert_int_lt(strlen(rundir) + 1 + strlen(id), sizeof e.path);
+    strcpy(e.path, rundir);
+    strcat(e.path, "/");
+    strcat(e.path, id);
+    ck_assert_int_eq(unlink(e.path), 0);
+    struct sockaddr_un a = { .sun_family = AF_UNIX };
+    memcpy(a.sun_path, e.path, sizeof a.sun_path);
+    e.listener = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+    ck_assert_int_ge(e.listener, 0);
+    ck_assert_int_eq(bind(e.listener, (struct sockaddr *)&a, sizeof a), 0);
+    ck_assert_int_eq(listen(e.listener, 8), 0);
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, closing_server, &e), 0);
+    void *sb = NULL;
+    int rc = th_attach(id, &sb, NULL);
+    pthread_join(t, NULL);
+    ck_assert_ptr_null(sb);
+    ck_assert_int_eq(rc, SBX_E_NOT_FOUND);
 }
 END_TEST
 
@@ -696,6 +753,7 @@ static Suite *suite(void)
     tcase_add_test(tc, several_clients_at_once_share_one_sandbox);
     tcase_add_test(tc, list_shows_live_sandboxes_and_drops_stale_records);
     tcase_add_test(tc, gc_removes_records_and_sockets_whose_init_is_gone);
+    tcase_add_test(tc, an_ending_sandbox_is_gone_to_attach);
     tcase_add_test(tc, set_ttl_moves_the_deadline);
     tcase_add_test(tc, a_name_is_taken_once);
     tcase_add_test(tc, ttl_zero_still_dies_with_its_owner);
