@@ -1,7 +1,7 @@
 /*
  * E2B's control plane (openapi.yml): sessions with the key in X-API-Key,
- * pooled in the plugin's state (see e2b.h), JSON requests, and its failures as SBX_E codes with E2B's own message
- * ({code, message} bodies). Idempotent calls are retried with backoff by
+ * pooled in the plugin's state (see e2b.h), JSON requests, and its
+ * failures as SBX_E codes with E2B's own message ({code, message} bodies). Idempotent calls are retried with backoff by
  * the toolkit; create never is (a retried create could make two sandboxes).
  */
 #include "e2b.h"
@@ -39,87 +39,36 @@ void e2b_api_clear(e2b_api *a)
     memset(a->key_header, 0, sizeof(a->key_header));
 }
 
-/* A session for a's endpoint and key in c (whose strings it points to). */
-static int conn_init(e2b_conn *c, const e2b_api *a)
+/* The config of a's sessions; headers (2 lines) is filled in. */
+static sbx_http_config api_config(const e2b_api *a, const char **headers)
 {
-    snprintf(c->base_url, sizeof(c->base_url), "%s", a->ep.api_url);
-    memcpy(c->key_header, a->key_header, sizeof(c->key_header));
-    c->headers[0] = c->key_header;
-    c->headers[1] = NULL;
-    sbx_http_config cfg = {
+    headers[0] = a->key_header;
+    headers[1] = NULL;
+    return (sbx_http_config){
         .plugin = E2B_NAME,
-        .base_url = c->base_url,
-        .display = c->base_url,
+        .base_url = a->ep.api_url,
         .service = "E2B's control plane",
-        .headers = c->headers,
+        .headers = headers,
         .connect_timeout_ms = 15000,
         .retry = {.attempts = 5, .base_ms = 200, .max_ms = 5000, .deadline_ms = 60000},
     };
-    return sbx_http_init(&c->http, a->host, &cfg);
 }
 
-static void conn_clear(e2b_conn *c)
+/* An idle session of a's endpoint and key from the pool, or a new one. */
+static int conn_take(e2b_api *a, sbx_http **c)
 {
-    sbx_http_clear(&c->http);
-    memset(c->key_header, 0, sizeof(c->key_header));
-    c->used = c->busy = false;
-}
-
-/* An idle pooled session of a's endpoint and key, a new pooled one, or *own. */
-static e2b_conn *conn_take(e2b_api *a, e2b_conn *own, int *rc)
-{
-    e2b_state *st = a->st;
-    e2b_conn *c = NULL;
-    *rc = SBX_OK;
-    pthread_mutex_lock(&st->lock);
-    for (size_t i = 0; !c && i < E2B_POOL; i++) {
-        e2b_conn *p = &st->pool[i];
-        if (p->used && !p->busy && strcmp(p->base_url, a->ep.api_url) == 0 &&
-            strcmp(p->key_header, a->key_header) == 0)
-            c = p;
-    }
-    for (size_t i = 0; !c && i < E2B_POOL; i++) {
-        if (!st->pool[i].used && conn_init(&st->pool[i], a) == SBX_OK) {
-            c = &st->pool[i];
-            c->used = true;
-        }
-    }
-    if (c)
-        c->busy = true;
-    pthread_mutex_unlock(&st->lock);
-    if (c)
-        return c;
-    memset(own, 0, sizeof(*own));
-    *rc = conn_init(own, a);
-    return *rc ? NULL : own;
-}
-
-static void conn_give(e2b_api *a, e2b_conn *c, e2b_conn *own)
-{
-    if (c == own) {
-        conn_clear(own);
-        return;
-    }
-    pthread_mutex_lock(&a->st->lock);
-    c->busy = false;
-    pthread_mutex_unlock(&a->st->lock);
-}
-
-void e2b_pool_clear(e2b_state *st)
-{
-    for (size_t i = 0; i < E2B_POOL; i++)
-        if (st->pool[i].used)
-            conn_clear(&st->pool[i]);
+    const char *headers[2];
+    sbx_http_config cfg = api_config(a, headers);
+    return sbx_http_pool_take(c, &a->st->pool, a->host, &cfg);
 }
 
 char *e2b_api_escape(e2b_api *a, const char *text)
 {
-    e2b_conn own, *c;
-    int rc;
-    if (!(c = conn_take(a, &own, &rc)))
+    sbx_http *c;
+    if (conn_take(a, &c))
         return NULL;
-    char *esc = sbx_http_escape(&c->http, text);
-    conn_give(a, c, &own);
+    char *esc = sbx_http_escape(c, text);
+    sbx_http_pool_give(&a->st->pool, c);
     if (!esc)
         a->host->set_error(SBX_E_NOMEM, "e2b: out of memory");
     return esc;
@@ -155,22 +104,22 @@ int e2b_api_call(e2b_api *a, const char *method, const char *path, const char *b
         .retry = retry,
     };
     sbx_http_response rs = {0};
-    e2b_conn own, *c;
-    int rc;
-    if (!(c = conn_take(a, &own, &rc)))
+    sbx_http *c;
+    int rc = conn_take(a, &c);
+    if (rc)
         return rc;
-    rc = sbx_http_send(&c->http, &rq, &rs);
+    rc = sbx_http_send(c, &rq, &rs);
     if (status)
         *status = rs.status;
     a->retry_after_ms = rs.retry_after_ms;
     if (rc == SBX_OK && (rs.status < 200 || rs.status >= 300)) {
         char msg[512];
         sbx_json_message(rs.body.data ? rs.body.data : "", rs.body.len, msg, sizeof(msg));
-        rc = sbx_http_fail_as(&c->http, e2b_api_code(rs.status, msg), &rq, &rs, context, msg);
+        rc = sbx_http_fail_as(c, e2b_api_code(rs.status, msg), &rq, &rs, context, msg);
     } else if (rc == SBX_OK && out && rs.body.len) {
         rc = sbx_json_parse(out, a->host, E2B_NAME, "API", context, rs.body.data, rs.body.len);
     }
     sbx_http_response_clear(&rs);
-    conn_give(a, c, &own);
+    sbx_http_pool_give(&a->st->pool, c);
     return rc;
 }

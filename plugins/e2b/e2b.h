@@ -121,6 +121,7 @@ void e2b_endpoint_clear(e2b_endpoint *ep);
 /* --- the backend ---------------------------------------------------------------- */
 
 #include "../lib/sbx-http.h"
+#include "../lib/sbx-http-pool.h"
 #include "../lib/sbx-json.h"
 
 #define E2B_NAME "e2b"
@@ -130,24 +131,12 @@ void e2b_endpoint_clear(e2b_endpoint *ep);
 
 /*
  * Control-plane sessions are the plugin's, not a sandbox's: a sandbox uses
- * one only to be made and killed, and an idle session holds a connection
- * and curl's buffers (some 20 KiB). A call takes an idle session of its
- * endpoint and key from the pool, or makes one, and gives it back; past
- * E2B_POOL at once a call has a session of its own for its length.
+ * one only to be made and killed, so calls take one from the plugin's pool
+ * (plugins/lib/sbx-http-pool.h) and give it back.
  */
-#define E2B_POOL 8
-typedef struct e2b_conn {
-    bool used, busy;
-    char base_url[E2B_URL_MAX];
-    char key_header[256];
-    const char *headers[2];
-    sbx_http http;
-} e2b_conn;
-
 typedef struct e2b_state {
     const sbx_host *host;
-    pthread_mutex_t lock;
-    e2b_conn pool[E2B_POOL];
+    sbx_http_pool pool;
 } e2b_state;
 
 /* The control plane for one DSN: its endpoint and the key. */
@@ -175,8 +164,6 @@ typedef struct e2b_sandbox {
 /* api.c */
 int e2b_api_open(e2b_api *a, e2b_state *st, const sbx_plugin_dsn *dsn);
 void e2b_api_clear(e2b_api *a);
-/* Free the pool's sessions (fini). */
-void e2b_pool_clear(e2b_state *st);
 /* text URL-encoded (curl_free() it), NULL when out of memory (the error set). */
 char *e2b_api_escape(e2b_api *a, const char *text);
 /*

@@ -36,7 +36,12 @@ static int e2b_init(const sbx_host *host, void **state)
                                curl_easy_strerror(cc));
     }
     st->host = host;
-    pthread_mutex_init(&st->lock, NULL);
+    int rc = sbx_http_pool_init(&st->pool, host, E2B_NAME);
+    if (rc) {
+        curl_global_cleanup();
+        free(st);
+        return rc;
+    }
     *state = st;
     return SBX_OK;
 }
@@ -44,8 +49,7 @@ static int e2b_init(const sbx_host *host, void **state)
 static void e2b_fini(void *state)
 {
     e2b_state *st = state;
-    e2b_pool_clear(st);
-    pthread_mutex_destroy(&st->lock);
+    sbx_http_pool_clear(&st->pool);
     curl_global_cleanup();
     free(st);
 }

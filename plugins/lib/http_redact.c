@@ -71,12 +71,15 @@ static void scrub_line(const char *line, const char *const *extra, char *text, s
     }
 }
 
+void sbx_http_scrub_headers(const char *const *headers, const char *const *redact, char *text,
+                            size_t size)
+{
+    for (size_t i = 0; size && headers && headers[i]; i++)
+        scrub_line(headers[i], redact, text, size);
+}
+
 void sbx_http_scrub(const sbx_http *s, const sbx_http_request *rq, char *text, size_t size)
 {
-    if (!size)
-        return;
-    for (size_t i = 0; s->cfg.headers && s->cfg.headers[i]; i++)
-        scrub_line(s->cfg.headers[i], s->cfg.redact, text, size);
-    for (size_t i = 0; rq && rq->headers && rq->headers[i]; i++)
-        scrub_line(rq->headers[i], s->cfg.redact, text, size);
+    sbx_http_scrub_headers(s->cfg.headers, s->cfg.redact, text, size);
+    sbx_http_scrub_headers(rq ? rq->headers : NULL, s->cfg.redact, text, size);
 }

@@ -7,7 +7,8 @@
 ##               the create loop that never retries blindly (the CLI
 ##               uses its base64 too)
 ##   libsbxjson  json-c helpers
-##   libsbxhttp  libcurl sessions with retry, redaction and the status map
+##   libsbxhttp  libcurl sessions with retry, redaction and the status map,
+##               and the pool of them a plugin's sandboxes share
 noinst_LTLIBRARIES += plugins/lib/libsbxutil.la
 plugins_lib_libsbxutil_la_SOURCES = \
 	plugins/lib/sbx-buf.h \
@@ -48,7 +49,9 @@ plugins_lib_libsbxhttp_la_SOURCES = \
 	plugins/lib/http_transfer.c \
 	plugins/lib/http_retry.c \
 	plugins/lib/http_status.c \
-	plugins/lib/http_redact.c
+	plugins/lib/http_redact.c \
+	plugins/lib/sbx-http-pool.h \
+	plugins/lib/http_pool.c
 plugins_lib_libsbxhttp_la_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS)
 ## It calls libsbxutil (buffers): a plugin links both.
 plugins_lib_libsbxhttp_la_LIBADD = $(CURL_LIBS) -lpthread
@@ -61,9 +64,16 @@ if SBX_NEED_HTTP
 check_PROGRAMS += plugins/lib/tests/test_http_retry
 TESTS += plugins/lib/tests/test_http_retry
 plugins_lib_tests_test_http_retry_SOURCES = plugins/lib/tests/test_http_retry.c \
-	plugins/lib/tests/host.h
+	plugins/lib/tests/host.h plugins/lib/tests/loopback.h
 plugins_lib_tests_test_http_retry_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CURL_CFLAGS)
 plugins_lib_tests_test_http_retry_LDADD = plugins/lib/libsbxhttp.la plugins/lib/libsbxutil.la \
+	$(CHECK_LIBS) $(CURL_LIBS) -lpthread
+check_PROGRAMS += plugins/lib/tests/test_http_pool
+TESTS += plugins/lib/tests/test_http_pool
+plugins_lib_tests_test_http_pool_SOURCES = plugins/lib/tests/test_http_pool.c \
+	plugins/lib/tests/host.h plugins/lib/tests/loopback.h
+plugins_lib_tests_test_http_pool_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CURL_CFLAGS)
+plugins_lib_tests_test_http_pool_LDADD = plugins/lib/libsbxhttp.la plugins/lib/libsbxutil.la \
 	$(CHECK_LIBS) $(CURL_LIBS) -lpthread
 endif
 if SBX_NEED_JSON_PLUGIN

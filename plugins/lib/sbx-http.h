@@ -192,5 +192,8 @@ void sbx_http_redact_header(const char *line, const char *const *extra, char *ou
  * "[redacted]" (cut to fit); for messages that quote a server.
  */
 void sbx_http_scrub(const sbx_http *s, const sbx_http_request *rq, char *text, size_t size);
+/* The same for the secret header lines of headers (NULL-terminated; may be NULL). */
+void sbx_http_scrub_headers(const char *const *headers, const char *const *redact, char *text,
+                            size_t size);
 
 #endif

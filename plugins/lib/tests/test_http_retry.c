@@ -20,6 +20,7 @@
 
 #include "../sbx-http.h"
 #include "host.h"
+#include "loopback.h"
 
 #define SECRET_AUTH "Bearer tok-4f9a1c77e2d3b5a0"
 #define SECRET_KEY "key-8c2e61b0d9f34a57"
@@ -105,13 +106,7 @@ static void server_start(server *s, const char *const *script, long listen_after
     memset(s, 0, sizeof(*s));
     s->script = script;
     s->listen_after_ms = listen_after_ms;
-    s->fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    ck_assert_int_ge(s->fd, 0);
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    socklen_t len = sizeof(a);
-    ck_assert_int_eq(bind(s->fd, (struct sockaddr *)&a, sizeof(a)), 0);
-    ck_assert_int_eq(getsockname(s->fd, (struct sockaddr *)&a, &len), 0);
-    s->port = ntohs(a.sin_port);
+    s->fd = loopback_bind(&s->port);
     /* Listening before the client can try, unless the test wants refusals first. */
     if (!listen_after_ms)
         ck_assert_int_eq(listen(s->fd, 16), 0);
