@@ -1,6 +1,6 @@
 /*
- * Daytona's control plane (spec/api-openapi.yaml): one session per DSN
- * in use, `Authorization: Bearer` with the API key, or with a JWT and the
+ * Daytona's control plane (spec/api-openapi.yaml): sessions from the
+ * plugin's pool (daytona.h), `Authorization: Bearer` with the API key, or with a JWT and the
  * X-Daytona-Organization-ID header (the SDK's two forms, esm/Daytona.js);
  * JSON requests, and failures as SBX_E codes with Daytona's own message
  * (its error body is {path, timestamp, statusCode, error, message}).
@@ -47,10 +47,12 @@ static int credentials(daytona_api *a, const sbx_host *host)
     return rc;
 }
 
-int daytona_api_open(daytona_api *a, const sbx_host *host, const sbx_plugin_dsn *dsn)
+int daytona_api_open(daytona_api *a, daytona_state *st, const sbx_plugin_dsn *dsn)
 {
+    const sbx_host *host = st->host;
     memset(a, 0, sizeof(*a));
     a->host = host;
+    a->st = st;
     a->retry_after_ms = -1;
     int rc = daytona_endpoint_parse(&a->ep, host, dsn);
     if (rc)
@@ -62,15 +64,6 @@ int daytona_api_open(daytona_api *a, const sbx_host *host, const sbx_plugin_dsn 
         if (a->org[0])
             a->headers[n++] = a->org;
         a->headers[n] = NULL;
-        sbx_http_config cfg = {
-            .plugin = DAYTONA_NAME,
-            .base_url = a->ep.api_url,
-            .service = "Daytona's API",
-            .headers = a->headers,
-            .connect_timeout_ms = 15000,
-            .retry = {.attempts = 5, .base_ms = 200, .max_ms = 5000, .deadline_ms = 60000},
-        };
-        rc = sbx_http_init(&a->http, host, &cfg);
     }
     if (rc)
         daytona_api_clear(a);
@@ -79,9 +72,33 @@ int daytona_api_open(daytona_api *a, const sbx_host *host, const sbx_plugin_dsn 
 
 void daytona_api_clear(daytona_api *a)
 {
-    sbx_http_clear(&a->http);
     daytona_endpoint_clear(&a->ep);
-    memset(a->auth, 0, sizeof(a->auth));
+    explicit_bzero(a->auth, sizeof(a->auth));
+}
+
+/* An idle session of a's endpoint and credentials from the pool, or a new one. */
+static int api_session(daytona_api *a, sbx_http **out)
+{
+    sbx_http_config cfg = {
+        .plugin = DAYTONA_NAME,
+        .base_url = a->ep.api_url,
+        .service = "Daytona's API",
+        .headers = a->headers,
+        .connect_timeout_ms = 15000,
+        .retry = {.attempts = 5, .base_ms = 200, .max_ms = 5000, .deadline_ms = 60000},
+    };
+    return sbx_http_pool_take(out, &a->st->pool, a->host, &cfg);
+}
+
+int daytona_api_escape(daytona_api *a, const char *text, char **out)
+{
+    sbx_http *s;
+    int rc = api_session(a, &s);
+    if (rc)
+        return rc;
+    *out = sbx_http_escape(s, text);
+    sbx_http_pool_give(&a->st->pool, s);
+    return *out ? SBX_OK : a->host->set_error(SBX_E_NOMEM, "daytona: out of memory");
 }
 
 static bool has(const char *message, const char *needle)
@@ -116,18 +133,23 @@ int daytona_api_call(daytona_api *a, const char *method, const char *path, const
         .retry = retry,
     };
     sbx_http_response rs = {0};
-    int rc = sbx_http_send(&a->http, &rq, &rs);
+    sbx_http *s;
+    int rc = api_session(a, &s);
+    if (rc)
+        return rc;
+    rc = sbx_http_send(s, &rq, &rs);
     if (status)
         *status = rs.status;
     a->retry_after_ms = rs.retry_after_ms;
     if (rc == SBX_OK && (rs.status < 200 || rs.status >= 300)) {
         char msg[512];
         sbx_json_message(rs.body.data ? rs.body.data : "", rs.body.len, msg, sizeof(msg));
-        rc = sbx_http_fail_as(&a->http, daytona_api_code(rs.status, msg), &rq, &rs, context, msg);
+        rc = sbx_http_fail_as(s, daytona_api_code(rs.status, msg), &rq, &rs, context, msg);
     } else if (rc == SBX_OK && out && rs.body.len) {
         rc = sbx_json_parse(out, a->host, DAYTONA_NAME, "API", context, rs.body.data,
                             rs.body.len);
     }
     sbx_http_response_clear(&rs);
+    sbx_http_pool_give(&a->st->pool, s);
     return rc;
 }

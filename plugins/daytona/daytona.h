@@ -116,6 +116,7 @@ int daytona_start_timeout(const sbx_host *host, const char *id, const char *stat
 
 #include "../lib/sbx-buf.h"
 #include "../lib/sbx-http.h"
+#include "../lib/sbx-http-pool.h"
 #include "../lib/sbx-json.h"
 
 #define DAYTONA_NAME "daytona"
@@ -146,20 +147,34 @@ void daytona_endpoint_clear(daytona_endpoint *ep);
 int daytona_url_check(const sbx_host *host, const char *what, const char *value, char *out,
                       size_t size);
 
+/*
+ * The plugin's state (plugin.c). HTTP sessions are the plugin's, not a
+ * sandbox's: every call, to the control plane or to a sandbox's toolbox
+ * (all behind one proxy), takes an idle session of its endpoint and
+ * credentials from the pool and gives it back, so an open sandbox holds
+ * no connection of its own.
+ */
+typedef struct daytona_state {
+    const sbx_host *host;
+    sbx_http_pool pool;
+} daytona_state;
+
 /* api.c: the control plane for one DSN. */
 typedef struct daytona_api {
     const sbx_host *host;
+    daytona_state *st;
     daytona_endpoint ep;
     char auth[512];                 /* "Authorization: Bearer ..." */
     char org[160];                  /* "X-Daytona-Organization-ID: ..." or "" */
     const char *headers[3];
-    sbx_http http;
     long retry_after_ms;            /* the last answer's Retry-After, -1 if none */
 } daytona_api;
 
 /* Credentials from the environment: DAYTONA_API_KEY, else DAYTONA_JWT_TOKEN and DAYTONA_ORGANIZATION_ID. */
-int daytona_api_open(daytona_api *a, const sbx_host *host, const sbx_plugin_dsn *dsn);
+int daytona_api_open(daytona_api *a, daytona_state *st, const sbx_plugin_dsn *dsn);
 void daytona_api_clear(daytona_api *a);
+/* text URL-encoded in *out (curl_free() it): SBX_OK or SBX_E_NOMEM (the error set). */
+int daytona_api_escape(daytona_api *a, const char *text, char **out);
 /*
  * daytona_api_call - method path with body (JSON text or NULL); a 2xx
  * answer's JSON in *out when out is non-NULL. A failure sets the error
@@ -178,9 +193,8 @@ typedef struct daytona_sandbox {
     const sbx_host *host;
     daytona_api api;
     char id[64];
-    char toolbox_url[DAYTONA_URL_MAX];   /* toolboxProxyUrl/{id} */
+    char toolbox_base[DAYTONA_URL_MAX];  /* toolboxProxyUrl; calls go to its /{id} */
     char home[256];                      /* the daemon's work dir */
-    sbx_http toolbox;
     unsigned long counter;               /* names of exec sessions */
     pthread_mutex_t lock;                /* ended, n_ended */
     /* Sessions of execs that ended, to delete before the next exec (exec.c). */
@@ -201,7 +215,14 @@ int daytona_find(daytona_api *a, const char *key, const char *value, json_object
 /* DELETE /sandbox/{id}; one already gone is no failure. */
 int daytona_delete(daytona_api *a, const char *id, const char *context);
 
+/* The sandbox's toolbox is at proxy_url (its toolboxProxyUrl, checked) + /{id}. */
 int daytona_toolbox_open(daytona_sandbox *sb, const char *proxy_url);
+/*
+ * daytona_tb_send - rq (its path after /{sandboxId}) to the daemon, on a
+ * session from the plugin's pool held for the call: sbx_http_send()'s
+ * answer and codes.
+ */
+int daytona_tb_send(daytona_sandbox *sb, const sbx_http_request *rq, sbx_http_response *rs);
 /*
  * daytona_tb_call - a JSON call to the daemon (path after /{sandboxId});
  * its answer in *out (may be NULL). Errors keep the daemon's message.

@@ -243,7 +243,7 @@ static int fetch(run *r, const char *name, int (*sink)(void *, const void *, siz
         .retry = SBX_HTTP_RETRY_NEVER,
     };
     sbx_http_response rs = {0};
-    rc = sbx_http_send(&r->sb->toolbox, &rq, &rs);
+    rc = daytona_tb_send(r->sb, &rq, &rs);
     if (rc == SBX_OK && rs.status != 200 && !rs.sink_stopped)
         rc = daytona_tb_fail(r->sb, rs.status, rs.body.data, rs.body.len, "reading output");
     sbx_http_response_clear(&rs);
@@ -305,7 +305,7 @@ static long quietly(daytona_sandbox *sb, const char *method, const char *path)
     sbx_http_request rq = {.method = method, .path = path, .retry = SBX_HTTP_RETRY_AUTO,
                            .timeout_ms = 60000};
     sbx_http_response rs = {0};
-    long status = sbx_http_send(&sb->toolbox, &rq, &rs) == SBX_OK ? rs.status : 0;
+    long status = daytona_tb_send(sb, &rq, &rs) == SBX_OK ? rs.status : 0;
     sbx_http_response_clear(&rs);
     return status;
 }

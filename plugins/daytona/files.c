@@ -110,7 +110,7 @@ static int set_mode(daytona_sandbox *sb, const char *path, const char *resolved,
     /* A chmod to a given mode can be repeated: retried as idempotent. */
     sbx_http_request rq = {.method = "POST", .path = url, .retry = SBX_HTTP_RETRY_ALWAYS};
     sbx_http_response rs = {0};
-    rc = sbx_http_send(&sb->toolbox, &rq, &rs);
+    rc = daytona_tb_send(sb, &rq, &rs);
     if (rc == SBX_OK && rs.status != 200)
         rc = check_answer(sb, &rs, "setting a file's mode");
     sbx_http_response_clear(&rs);
@@ -150,7 +150,7 @@ int daytona_file_write(void *sandbox, const char *path, uint64_t size, uint32_t 
         .retry = SBX_HTTP_RETRY_NEVER,
     };
     sbx_http_response rs = {0};
-    rc = sbx_http_send(&sb->toolbox, &rq, &rs);
+    rc = daytona_tb_send(sb, &rq, &rs);
     if (rc == SBX_OK && rs.upload_aborted)
         rc = sb->host->set_error(SBX_E_BAD_PATH, "daytona: writing %s: the data ended early", path);
     else if (rc == SBX_OK && rs.status != 200)
@@ -183,7 +183,7 @@ int daytona_file_read(void *sandbox, const char *path,
         .retry = SBX_HTTP_RETRY_NEVER,
     };
     sbx_http_response rs = {0};
-    rc = sbx_http_send(&sb->toolbox, &rq, &rs);
+    rc = daytona_tb_send(sb, &rq, &rs);
     if (rc == SBX_OK && rs.sink_stopped)
         rc = sb->host->set_error(SBX_E_EXEC_ABORTED, "daytona: reading %s: the sink stopped", path);
     else if (rc == SBX_OK && rs.status != 200)

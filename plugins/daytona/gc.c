@@ -44,11 +44,11 @@ int daytona_gc(void *state, const sbx_plugin_dsn *dsn,
                int (*report)(void *userdata, const char *id, const char *reason), void *userdata,
                size_t *removed)
 {
-    const sbx_host *host = state;
+    daytona_state *st = state;
     daytona_api api;
     if (removed)
         *removed = 0;
-    int rc = daytona_api_open(&api, host, dsn);
+    int rc = daytona_api_open(&api, st, dsn);
     if (rc)
         return rc;
     json_object *list = NULL;

@@ -12,10 +12,11 @@
 
 int daytona_ping(void *state, const sbx_plugin_dsn *dsn, char **detail)
 {
-    const sbx_host *host = state;
+    daytona_state *st = state;
+    const sbx_host *host = st->host;
     daytona_api api;
     json_object *list = NULL;
-    int rc = daytona_api_open(&api, host, dsn);
+    int rc = daytona_api_open(&api, st, dsn);
     if (rc)
         return rc;
     rc = daytona_api_call(&api, "GET", "/sandbox?limit=1", NULL, SBX_HTTP_RETRY_AUTO,

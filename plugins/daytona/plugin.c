@@ -2,10 +2,12 @@
  * The daytona backend's descriptor. init() only sets up libcurl's global
  * state: listing plugins must not reach Daytona, so the first request is
  * made when a sandbox is opened, gc runs or ping is asked (doctor
- * --online). The plugin's state is the host table itself.
+ * --online). The plugin's state is the host table and the pool of HTTP
+ * sessions its sandboxes share (daytona.h).
  */
 #include "daytona.h"
 
+#include <stdlib.h>
 #include <sandboxio/errors.h>
 
 /* DAYTONA_SPEC_DATE, made from spec/SOURCES at build time (daytona.mk). */
@@ -25,18 +27,32 @@
 
 static int daytona_init(const sbx_host *host, void **state)
 {
+    daytona_state *st = calloc(1, sizeof(*st));
+    if (!st)
+        return host->set_error(SBX_E_NOMEM, "daytona: out of memory");
     CURLcode cc = curl_global_init(CURL_GLOBAL_DEFAULT);
-    if (cc != CURLE_OK)
+    if (cc != CURLE_OK) {
+        free(st);
         return host->set_error(SBX_E_PLUGIN_INIT_FAILED, "daytona: curl_global_init: %s",
                                curl_easy_strerror(cc));
-    *state = (void *)host;
+    }
+    st->host = host;
+    int rc = sbx_http_pool_init(&st->pool, host, DAYTONA_NAME);
+    if (rc) {
+        curl_global_cleanup();
+        free(st);
+        return rc;
+    }
+    *state = st;
     return SBX_OK;
 }
 
 static void daytona_fini(void *state)
 {
-    (void)state;
+    daytona_state *st = state;
+    sbx_http_pool_clear(&st->pool);
     curl_global_cleanup();
+    free(st);
 }
 
 static const sbx_plugin descriptor = {

@@ -121,18 +121,19 @@ int daytona_find(daytona_api *a, const char *key, const char *value, json_object
     if (!bad)
         text = sbx_json_text(filter);
     json_object_put(filter);
-    if (text)
-        esc = sbx_http_escape(&a->http, text);
-    free(text);
-    if (!esc)
+    if (!text)
         return a->host->set_error(SBX_E_NOMEM, "daytona: out of memory");
+    int rc = daytona_api_escape(a, text, &esc);
+    free(text);
+    if (rc)
+        return rc;
     int n = snprintf(path, sizeof(path), "/sandbox?labels=%s&limit=200", esc);
     curl_free(esc);
     if (n < 0 || (size_t)n >= sizeof(path))
         return a->host->set_error(SBX_E_INVALID_ARGUMENT, "daytona: the label filter is too long");
     json_object *answer = NULL;
-    int rc = daytona_api_call(a, "GET", path, NULL, SBX_HTTP_RETRY_AUTO, "listing sandboxes",
-                              &answer, NULL);
+    rc = daytona_api_call(a, "GET", path, NULL, SBX_HTTP_RETRY_AUTO, "listing sandboxes",
+                          &answer, NULL);
     json_object *items = NULL;
     if (rc == SBX_OK)
         rc = sbx_json_get(&items, json_type_array, a->host, DAYTONA_NAME, "listing sandboxes",
@@ -264,7 +265,6 @@ static int work_dir(daytona_sandbox *sb)
 
 static void sandbox_free(daytona_sandbox *sb)
 {
-    sbx_http_clear(&sb->toolbox);
     daytona_api_clear(&sb->api);
     pthread_mutex_destroy(&sb->lock);
     free(sb);
@@ -273,7 +273,8 @@ static void sandbox_free(daytona_sandbox *sb)
 int daytona_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
                  void **sandbox)
 {
-    const sbx_host *host = state;
+    daytona_state *st = state;
+    const sbx_host *host = st->host;
     daytona_sandbox *sb = calloc(1, sizeof(*sb));
     if (!sb) {
         host->set_error(SBX_E_NOMEM, "daytona: out of memory");
@@ -281,7 +282,7 @@ int daytona_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits
     }
     sb->host = host;
     pthread_mutex_init(&sb->lock, NULL);
-    int rc = daytona_api_open(&sb->api, host, dsn);
+    int rc = daytona_api_open(&sb->api, st, dsn);
     if (rc) {
         pthread_mutex_destroy(&sb->lock);
         free(sb);

@@ -1,7 +1,8 @@
 /*
  * The daemon inside a sandbox (spec/toolbox-openapi.yaml), reached through
  * Daytona's proxy at the sandbox's toolboxProxyUrl + /{sandboxId}, with
- * the control plane's credentials. Its errors ({statusCode, message, code,
+ * the control plane's credentials, on sessions from the plugin's pool: one
+ * proxy serves every sandbox, so a connection serves them all. Its errors ({statusCode, message, code,
  * ...}) keep the daemon's message; a 404 from the proxy is a sandbox that
  * is gone, which callers tell from a missing file by asking the control
  * plane (daytona_sandbox_alive).
@@ -15,23 +16,39 @@
 
 int daytona_toolbox_open(daytona_sandbox *sb, const char *proxy_url)
 {
-    char base[DAYTONA_URL_MAX];
-    int rc = daytona_url_check(sb->host, "the sandbox's toolboxProxyUrl", proxy_url, base,
-                               sizeof(base) - 70);
-    if (rc)
-        return rc;
-    if ((size_t)snprintf(sb->toolbox_url, sizeof(sb->toolbox_url), "%s/%s", base, sb->id) >=
-        sizeof(sb->toolbox_url))
-        return sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "daytona: the toolbox URL is too long");
+    return daytona_url_check(sb->host, "the sandbox's toolboxProxyUrl", proxy_url,
+                             sb->toolbox_base, sizeof(sb->toolbox_base));
+}
+
+/* An idle session of the proxy (with the API's credentials) from the pool, or a new one. */
+static int tb_session(daytona_sandbox *sb, sbx_http **out)
+{
     sbx_http_config cfg = {
         .plugin = DAYTONA_NAME,
-        .base_url = sb->toolbox_url,
+        .base_url = sb->toolbox_base,
         .service = "the sandbox's toolbox (Daytona's proxy)",
         .headers = sb->api.headers,
         .connect_timeout_ms = 15000,
         .retry = {.attempts = 4, .base_ms = 100, .max_ms = 2000, .deadline_ms = 30000},
     };
-    return sbx_http_init(&sb->toolbox, sb->host, &cfg);
+    return sbx_http_pool_take(out, &sb->api.st->pool, sb->host, &cfg);
+}
+
+int daytona_tb_send(daytona_sandbox *sb, const sbx_http_request *rq, sbx_http_response *rs)
+{
+    char *path = NULL;
+    if (asprintf(&path, "/%s%s", sb->id, rq->path) < 0)
+        return sb->host->set_error(SBX_E_NOMEM, "daytona: out of memory");
+    sbx_http_request mine = *rq;
+    mine.path = path;
+    sbx_http *s;
+    int rc = tb_session(sb, &s);
+    if (rc == SBX_OK) {
+        rc = sbx_http_send(s, &mine, rs);
+        sbx_http_pool_give(&sb->api.st->pool, s);
+    }
+    free(path);
+    return rc;
 }
 
 int daytona_tb_fail(daytona_sandbox *sb, long status, const char *body, size_t len,
@@ -39,7 +56,7 @@ int daytona_tb_fail(daytona_sandbox *sb, long status, const char *body, size_t l
 {
     char msg[512];
     sbx_json_message(body ? body : "", body ? len : 0, msg, sizeof(msg));
-    sbx_http_scrub(&sb->toolbox, NULL, msg, sizeof(msg));
+    sbx_http_scrub_headers(sb->api.headers, NULL, msg, sizeof(msg));
     int code = sbx_http_status_code(status);
     /* The command finished before its input came (input.go). */
     if (status == 410)
@@ -62,7 +79,7 @@ int daytona_tb_call(daytona_sandbox *sb, const char *method, const char *path, c
         .retry = retry,
     };
     sbx_http_response rs = {0};
-    int rc = sbx_http_send(&sb->toolbox, &rq, &rs);
+    int rc = daytona_tb_send(sb, &rq, &rs);
     if (status)
         *status = rs.status;
     if (rc == SBX_OK && (rs.status < 200 || rs.status >= 300))
@@ -77,9 +94,10 @@ int daytona_tb_call(daytona_sandbox *sb, const char *method, const char *path, c
 int daytona_tb_path(daytona_sandbox *sb, char *out, size_t size, const char *prefix,
                     const char *name, const char *value)
 {
-    char *esc = sbx_http_escape(&sb->toolbox, value);
-    if (!esc)
-        return sb->host->set_error(SBX_E_NOMEM, "daytona: out of memory");
+    char *esc;
+    int rc = daytona_api_escape(&sb->api, value, &esc);
+    if (rc)
+        return rc;
     int n = snprintf(out, size, "%s%c%s=%s", prefix, strchr(prefix, '?') ? '&' : '?', name, esc);
     curl_free(esc);
     if (n < 0 || (size_t)n >= size)
