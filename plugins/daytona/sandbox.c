@@ -197,6 +197,10 @@ static int create(daytona_sandbox *sb, const sbx_plugin_limits *limits, json_obj
     return rc;
 }
 
+/* The pauses between looks at a sandbox on its way to `started` (wait_started). */
+#define START_PAUSE_MIN_MS 10
+#define START_PAUSE_MAX_MS 1000
+
 static uint64_t now_ms(void)
 {
     struct timespec ts;
@@ -207,15 +211,17 @@ static uint64_t now_ms(void)
 /*
  * Wait until `started`; its record (with toolboxProxyUrl) in *record. The
  * create's answer (created) is the first record looked at: a sandbox
- * already started is not asked for again, and one on its way is first
- * asked for (GET /sandbox/{id}) after a pause, since it was just made.
+ * already started is not asked for again. One on its way is asked for
+ * (GET /sandbox/{id}) after pauses of a quarter of the time waited so far
+ * (at least START_PAUSE_MIN_MS, at most START_PAUSE_MAX_MS): it is seen
+ * started at most a quarter later than it was, however long it takes,
+ * where doubling pauses could see it up to twice as late.
  */
 static int wait_started(daytona_sandbox *sb, json_object *created, json_object **record)
 {
     char path[96], state[64] = "", reason[256] = "";
     snprintf(path, sizeof(path), "/sandbox/%s", sb->id);
     uint64_t start = now_ms(), bound = sb->api.ep.start_s * 1000;
-    long pause_ms = 50;
     /* An answer without a state says nothing of it: the wait asks at once. */
     json_object *first = sbx_json_str(created, "state") ? json_object_get(created) : NULL;
     for (json_object *rec = first;; rec = NULL) {
@@ -237,9 +243,12 @@ static int wait_started(daytona_sandbox *sb, json_object *created, json_object *
         uint64_t waited = now_ms() - start;
         if (waited >= bound)
             return daytona_start_timeout(sb->host, sb->id, state, reason, waited);
+        uint64_t pause_ms = waited / 4;
+        if (pause_ms < START_PAUSE_MIN_MS)
+            pause_ms = START_PAUSE_MIN_MS;
+        if (pause_ms > START_PAUSE_MAX_MS)
+            pause_ms = START_PAUSE_MAX_MS;
         usleep((useconds_t)pause_ms * 1000);
-        if (pause_ms < 1000)
-            pause_ms *= 2;
     }
 }
 

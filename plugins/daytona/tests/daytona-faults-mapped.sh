@@ -92,7 +92,11 @@ ctl_fault '{"target":"api","path":"^/sandbox$","action":"stuck-creating"}'
 expect_failure SBX_E4070 123 "Daytona still reports it creating" "$DSN&start_timeout=2" true
 ctl_check "
 const calls = requests.map((r) => r.method + ' ' + r.path.replace(/[0-9a-f-]{36}/, 'ID'));
-expect(calls.filter((c) => c === 'GET /sandbox/ID').length > 1, true, 'the state was polled');
+const polls = calls.filter((c) => c === 'GET /sandbox/ID').length;
+expect(polls > 1, true, 'the state was polled');
+// Pauses of a quarter of the wait so far: some 22 looks in 2 s, where
+// pauses that never grew (10 ms) would make over 100.
+expect(polls <= 30, true, 'the wait polls less often as it goes on (' + polls + ' looks)');
 expect(calls[calls.length - 1], 'DELETE /sandbox/ID', 'the sandbox that never started is deleted');
 "
 ctl_no_sandboxes
