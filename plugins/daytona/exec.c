@@ -12,8 +12,8 @@
  * tests/doubles/README.md). Its input endpoint appends a newline to each
  * write and never gives EOF; hex lines and "e" make stdin exact.
  *
- * The adapter polls the directory (GET /files, a bounded interval that
- * grows while nothing comes), streams each chunk to the caller in order
+ * The adapter polls the directory (GET /files, after pauses of a quarter
+ * of the time since output last came, 10 to 200 ms), streams each chunk to the caller in order
  * (GET /files/download) and deletes it, and reads the exit code from the
  * command's record (GET .../command/{id}) once the status is there. The
  * timeout, a cancel or a stopped output callback send "k": the command's
@@ -398,8 +398,7 @@ static int no_status(run *r, int code)
 static int watch(run *r)
 {
     int rc = SBX_OK;
-    int pause = POLL_MIN_MS;
-    int64_t looked = now_ms();
+    int64_t looked = now_ms(), came = looked;
     /* The wrapper has just been handed to the session's shell: perl has
      * not started yet, so a look now would only find no dir. */
     if (cancel_ready(r, POLL_MIN_MS))
@@ -441,8 +440,13 @@ static int watch(run *r)
             if (rc || r->status != S_RUNNING)
                 break;
         }
-        pause = got ? POLL_MIN_MS : pause * 2 > POLL_MAX_MS ? POLL_MAX_MS : pause * 2;
-        if (!r->killed && cancel_ready(r, pause))
+        /* A quarter of the time since output last came (or the command was
+         * handed over): what comes is seen at most a quarter late. */
+        if (got)
+            came = now_ms();
+        int64_t pause = (now_ms() - came) / 4;
+        pause = pause < POLL_MIN_MS ? POLL_MIN_MS : pause > POLL_MAX_MS ? POLL_MAX_MS : pause;
+        if (!r->killed && cancel_ready(r, (int)pause))
             r->cancelled = true;
         else if (r->killed)
             usleep(POLL_MIN_MS * 1000);
