@@ -24,6 +24,11 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 BENCH_BACKEND=daytona BENCH_SDK_PACKAGE=@daytonaio/sdk BENCH_SDK_LABEL=@daytonaio/sdk
 . "$src/bench/lib/sdk-bench.sh"
 DSN="daytona://?snapshot=daytona-small"
+# After each create the control-plane double starts its next spare (a
+# namespace sandbox) and, after each delete, tears one down: without a
+# pause between the two clients' rounds, one client's create can wait for
+# the other's leftovers, which couples their times (sdk-bench.c).
+export BENCH_SETTLE_MS="${BENCH_SETTLE_MS:-300}"
 # The SDK runs in the rig's own directory: it refuses to run beside a
 # dotenv file that names the endpoint, and that directory has none.
 cd "$RIG_DIR"

@@ -105,6 +105,10 @@ static int bench_oneshot(sbx_client *c, const char *dsn, int n, char **sdk)
     double *our_cpu = calloc((size_t)n, sizeof *our_cpu), *their_cpu = calloc((size_t)n, sizeof *their_cpu);
     double *cpu_ratio = calloc((size_t)n, sizeof *cpu_ratio);
     const char *served = getenv("BENCH_SERVED");
+    /* A pause before each client's round, for doubles that clean up and
+     * prepare after a round: neither client then pays for the other's. */
+    const char *settle_env = getenv("BENCH_SETTLE_MS");
+    useconds_t settle = settle_env ? (useconds_t)strtoul(settle_env, NULL, 10) * 1000 : 0;
     double *our_own = calloc((size_t)n, sizeof *our_own), *their_own = calloc((size_t)n, sizeof *their_own);
     double *our_srv = calloc((size_t)n, sizeof *our_srv), *their_srv = calloc((size_t)n, sizeof *their_srv);
     double *own_ratio = calloc((size_t)n, sizeof *own_ratio);
@@ -115,11 +119,15 @@ static int bench_oneshot(sbx_client *c, const char *dsn, int n, char **sdk)
     /* A warm-up round on each side: the SDK's module load and JIT, our plugin's load. */
     run_true(c, dsn, cmd);
     for (int i = -1; i < n; i++) {
+        if (settle)
+            usleep(settle);
         double s0 = served ? served_ms(w, r, served) : 0;
         double t0 = now_s(), c0 = cpu_s();
         if (i >= 0)
             run_true(c, dsn, cmd);
         double t1 = now_s(), c1 = cpu_s();
+        if (settle)
+            usleep(settle);
         double s1 = served ? served_ms(w, r, served) : 0;
         if (fputs("go\n", w) == EOF || fflush(w) || !fgets(line, sizeof(line), r))
             die("the SDK loop stopped", SBX_E_INTERNAL);
