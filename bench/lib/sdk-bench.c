@@ -146,6 +146,8 @@ static int bench_oneshot(sbx_client *c, const char *dsn, int n, char **sdk)
         our_own[i] = ours[i] - our_srv[i];
         their_own[i] = theirs[i] - their_srv[i];
         own_ratio[i] = their_own[i] > 0 ? our_own[i] / their_own[i] : 0;
+        if (getenv("BENCH_ROUNDS"))
+            printf("round %d: sandboxio %.1f ms, SDK %.1f ms\n", i, ours[i] * 1e3, theirs[i] * 1e3);
     }
     fclose(w);
     fclose(r);
