@@ -8,7 +8,7 @@
  * and the process is reaped, then {} (infra packages/envd/internal/
  * services/process/start.go).
  *
- * The stream runs on a handle of its own, driven by curl's multi interface,
+ * The stream runs on a handle of its own (plugins/lib's sbx_http_stream),
  * so the caller can poll a cancel descriptor and keep a deadline while it
  * flows, and several commands of one sandbox run at once. A 502/503/504 or
  * a refused connection before any event (E2B's proxy while envd comes up)
@@ -30,10 +30,7 @@
 typedef struct strm {
     e2b_sandbox *sb;
     const e2b_stream_ops *ops;
-    CURL *h;
     e2b_envelope env;
-    long status;
-    sbx_buf errbody;
     int stop_rc;           /* why a callback stopped the transfer */
     bool started;          /* an event came: never try again */
 } strm;
@@ -120,25 +117,15 @@ static int on_end(void *ud, const char *json, size_t len)
     return s->sb->host->set_error(rc, "e2b: process.Process/Start: %s: %s", code, message);
 }
 
-static size_t on_write(char *data, size_t size, size_t n, void *ud)
+/* The 2xx body as it comes: envelopes. */
+static int on_data(void *ud, const void *data, size_t len)
 {
     strm *s = ud;
-    size_t len = size * n;
-    if (!s->status)
-        curl_easy_getinfo(s->h, CURLINFO_RESPONSE_CODE, &s->status);
-    if (s->status != 200) {
-        if (s->errbody.len < 8192 && sbx_buf_append(&s->errbody, data, len) != SBX_OK)
-            return 0;
-        return len;
-    }
     int rc = e2b_envelope_feed(&s->env, data, len);
     if (rc == SBX_E_BACKEND_PROTOCOL && s->env.why)
         rc = protocol(s, s->env.why);
-    if (rc) {
-        s->stop_rc = rc;
-        return 0;
-    }
-    return len;
+    s->stop_rc = rc;
+    return rc != SBX_OK;
 }
 
 /* The request body: one envelope (flags 0) holding the JSON StartRequest. */
@@ -159,78 +146,46 @@ static char *envelope_of(const char *json, size_t *len)
 }
 
 /* One try. *again: it failed before the command started, in a way worth another try. */
-static int try_start(strm *s, const char *body, size_t body_len, const struct curl_slist *hdrs,
+static int try_start(strm *s, const char *body, size_t body_len, const char *const *headers,
                      bool *again)
 {
     e2b_sandbox *sb = s->sb;
     const e2b_stream_ops *ops = s->ops;
-    char errbuf[CURL_ERROR_SIZE], url[E2B_URL_MAX + 64];
     *again = false;
-    s->status = 0;
     s->stop_rc = 0;
-    sbx_buf_clear(&s->errbody);
     e2b_envelope_init(&s->env, on_message, on_end, s);
-    CURL *h = s->h = curl_easy_init();
-    CURLM *m = curl_multi_init();
-    if (!h || !m) {
-        curl_easy_cleanup(h);
-        curl_multi_cleanup(m);
-        return sb->host->set_error(SBX_E_NOMEM, "e2b: out of memory");
-    }
-    int rc = sbx_http_setup_handle(&sb->envd, h, errbuf);
-    snprintf(url, sizeof(url), "%s/process.Process/Start", sb->envd_url);
-    curl_easy_setopt(h, CURLOPT_URL, url);
-    curl_easy_setopt(h, CURLOPT_POST, 1L);
-    curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
-    curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, (long)body_len);
-    curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
-    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_write);
-    curl_easy_setopt(h, CURLOPT_WRITEDATA, s);
-    if (rc == SBX_OK && curl_multi_add_handle(m, h) != CURLM_OK)
-        rc = sb->host->set_error(SBX_E_NOMEM, "e2b: out of memory");
-    int running = rc == SBX_OK;
-    while (running) {
-        if (curl_multi_perform(m, &running) != CURLM_OK) {
-            rc = sb->host->set_error(SBX_E_INTERNAL, "e2b: curl_multi_perform failed");
-            break;
-        }
-        if (!running || s->stop_rc)
-            break;
-        if (ops->tick && (rc = ops->tick(ops->ud)) != SBX_OK)
-            break;
-        struct curl_waitfd extra = {.fd = ops->cancel_fd, .events = CURL_WAIT_POLLIN};
-        curl_multi_poll(m, ops->cancel_fd >= 0 ? &extra : NULL, ops->cancel_fd >= 0 ? 1 : 0,
-                        ops->poll_ms > 0 ? (int)ops->poll_ms : 1000, NULL);
-    }
-    CURLcode cc = CURLE_OK;
-    CURLMsg *msg;
-    int left;
-    while ((msg = curl_multi_info_read(m, &left)))
-        if (msg->msg == CURLMSG_DONE)
-            cc = msg->data.result;
-    long os_errno = 0;
-    curl_easy_getinfo(h, CURLINFO_OS_ERRNO, &os_errno);
-    curl_multi_remove_handle(m, h);
-    curl_easy_cleanup(h);
-    curl_multi_cleanup(m);
-    s->h = NULL;
-    if (rc || s->stop_rc) {
-        rc = rc ? rc : s->stop_rc;
-    } else if (s->status && s->status != 200) {
-        *again = !s->started && (s->status == 502 || s->status == 503 || s->status == 504);
-        rc = e2b_envd_fail(sb, s->status, s->errbody.data, "process.Process/Start");
-    } else if (cc != CURLE_OK) {
-        *again = !s->started && !s->status && cc == CURLE_COULDNT_CONNECT;
+    sbx_http_request rq = {
+        .method = "POST",
+        .path = "/process.Process/Start",
+        .body = body,
+        .body_len = body_len,
+        .content_type = "application/connect+json",
+        .headers = headers,
+        .sink = on_data,
+        .sink_ud = s,
+        .body_cap = 8192,
+        .retry = SBX_HTTP_RETRY_NEVER,
+    };
+    sbx_http_watch watch = {.tick = ops->tick, .ud = ops->ud, .fd = ops->cancel_fd,
+                            .every_ms = ops->poll_ms};
+    sbx_http_response rs = {0};
+    int rc = sbx_http_stream(&sb->envd, &rq, &watch, &rs);
+    if (rc == SBX_OK && s->stop_rc) {
+        rc = s->stop_rc;
+    } else if (rc == SBX_OK && rs.status != 200) {
+        *again = !s->started && (rs.status == 502 || rs.status == 503 || rs.status == 504);
+        rc = e2b_envd_fail(sb, rs.status, rs.body.data, "process.Process/Start");
+    } else if (rc != SBX_OK && rc != SBX_E_NOMEM && rs.curl_code != CURLE_OK) {
+        *again = !s->started && !rs.status && rs.curl_code == CURLE_COULDNT_CONNECT;
         /* The connection dropped: a cut stream unless it ended properly first. */
-        rc = s->env.ended ? SBX_OK
-             : s->status  ? protocol(s, "the stream was cut before its end-of-stream message")
-                          : sb->host->set_error(sbx_http_curl_code(cc, os_errno),
-                                                "e2b: process.Process/Start: %s (%s)",
-                                                errbuf[0] ? errbuf : curl_easy_strerror(cc),
-                                                sb->envd_url);
-    } else if (e2b_envelope_finish(&s->env) != SBX_OK) {
+        if (s->env.ended)
+            rc = SBX_OK;
+        else if (rs.status)
+            rc = protocol(s, "the stream was cut before its end-of-stream message");
+    } else if (rc == SBX_OK && e2b_envelope_finish(&s->env) != SBX_OK) {
         rc = protocol(s, s->env.why);
     }
+    sbx_http_response_clear(&rs);
     e2b_envelope_clear(&s->env);
     return rc;
 }
@@ -239,44 +194,28 @@ int e2b_start(e2b_sandbox *sb, const char *json, uint64_t timeout_ms, const e2b_
 {
     size_t body_len = 0;
     char *body = envelope_of(json, &body_len);
-    struct curl_slist *hdrs = NULL, *t;
+    if (!body)
+        return sb->host->set_error(SBX_E_NOMEM, "e2b: out of memory");
     char timeout_hdr[64];
-    const char *lines[8] = {"Content-Type: application/connect+json", "Connect-Protocol-Version: 1"};
-    size_t n = 2;
+    const char *headers[3] = {"Connect-Protocol-Version: 1"};
     /* envd's own bound on the process: a backstop for a client that dies before its deadline. */
     if (timeout_ms) {
         snprintf(timeout_hdr, sizeof(timeout_hdr), "Connect-Timeout-Ms: %llu",
                  (unsigned long long)timeout_ms + 10000);
-        lines[n++] = timeout_hdr;
-    }
-    for (size_t i = 0; sb->envd_headers[i]; i++)
-        lines[n++] = sb->envd_headers[i];
-    bool nomem = !body;
-    for (size_t i = 0; i < n && !nomem; i++) {
-        if (!(t = curl_slist_append(hdrs, lines[i])))
-            nomem = true;
-        else
-            hdrs = t;
-    }
-    if (nomem) {
-        free(body);
-        curl_slist_free_all(hdrs);
-        return sb->host->set_error(SBX_E_NOMEM, "e2b: out of memory");
+        headers[1] = timeout_hdr;
     }
     strm s = {.sb = sb, .ops = ops};
     int64_t give_up = now_ms() + START_RETRY_DEADLINE_MS;
     long wait = 100;
     int rc;
     bool again;
-    while ((rc = try_start(&s, body, body_len, hdrs, &again)) != SBX_OK && again &&
+    while ((rc = try_start(&s, body, body_len, headers, &again)) != SBX_OK && again &&
            now_ms() + wait < give_up) {
         if (ops->tick && ops->tick(ops->ud) != SBX_OK)
             break;
         usleep((useconds_t)wait * 1000);
         wait = wait * 2 > 2000 ? 2000 : wait * 2;
     }
-    sbx_buf_clear(&s.errbody);
-    curl_slist_free_all(hdrs);
     free(body);
     return rc;
 }

@@ -1,7 +1,8 @@
 /*
  * Requests on a session: one transfer at a time on the session's handle,
- * tried again as http_retry.c says; errors and traces with secrets
- * redacted.
+ * tried again as http_retry.c says; streams (sbx_http_stream) on a handle
+ * of their own, watched by the caller while they flow; errors and traces
+ * with secrets redacted.
  */
 #include "config.h"
 
@@ -21,6 +22,10 @@
 /* One try of a request. */
 typedef struct xfer {
     sbx_http *s;
+    CURL *h;                   /* the session's handle, or a stream's own */
+    CURLM *m;
+    char *errbuf;              /* CURL_ERROR_SIZE bytes */
+    const sbx_http_watch *watch;   /* a stream's: called while it flows */
     const sbx_http_request *rq;
     sbx_http_response *rs;
     struct curl_slist *headers;
@@ -80,7 +85,7 @@ static size_t on_body(char *data, size_t size, size_t n, void *ud)
     xfer *x = ud;
     size_t len = size * n;
     long status = 0;
-    curl_easy_getinfo(x->s->easy, CURLINFO_RESPONSE_CODE, &status);
+    curl_easy_getinfo(x->h, CURLINFO_RESPONSE_CODE, &status);
     bool ok = status >= 200 && status < 300;
     if (ok && x->rq->sink) {
         if (x->rq->sink(x->rq->sink_ud, data, len) != 0) {
@@ -151,10 +156,10 @@ static int xfer_setup(xfer *x)
 {
     sbx_http *s = x->s;
     const sbx_http_request *rq = x->rq;
-    CURL *h = s->easy;
+    CURL *h = x->h;
     CURLcode cc = CURLE_OK;
     curl_easy_reset(h);
-    int rc = sbx_http_setup_handle(s, h, s->errbuf);
+    int rc = sbx_http_setup_handle(s, h, x->errbuf);
     if (rc)
         return rc;
     if (asprintf(&x->url, "%s%s%s", s->cfg.base_url, s->prefix, rq->path) < 0) {
@@ -182,8 +187,9 @@ static int xfer_setup(xfer *x)
         SET(CURLOPT_INFILESIZE_LARGE, (curl_off_t)-1);
         SET(CURLOPT_CUSTOMREQUEST, rq->method);
     } else if (rq->body || strcmp(rq->method, "POST") == 0) {
+        size_t len = !rq->body ? 0 : rq->body_len ? rq->body_len : strlen(rq->body);
         SET(CURLOPT_POSTFIELDS, rq->body ? rq->body : "");
-        SET(CURLOPT_POSTFIELDSIZE, (long)(rq->body ? strlen(rq->body) : 0));
+        SET(CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
         SET(CURLOPT_CUSTOMREQUEST, rq->method);
     } else if (strcmp(rq->method, "GET") != 0) {
         SET(CURLOPT_CUSTOMREQUEST, rq->method);
@@ -193,7 +199,7 @@ static int xfer_setup(xfer *x)
         return s->host->set_error(cc == CURLE_OUT_OF_MEMORY ? SBX_E_NOMEM : SBX_E_INTERNAL,
                                   "%s: setting up a request: %s", s->cfg.plugin,
                                   curl_easy_strerror(cc));
-    if (curl_multi_add_handle(s->multi, h) != CURLM_OK)
+    if (curl_multi_add_handle(x->m, h) != CURLM_OK)
         return s->host->set_error(SBX_E_INTERNAL, "%s: curl_multi_add_handle failed",
                                   s->cfg.plugin);
     x->added = true;
@@ -203,7 +209,7 @@ static int xfer_setup(xfer *x)
 static void xfer_finish(xfer *x)
 {
     if (x->added)
-        curl_multi_remove_handle(x->s->multi, x->s->easy);
+        curl_multi_remove_handle(x->m, x->h);
     x->added = false;
     curl_slist_free_all(x->headers);
     x->headers = NULL;
@@ -216,26 +222,37 @@ static void xfer_finish(xfer *x)
     sbx_buf_clear(&x->chunk);
 }
 
-/* Let curl work until the transfer is done or (pull) new body bytes came. */
+/*
+ * Let curl work until the transfer is done or (pull) new body bytes came;
+ * a stream's watch is called between transfers, and its non-zero return
+ * ends the pumping with that code.
+ */
 static int xfer_pump(xfer *x)
 {
     sbx_http *s = x->s;
+    const sbx_http_watch *w = x->watch;
     for (;;) {
         int running = 0, left = 0;
-        CURLMcode mc = curl_multi_perform(s->multi, &running);
+        CURLMcode mc = curl_multi_perform(x->m, &running);
         if (mc != CURLM_OK)
             return s->host->set_error(SBX_E_INTERNAL, "%s: curl_multi_perform: %s",
                                       s->cfg.plugin, curl_multi_strerror(mc));
         CURLMsg *m;
-        while ((m = curl_multi_info_read(s->multi, &left))) {
-            if (m->msg == CURLMSG_DONE && m->easy_handle == s->easy) {
+        while ((m = curl_multi_info_read(x->m, &left))) {
+            if (m->msg == CURLMSG_DONE && m->easy_handle == x->h) {
                 x->done = true;
                 x->result = m->data.result;
             }
         }
         if (x->done || (x->pull && x->chunk.len))
             return SBX_OK;
-        mc = curl_multi_poll(s->multi, NULL, 0, 1000, NULL);
+        int rc = w && w->tick ? w->tick(w->ud) : SBX_OK;
+        if (rc)
+            return rc;
+        struct curl_waitfd extra = {.fd = w ? w->fd : -1, .events = CURL_WAIT_POLLIN};
+        bool watch_fd = w && w->fd >= 0;
+        mc = curl_multi_poll(x->m, watch_fd ? &extra : NULL, watch_fd ? 1 : 0,
+                             w && w->every_ms > 0 ? (int)w->every_ms : 1000, NULL);
         if (mc != CURLM_OK)
             return s->host->set_error(SBX_E_INTERNAL, "%s: curl_multi_poll: %s", s->cfg.plugin,
                                       curl_multi_strerror(mc));
@@ -248,7 +265,7 @@ static int transport_error(xfer *x)
     sbx_http *s = x->s;
     const sbx_http_config *cfg = &s->cfg;
     long os_errno = 0;
-    curl_easy_getinfo(s->easy, CURLINFO_OS_ERRNO, &os_errno);
+    curl_easy_getinfo(x->h, CURLINFO_OS_ERRNO, &os_errno);
     int code = sbx_http_curl_code(x->result, os_errno);
     char detail[CURL_ERROR_SIZE + 64], tries[48] = "";
     /*
@@ -261,7 +278,7 @@ static int transport_error(xfer *x)
                  : os_errno ? strerror((int)os_errno) : "connection failed");
     else
         snprintf(detail, sizeof(detail), "%s",
-                 s->errbuf[0] ? s->errbuf : curl_easy_strerror(x->result));
+                 x->errbuf[0] ? x->errbuf : curl_easy_strerror(x->result));
     sbx_http_scrub(s, x->rq, detail, sizeof(detail));
     if (x->rs->attempts > 1)
         snprintf(tries, sizeof(tries), " (after %d tries)", x->rs->attempts);
@@ -281,7 +298,8 @@ static int transport_error(xfer *x)
 static int xfer_result(xfer *x)
 {
     sbx_http *s = x->s;
-    curl_easy_getinfo(s->easy, CURLINFO_RESPONSE_CODE, &x->rs->status);
+    curl_easy_getinfo(x->h, CURLINFO_RESPONSE_CODE, &x->rs->status);
+    x->rs->curl_code = (int)x->result;
     if (x->nomem)
         return s->host->set_error(SBX_E_NOMEM, "%s: out of memory reading an answer",
                                   s->cfg.plugin);
@@ -360,7 +378,8 @@ int sbx_http_send(sbx_http *s, const sbx_http_request *rq, sbx_http_response *rs
     unsigned seed = (unsigned)start ^ (unsigned)getpid();
     rs->retry_after_ms = -1;
     for (;;) {
-        xfer x = {.s = s, .rq = rq, .rs = rs, .timeout_ms = rq->timeout_ms};
+        xfer x = {.s = s, .h = s->easy, .m = s->multi, .errbuf = s->errbuf, .rq = rq, .rs = rs,
+                  .timeout_ms = rq->timeout_ms};
         if (deadline) {
             long left = (long)(deadline - http_now_ms());
             if (left < 1)
@@ -375,7 +394,7 @@ int sbx_http_send(sbx_http *s, const sbx_http_request *rq, sbx_http_response *rs
         const char *why = NULL;
         long wait = -1;
         if (rc == SBX_OK) {
-            curl_easy_getinfo(s->easy, CURLINFO_RESPONSE_CODE, &rs->status);
+            curl_easy_getinfo(x.h, CURLINFO_RESPONSE_CODE, &rs->status);
             wait = next_wait(s, rq, rs, x.result, deadline, &seed, &why);
             trace(&x, wait, why);
             if (wait < 0)
@@ -401,7 +420,8 @@ int sbx_http_pull_begin(sbx_http_pull **out, sbx_http *s, const sbx_http_request
     if (!p)
         return s->host->set_error(SBX_E_NOMEM, "%s: out of memory", s->cfg.plugin);
     p->rq = *rq;
-    p->x = (xfer){.s = s, .rq = &p->rq, .rs = rs, .pull = true, .timeout_ms = rq->timeout_ms};
+    p->x = (xfer){.s = s, .h = s->easy, .m = s->multi, .errbuf = s->errbuf, .rq = &p->rq,
+                  .rs = rs, .pull = true, .timeout_ms = rq->timeout_ms};
     pthread_mutex_lock(&s->lock);
     rs->retry_after_ms = -1;
     rs->attempts = 1;
@@ -411,7 +431,7 @@ int sbx_http_pull_begin(sbx_http_pull **out, sbx_http *s, const sbx_http_request
     if (rc == SBX_OK && p->x.done)
         rc = xfer_result(&p->x);
     else if (rc == SBX_OK)
-        curl_easy_getinfo(s->easy, CURLINFO_RESPONSE_CODE, &rs->status);
+        curl_easy_getinfo(p->x.h, CURLINFO_RESPONSE_CODE, &rs->status);
     if (rc != SBX_OK) {
         sbx_http_pull_end(p);
         return rc;
@@ -450,4 +470,31 @@ void sbx_http_pull_end(sbx_http_pull *p)
     xfer_finish(&p->x);
     pthread_mutex_unlock(&s->lock);
     free(p);
+}
+
+int sbx_http_stream(sbx_http *s, const sbx_http_request *rq, const sbx_http_watch *watch,
+                    sbx_http_response *rs)
+{
+    char errbuf[CURL_ERROR_SIZE] = "";
+    xfer x = {.s = s, .h = curl_easy_init(), .m = curl_multi_init(), .errbuf = errbuf,
+              .watch = watch, .rq = rq, .rs = rs, .timeout_ms = rq->timeout_ms};
+    int rc = x.h && x.m ? SBX_OK
+                        : s->host->set_error(SBX_E_NOMEM, "%s: cannot set up a curl handle",
+                                             s->cfg.plugin);
+    rs->retry_after_ms = -1;
+    rs->attempts = 1;
+    if (rc == SBX_OK)
+        rc = xfer_setup(&x);
+    if (rc == SBX_OK)
+        rc = xfer_pump(&x);
+    if (rc == SBX_OK) {
+        rc = xfer_result(&x);
+        trace(&x, -1, "a stream: never retried");
+    } else {
+        curl_easy_getinfo(x.h, CURLINFO_RESPONSE_CODE, &rs->status);
+    }
+    xfer_finish(&x);
+    curl_multi_cleanup(x.m);
+    curl_easy_cleanup(x.h);
+    return rc;
 }

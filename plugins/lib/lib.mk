@@ -64,9 +64,16 @@ if SBX_NEED_HTTP
 check_PROGRAMS += plugins/lib/tests/test_http_retry
 TESTS += plugins/lib/tests/test_http_retry
 plugins_lib_tests_test_http_retry_SOURCES = plugins/lib/tests/test_http_retry.c \
-	plugins/lib/tests/host.h plugins/lib/tests/loopback.h
+	plugins/lib/tests/host.h plugins/lib/tests/loopback.h plugins/lib/tests/scripted-server.h
 plugins_lib_tests_test_http_retry_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CURL_CFLAGS)
 plugins_lib_tests_test_http_retry_LDADD = plugins/lib/libsbxhttp.la plugins/lib/libsbxutil.la \
+	$(CHECK_LIBS) $(CURL_LIBS) -lpthread
+check_PROGRAMS += plugins/lib/tests/test_http_stream
+TESTS += plugins/lib/tests/test_http_stream
+plugins_lib_tests_test_http_stream_SOURCES = plugins/lib/tests/test_http_stream.c \
+	plugins/lib/tests/host.h plugins/lib/tests/loopback.h plugins/lib/tests/scripted-server.h
+plugins_lib_tests_test_http_stream_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CURL_CFLAGS)
+plugins_lib_tests_test_http_stream_LDADD = plugins/lib/libsbxhttp.la plugins/lib/libsbxutil.la \
 	$(CHECK_LIBS) $(CURL_LIBS) -lpthread
 check_PROGRAMS += plugins/lib/tests/test_http_pool
 TESTS += plugins/lib/tests/test_http_pool

@@ -108,6 +108,7 @@ typedef struct sbx_http_request {
     /* This request's own trace hook, called instead of the session's (NULL: the session's). */
     void (*trace)(void *ud, const sbx_http_trace *t);
     void *trace_ud;
+    size_t body_len;              /* bytes of body when it may hold NULs (0: strlen(body)) */
 } sbx_http_request;
 
 typedef struct sbx_http_response {
@@ -118,6 +119,7 @@ typedef struct sbx_http_response {
     int attempts;                 /* tries made */
     bool sink_stopped;            /* the sink asked to stop */
     bool upload_aborted;          /* the upload callback failed */
+    int curl_code;                /* the last try's CURLcode (CURLE_OK when it completed) */
 } sbx_http_response;
 
 /* sbx_http_init - a session for cfg (copied; its strings are not). SBX_OK or SBX_E_NOMEM. */
@@ -147,6 +149,33 @@ int sbx_http_pull_begin(sbx_http_pull **out, sbx_http *s, const sbx_http_request
                         sbx_http_response *rs);
 int sbx_http_pull_read(sbx_http_pull *p, const void **data, size_t *len);
 void sbx_http_pull_end(sbx_http_pull *p);
+
+/*
+ * A stream: an answer that flows for as long as a command runs, while the
+ * caller keeps watch. tick (may be NULL) is called between transfers, at
+ * least every every_ms (0: 1000) and whenever fd (-1: none) is readable;
+ * its non-zero return stops the stream and is what sbx_http_stream returns.
+ */
+typedef struct sbx_http_watch {
+    int (*tick)(void *ud);
+    void *ud;
+    int fd;
+    long every_ms;
+} sbx_http_watch;
+/*
+ * sbx_http_stream - send rq once (a stream is never retried: what the sink
+ * has seen cannot be taken back; the caller knows what is worth another
+ * try) on a curl handle of its own, with the session's transport and
+ * headers, so several streams of one session run at once and none takes
+ * the session's lock. rq->sink gets a 2xx body as it comes, other bodies
+ * are collected in rs->body. SBX_OK when an answer came (rs->status; a
+ * stopped sink is rs->sink_stopped); a tick's code; or a transport
+ * failure's code with the error set (rs->status says whether an answer had
+ * begun, rs->curl_code what failed). No session retry deadline applies:
+ * only rq->timeout_ms bounds it.
+ */
+int sbx_http_stream(sbx_http *s, const sbx_http_request *rq, const sbx_http_watch *watch,
+                    sbx_http_response *rs);
 
 /*
  * sbx_http_setup_handle - apply the session's transport (socket, TLS,
