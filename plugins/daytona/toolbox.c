@@ -2,10 +2,10 @@
  * The daemon inside a sandbox (spec/toolbox-openapi.yaml), reached through
  * Daytona's proxy at the sandbox's toolboxProxyUrl + /{sandboxId}, with
  * the control plane's credentials, on sessions from the plugin's pool: one
- * proxy serves every sandbox, so a connection serves them all. Its errors ({statusCode, message, code,
- * ...}) keep the daemon's message; a 404 from the proxy is a sandbox that
- * is gone, which callers tell from a missing file by asking the control
- * plane (daytona_sandbox_alive).
+ * proxy serves every sandbox, so a connection serves them all. Its errors
+ * ({statusCode, message, code, ...}) keep the daemon's message; a 404 from
+ * the proxy is a sandbox that is gone, which callers tell from a missing
+ * file by asking the control plane (daytona_sandbox_alive).
  */
 #include "daytona.h"
 
