@@ -1,9 +1,10 @@
 /*
  * Daytona's control plane (spec/api-openapi.yaml): sessions from the
- * plugin's pool (daytona.h), `Authorization: Bearer` with the API key, or with a JWT and the
- * X-Daytona-Organization-ID header (the SDK's two forms, esm/Daytona.js);
- * JSON requests, and failures as SBX_E codes with Daytona's own message
- * (its error body is {path, timestamp, statusCode, error, message}).
+ * plugin's pool (daytona.h), `Authorization: Bearer` with the API key,
+ * or with a JWT and the X-Daytona-Organization-ID header (the SDK's two
+ * forms, esm/Daytona.js); JSON requests, and failures as SBX_E codes
+ * with Daytona's own message (its error body is {path, timestamp,
+ * statusCode, error, message}).
  * Idempotent calls are retried with backoff by the toolkit (429 after its
  * Retry-After); create never is (sandbox.c).
  */

@@ -13,10 +13,11 @@
  * write and never gives EOF; hex lines and "e" make stdin exact.
  *
  * The adapter polls the directory (GET /files, after pauses of a quarter
- * of the time since output last came, 10 to 200 ms), streams each chunk to the caller in order
- * (GET /files/download) and deletes it, and reads the exit code from the
- * command's record (GET .../command/{id}) once the status is there. The
- * timeout, a cancel or a stopped output callback send "k": the command's
+ * of the time since output last came, 10 to 200 ms), streams each chunk
+ * to the caller in order (GET /files/download) and deletes it, and reads
+ * the exit code from the command's record (GET .../command/{id}) once the
+ * status is there. The timeout, a cancel or a stopped output callback
+ * send "k": the command's
  * whole process group is killed, and deleting the exec's session then reaches
  * whatever is left of it (SIGTERM, then SIGKILL, to every descendant).
  * The session of a command that ended by itself is deleted, with its dir,

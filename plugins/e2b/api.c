@@ -1,8 +1,9 @@
 /*
  * E2B's control plane (openapi.yml): sessions with the key in X-API-Key,
  * pooled in the plugin's state (see e2b.h), JSON requests, and its
- * failures as SBX_E codes with E2B's own message ({code, message} bodies). Idempotent calls are retried with backoff by
- * the toolkit; create never is (a retried create could make two sandboxes).
+ * failures as SBX_E codes with E2B's own message ({code, message}
+ * bodies). Idempotent calls are retried with backoff by the toolkit;
+ * create never is (a retried create could make two sandboxes).
  */
 #include "e2b.h"
 
