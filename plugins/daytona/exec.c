@@ -17,9 +17,9 @@
  * to the caller in order (GET /files/download) and deletes it, and reads
  * the exit code from the command's record (GET .../command/{id}) once the
  * status is there. The timeout, a cancel or a stopped output callback
- * send "k": the command's
- * whole process group is killed, and deleting the exec's session then reaches
- * whatever is left of it (SIGTERM, then SIGKILL, to every descendant).
+ * send "k": the command's whole process group is killed, and deleting the
+ * exec's session then reaches whatever is left of it (SIGTERM, then
+ * SIGKILL, to every descendant).
  * The session of a command that ended by itself is deleted, with its dir,
  * by the sandbox's next exec, or goes with the sandbox (defer_cleanup):
  * a one-shot run makes no calls for it.
