@@ -2,7 +2,8 @@
 # Every wire element the daytona adapter uses is in the specs it is tested
 # against. The adapter runs against the rig with its traffic recorded at
 # both front doors (the contract suite, a run from an image with a target,
-# a run with a JWT, gc, doctor --online); the surface
+# a run with a JWT, stdin sent to a command that has ended, gc, doctor
+# --online); the surface
 # built from the recording (tests/churn/spec-check.js record) must equal
 # plugins/daytona/wire-surface.txt, kept in the tree so a reviewer sees what
 # the adapter depends on, and the spec check must find each of its elements
@@ -10,12 +11,15 @@
 # paths under the proxy's /{sandboxId}, as the adapter calls them).
 # SBX_UPDATE_SURFACE=1 writes the new surface into the source tree instead.
 set -eu
-# The runs' stdin is nothing: sandboxio forwards a piped stdin (as make's
-# may be), which would add input calls to the surface on some machines.
+# The runs' stdin is nothing (but where a run pipes its own): sandboxio
+# forwards a piped stdin (as make's may be), which would add input calls
+# to the surface on some machines.
 exec </dev/null
 . "$SBX_TEST_SRCDIR/plugins/daytona/tests/daytona-rig.sh"
 . "$SBX_TEST_SRCDIR/tests/churn/churn-npm.sh"
 . "$SBX_TEST_SRCDIR/tests/churn/wire-surface.sh"
+RIG_SIDE_LOG=/_control/toolbox-requests RIG_SIDE_NAME=toolbox
+. "$SBX_TEST_SRCDIR/plugins/lib/tests/rig-control.sh"
 SBX="$SBX_TEST_BUILDDIR/src/sandboxio"
 REC=$(mktemp -d /tmp/sbx-daytona-wire-XXXXXX)
 trap 'rig_stop; rm -rf "$REC"' EXIT
@@ -33,6 +37,27 @@ jwt=$(node -p "require('$RIG_JSON').jwtToken")
 org=$(node -p "require('$RIG_JSON').organizationId")
 env -u DAYTONA_API_KEY DAYTONA_JWT_TOKEN="$jwt" DAYTONA_ORGANIZATION_ID="$org" \
     "$SBX" run --dsn "$DSN" -- true >"$REC/jwt.out" 2>&1 || { cat "$REC/jwt.out"; fail "a run with a JWT failed"; }
+# The daemon's 410 to input for a command that has ended, made certain:
+# the command kills its wrapper at once; its stdin comes 0.3 s after the
+# command was handed over (seen in the rig's recorded requests), while the
+# adapter still waits for a status that never comes (it asks the
+# command's record after 1 s, then fails SBX_E4009). Elsewhere the 410
+# depends on a race (the contract's unread stdin meets it or not, as the
+# status is seen before or after the wrapper's end).
+stdin_after_exec() {
+    ctl DELETE "$RIG_SIDE_LOG" >/dev/null || fail "the rig's control endpoint did not answer"
+    tries=0
+    until ctl GET "$RIG_SIDE_LOG" | grep -q '/exec"'; do
+        tries=$((tries + 1))
+        [ "$tries" -lt 300 ] || fail "the command was never handed over"
+        sleep 0.1
+    done
+    sleep 0.3
+    printf x
+}
+gone=0
+stdin_after_exec | "$SBX" run --dsn "$DSN" -- sh -c 'kill -9 $PPID' >"$REC/gone.out" 2>&1 || gone=$?
+grep -q SBX_E4009 "$REC/gone.out" || { cat "$REC/gone.out"; fail "a run whose wrapper was killed did not fail as SBX_E4009 (exit $gone)"; }
 "$SBX" gc "$DSN" >"$REC/gc.out" 2>&1 || { cat "$REC/gc.out"; fail "sandboxio gc failed"; }
 "$SBX" doctor --online >"$REC/doctor.out" 2>&1 || { cat "$REC/doctor.out"; fail "sandboxio doctor --online failed"; }
 rig_no_violations
