@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * plugin-types.c - every type of the plugin ABI (include/sandboxio/plugin.h)
  * in one exported function's signature, so that abidw records their layout:

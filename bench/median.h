@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bench/median.h - the median of a sample, for the benchmarks: figures here
  * are medians of per-round values, so one slow round does not move them.

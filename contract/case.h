@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * case.h - what a contract case is and the helpers cases are written with.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cases.h - the case functions, one per table row of registry.c.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cases_attach.c - SBX-ATTACH-*, SBX-PAUSE-*: sandboxes that outlive their
  * handle. Another process attaches and sees the files; list reports name

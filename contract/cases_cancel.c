@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cases_cancel.c - SBX-CANCEL-001..003: an sbx_cancel stops a command.
  * Triggered before the exec, nothing runs (the core does that for every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cases_cleanup.c - SBX-CLEAN-001: after destroy nothing of the sandbox is
  * left: no process on the host, no file where its work directory was, and

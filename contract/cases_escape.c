@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cases_escape.c - SBX-FILE-006..007: a path that leaves the sandbox's work
  * directory - by "..", by being absolute, or through a symlink planted

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cases_exec.c - SBX-EXEC-001..008: how a command is started and how it
  * ends: exit codes, signals, argv passed verbatim with no shell, the

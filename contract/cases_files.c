@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cases_files.c - SBX-FILE-001..005: write/read round trips, nested
  * directories, listing, removal, and the error for a missing path.

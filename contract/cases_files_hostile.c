@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cases_files_hostile.c - SBX-FILE-008..009: files a command inside planted
  * to hurt the client, not the host: a FIFO where the client writes or reads

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cases_files_mode.c - SBX-FILE-010: the mode given to sbx_file_write is the
  * file's mode, on creation and on replacement, whatever the backend's umask:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cases_isolation.c - SBX-ISO-*: what the sandbox boundary keeps out, for
  * backends above tier none: the host's network, memory and process table,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cases_lifecycle.c - SBX-LIFE-*: a sandbox can be created and destroyed,
  * destroy is idempotent, a destroyed handle refuses use, and many sandboxes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cases_oneshot.c - SBX-RUN-001..003: sbx_run(), a sandbox made for one
  * command, gives what open + exec + destroy give: the exit status or

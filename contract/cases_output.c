@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cases_output.c - SBX-EXEC-009..012: output: 64 MiB on both streams at once
  * (captured and streamed) without deadlock, binary bytes, and the output cap

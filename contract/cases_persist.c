@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cases_persist.c - SBX-PERS-*: a sandbox keeps its files between execs, and
  * the files API and commands see the same files.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cases_pty.c - SBX-PTY-001..002: a command on a pseudo-terminal
  * (SBX_CAP_PTY) sees a terminal of the size asked on stdin, stdout and

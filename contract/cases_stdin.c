@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cases_stdin.c - SBX-EXEC-013..015: standard input (none by default; data
  * then EOF when given) and many execs on one sandbox at once.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cases_timeout.c - SBX-TIME-*: a timeout kills the command and all its
  * children within the timeout plus a small grace, and the result says so.

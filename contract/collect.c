@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * collect.c - after a case process died without cleaning up (crash, or
  * killed at its time limit), ask the backend to collect the sandboxes whose

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * contract.h - the contract suite as the CLI sees it.
  *

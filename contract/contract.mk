@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 ## The contract suite: a convenience library linked into the CLI
 ## (`sandboxio contract DSN`), so an installed sandboxio runs it against an
 ## installed plugin without the source tree.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * discover.c - learn what the backend declares and what is in force for
  * this DSN, before any case runs. Plugin code runs only in a forked

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * helpers.c - what cases use to open sandboxes and run commands, each
  * helper turning an unexpected error into a FAIL that names the call.

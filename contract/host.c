@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * host.c - what cases observe on the host: the clock, fresh tokens, and the
  * host's processes (to prove a sandbox left none behind).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * outcome.c - how a case process ends: PASS, FAIL or SKIP, sent to the
  * runner over a pipe, after every sandbox the case opened is destroyed.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * refuse.c - a case whose tier or capability the backend lacks is not
  * simply skipped: the operation is attempted anyway and the core must refuse

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * report.c - the suite's results as JUnit XML (for CI dashboards), as one
  * JSON document (for scripts), and the table of cases (--list).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * runner.h - internals shared by the runner, the capability refusals and
  * the reports. Not used by cases.

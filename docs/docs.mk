@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 ## Man pages: one page per concern of the public API, the plugin ABI in
 ## section 7, and one ".so" link page per public function so that
 ## `man FUNCTION` works. tests/test_error_catalog.c checks that every SBX_API

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # SBX_BACKEND(NAME, WHAT)
 # -----------------------
 # A backend plugin that can be left out at configure time: --disable-NAME.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * analyzer-model.h - what clang's static analyzer cannot see by itself.
  *

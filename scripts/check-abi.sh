@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # check-abi.sh BUILDDIR [--baseline]: the ABIs against their baselines.
 #
 # Two ABIs, each recorded with libabigail's abidw in abi/ and compared with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Gate: the contract suite against a real cloud provider, where its
 # credential is set (a repository secret in CI):
 #   scripts/check-cloud-real.sh BACKEND VARIABLE   e.g. e2b E2B_API_KEY

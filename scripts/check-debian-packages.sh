@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The Debian packages, proved from the packages alone: build them
 # (dpkg-buildpackage -us -uc -b) from a copy of the tree, run lintian, install
 # them with apt-get on this machine, use the CLI, the local backend and the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """check-doc-examples.py SRCDIR BUILDDIR [FILE...]: the docs' code runs.
 
 Every C code block of README.md and docs/ (```c fences in Markdown, .EX/.EE

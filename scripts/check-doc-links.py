@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """check-doc-links.py SRCDIR [FILE...]: every link of the docs resolves.
 
 In Markdown (README.md, SECURITY.md, CHANGELOG.md, CONTRIBUTING.md, docs/,

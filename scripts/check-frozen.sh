@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # check-frozen.sh SRCDIR CLI [--update]: error codes and contract case ids
 # are part of the semver contract. Every code (number and name) and every
 # case id listed in tests/frozen/ must still exist, unchanged; a code or id

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The core, the CLI and the fake need none of the backends' libraries:
 # configure with every optional backend left out, through a pkg-config that
 # refuses to know libcurl, libarchive and libseccomp (as on a machine

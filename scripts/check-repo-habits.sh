@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # check-repo-habits.sh SRCDIR: the templates and guide the project's process
 # relies on are there and ask for what they must: every issue template a
 # reproduction and the `sandboxio doctor --json` output, the pull-request

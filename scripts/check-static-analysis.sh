@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # check-static-analysis.sh [FILE.c...]: clang's static analyzer (scan-build)
 # and cppcheck find nothing.
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Install what building and testing sandboxio needs on Debian 12 (bookworm).
 # Runs apt-get as root, through sudo when not root.
 set -eu

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # run-fuzz.sh [SECONDS]: build the libFuzzer targets (configure --enable-fuzz
 # CC=clang in build-fuzz/, `make fuzz`) and run each for SECONDS (default
 # 30) with ASan+UBSan, starting from its seed corpus tests/fuzz/corpus/NAME/

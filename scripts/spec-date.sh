@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # spec-date.sh SOURCES MACRO: print `#define MACRO "YYYY-MM-DD"`, the newest
 # date of a stored spec copy in a plugin's spec/SOURCES (a line whose 4th
 # column is a commit and 5th a date). A cloud plugin embeds it in its

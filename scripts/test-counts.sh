@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by scripts/test.sh (and by tests/gates/test-sh-counts.sh): the
 # counts of a run, the totals line that ends it, and `step`, one gate
 # counted as one test. The exit status of the run is $status; the EXIT trap

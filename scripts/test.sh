@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The whole test suite, from a fresh checkout on Debian 12: installs the
 # build dependencies, then builds and runs `make check` three ways:
 #   1. a normal build with warnings as errors,

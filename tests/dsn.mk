@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 ## The DSN parser's unit tests and its grammar reference (see docs/dsn.md).
 check_PROGRAMS += tests/test_dsn
 TESTS += tests/test_dsn

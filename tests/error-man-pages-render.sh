@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Every error code of include/sandboxio/errors.h has a man page made from
 # its docs/errors page (SBX_Ennnn(7)), and so does the index
 # (sandboxio-errors(7)); each renders with groff without a single warning

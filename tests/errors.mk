@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 ## The error catalog against errors.h and docs/errors, and the man pages
 ## against the public headers.
 check_PROGRAMS += tests/test_error_catalog

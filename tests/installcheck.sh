@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # After `make install` (make installcheck, and so make distcheck): what a
 # third party sees works without the source tree.
 #  1. the installed CLI loads the installed plugins;

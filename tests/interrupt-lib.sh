@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by the tests that interrupt a run, not run: needs the caller's
 # fail() function.
 

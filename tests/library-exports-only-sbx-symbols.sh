@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # libsandboxio exports only sbx_* symbols and links no libcurl: plugins that
 # speak HTTP bring their own, so the core stays small and network-free.
 set -eu

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 ## The loader's tests: deliberately broken plugins (tests/plugins/broken.c,
 ## one defect chosen per build), each alone in its own directory so that SANDBOXIO_PLUGIN_PATH can name one defect at a time
 ## (libtool puts the module in <dir>/.libs/), and the no-socket check.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Every man page in docs/man renders with groff without a single warning
 # (-ww turns them all on), on the typesetter and the terminal devices.
 # ".so" link pages are checked by test_error_catalog (their target exists).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # examples/plugin-hello builds with its own Makefile (the headers of this
 # tree standing in for the installed ones), installs into a plugin
 # directory, is listed by `sandboxio plugins` and passes the contract suite

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sbx_cancel: the API's exact codes, a cancel triggered before the exec
  * (nothing runs, nothing is created), the core's fallback through the

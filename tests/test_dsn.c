@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The DSN parser: every malformed input fails with its exact code at its
  * exact byte, good inputs give the expected parts, printing redacts secrets

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The error catalog agrees with the header, the docs pages and itself, and
  * every public function has a man page that shows its prototype.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The core's side of sandboxes that outlive a handle: names checked, name
  * and TTL and the stored policy handed to the plugin, old or incapable

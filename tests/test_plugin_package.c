@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A missing plugin names the package that provides it, when the build set
  * a pattern (configure --with-plugin-package): the substitution itself, its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The policy is enforced fail-closed: a control the backend cannot guarantee
  * refuses the open with the code naming it, and the plugin creates nothing.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The warm pool (sbx_pool_*) against the testcaps plugin, whose call log
  * shows every open and destroy: the pool fills to its size, a taken

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What the core guarantees around every backend: capability refusals before
  * the plugin runs anything, lifecycle rules, path rules, the environment and

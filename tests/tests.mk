@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 ## The core's own tests, and the test plugin they drive.
 check_LTLIBRARIES += tests/plugins/sandboxio-testcaps.la
 tests_plugins_sandboxio_testcaps_la_SOURCES = tests/plugins/testcaps.c

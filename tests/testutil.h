@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Helpers shared by the core's Check tests: a client pointed at the test
  * plugins of the build tree, and the call log of the testcaps plugin.

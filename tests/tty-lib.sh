@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by the tests that drive sandboxio through a real terminal, not
 # run: a private tmux server on $TTY_DIR/tmux.sock (TTY_DIR: a directory of
 # the test's own), one session "sbx" at a time whose pane runs a command

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bench-daytona: the daytona backend against the official @daytonaio/sdk,
  * on the same doubles, in one run, interleaved (bench/lib/sdk-bench.h has

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # bench/daytona/run.sh [BUILDDIR] - the daytona backend against the official
 # @daytonaio/sdk, on the same doubles (the test rig: the control-plane and
 # toolbox doubles, each behind Prism, each Prism behind a front door that

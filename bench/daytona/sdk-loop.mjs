@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The official @daytonaio/sdk's side of bench-daytona: one warm process;
 // for each "go" line on stdin it creates a sandbox (and waits until it has
 // started, polling: the doubles serve no event socket), runs `true` in it

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # bench/docker/run.sh [BUILDDIR] - the docker backend's figures, side by side
 # with the docker CLI, on a private dockerd started for the run (as root;
 # the same daemon and busybox image the tests use).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bench-e2b: the e2b backend against the official JS SDK, on the same
  * doubles, in one run, interleaved (bench/lib/sdk-bench.h has the modes).

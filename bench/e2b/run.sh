@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # bench/e2b/run.sh [BUILDDIR] - the e2b backend against the official JS
 # SDK, on the same doubles (the test rig: Prism before the control-plane
 # double, the Connect envd double), in one run (as root, with node):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The official e2b SDK's side of bench-e2b: one warm process; for each
 // "go" line on stdin it creates a sandbox, runs `true` in it and kills it,
 // then prints the milliseconds that took and the CPU milliseconds this

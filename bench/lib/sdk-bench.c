@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bench/lib/sdk-bench.c - a backend against the provider's official SDK,
  * interleaved (sdk-bench.h). Run from bench/e2b/run.sh and

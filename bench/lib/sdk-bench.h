@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bench/lib/sdk-bench.h - the driver shared by the cloud backends'
  * benchmarks (bench/e2b, bench/daytona): a backend, through sandboxio's

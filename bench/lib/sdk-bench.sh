@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by bench/e2b/run.sh and bench/daytona/run.sh, not run. Set
 # before sourcing: builddir, src, BENCH_BACKEND (e2b, daytona),
 # BENCH_SDK_PACKAGE (the SDK's npm package in the rig's node_modules) and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # bench/local-net/netbench.py: the benchmark's server and client (run.sh).
 #   serve ADDR PORT BYTES     each connection: BYTES of zeros (0: one byte), then close
 #   bulk HOST PORT BYTES [proxy]    read BYTES: prints MB/s

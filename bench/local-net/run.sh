@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # bench/local-net/run.sh [BUILDDIR] - local's network modes against a
 # direct connection on the host, side by side. Needs root (a network
 # namespace of its own, joined by a veth pair, holds the servers) and

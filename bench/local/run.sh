@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # bench/local/run.sh [BUILDDIR] - the local backend's figures, side by side.
 #
 # Builds what it needs in BUILDDIR (default: the current directory, a

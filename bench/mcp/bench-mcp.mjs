@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bench/mcp/bench-mcp.mjs - the MCP server's latency, from the official SDK
 // client over stdio, all variants interleaved round by round:
 //   pooled    `run` of true on local:// with --pool 4

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # bench/mcp/run.sh [BUILDDIR] - the MCP server's figures (see bench-mcp.mjs):
 # `run` of true with --pool 4 and without, the reference server's trivial
 # tool, and a one-shot bwrap, interleaved (RUNS rounds, default 200); then

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Each deliberately broken plugin makes the contract suite fail, on the case
 # that proves its flaw: liar (declares net-none, runs host processes) on
 # SBX-ISO-001, leaker (destroy leaves a process) on SBX-CLEAN-001, sleepy

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `sandboxio contract` usage: a missing or bad DSN and a pattern matching no
 # case are usage errors (120); a backend that cannot be loaded fails (1)
 # with a closing line; --list, --only and --json work.

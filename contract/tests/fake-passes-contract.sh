@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The fake backend passes every contract case for the capabilities it
 # declares; each skip is for an undeclared capability or its tier, never a
 # failure in disguise. The JUnit and JSON reports agree with the lines.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_contract_report.c - the suite's reports: JUnit XML escapes what a
  * backend's message may hold, counts match, skips and failures are told

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 ## The error catalog pages: one per code in include/sandboxio/errors.h,
 ## distributed and installed under $(docdir)/errors/ (the pages an error
 ## points to when configure --without-docs-url).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # md2man.sh - an error catalog page (docs/errors/*.md) as a man page.
 #
 #   md2man.sh VERSION PAGE.md > PAGE.7

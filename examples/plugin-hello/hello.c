@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * hello://, the smallest sandboxio backend: built out of tree against the
  * installed plugin headers alone (pkg-config sandboxio-plugin).

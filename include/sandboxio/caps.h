@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sandboxio/caps.h - capabilities a backend declares and isolation tiers.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sandboxio/client.h - the client: finds, loads and lists backend plugins.
  *

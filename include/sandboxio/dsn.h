@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sandboxio/dsn.h - the DSN that selects a backend and its settings.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sandboxio/errors.h - stable error codes and the thread-local error object.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sandboxio/exec.h - run a command in a sandbox.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sandboxio/lifecycle.h - sandboxes that outlive one handle: a name and a
  * TTL at open, attach from another process, detach, list, TTL changes,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sandboxio/pool.h - a warm pool: sandboxes of one DSN and policy kept
  * ready, so that a run costs an exec, not a create.

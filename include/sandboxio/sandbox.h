@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sandboxio/sandbox.h - open, inspect and destroy a sandbox.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sandboxio/sandboxio.h - the public API of libsandboxio, all in one include.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Daytona's control plane (spec/api-openapi.yaml): sessions from the
  * plugin's pool (daytona.h), `Authorization: Bearer` with the API key,

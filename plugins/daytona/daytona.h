@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Internal declarations of the daytona backend: sandboxes are Daytona
  * sandboxes, driven through Daytona's control-plane REST API and the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 ## The daytona backend: Daytona sandboxes through Daytona's control plane
 ## and the toolbox daemon in each sandbox (REST both). Its tests run against
 ## spec-checked doubles of both (each behind Prism), proved by the official

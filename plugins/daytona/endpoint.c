@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Where Daytona is, for one DSN:
  * daytona://[HOST]?snapshot=NAME|image=REF&target=REGION&ttl=SECONDS&start_timeout=SECONDS.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A command in a Daytona sandbox, through the daemon's session API: each
  * exec has a session of its own (POST /process/session), so commands run

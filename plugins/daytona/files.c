@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Files of a Daytona sandbox, below the daemon's work dir. Contents go
  * through the toolbox's /files/upload-v2 (multipart, the only body the spec

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * `sandboxio gc` for daytona: list the sandboxes this backend made (GET
  * /sandbox filtered by the mark in their labels) and let plugins/lib's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Waiting for a created sandbox: what each record of GET /sandbox/{id}
  * says (api spec SandboxState), and the error when the wait's bound passes.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A session command's log split into stdout and stderr by the daemon's
  * line markers, fed as the log grows (see daytona.h). A byte-wise state

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ping: does Daytona's control plane behind the DSN answer, and does it
  * take the credential (for `sandboxio doctor --online`). GET /sandbox

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The daytona backend's descriptor. init() only sets up libcurl's global
  * state: listing plugins must not reach Daytona, so the first request is

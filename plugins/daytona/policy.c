@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The policy's limits as members of Daytona's create request
  * (CreateSandbox in spec/api-openapi.yaml), fail-closed.

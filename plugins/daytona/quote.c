@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A command line for the daemon's shell that runs argv as given: each word
  * single-quoted, a quote inside as '\''. No byte is special inside single

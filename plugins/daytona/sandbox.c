@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A Daytona sandbox's life: POST /sandbox (CreateSandbox) makes it, with
  * the snapshot (or a build from "FROM image"), the target, the owner

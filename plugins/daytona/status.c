@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * status.c - the exec wrapper's status. The wrapper writes it inside the
  * sandbox (as a file name, its spaces as dots: exec.c), where the command

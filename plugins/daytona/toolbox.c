@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The daemon inside a sandbox (spec/toolbox-openapi.yaml), reached through
  * Daytona's proxy at the sandbox's toolboxProxyUrl + /{sandboxId}, with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The Perl program each command runs in (exec.c hands it to the session's
  * shell as `perl -e`, with its arguments). perl-base is in every

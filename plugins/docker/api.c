@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The Engine API on top of the transport: version negotiation, calls whose
  * failures carry the daemon's own message.

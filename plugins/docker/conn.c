@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A connection to one daemon: a plugins/lib HTTP session set up for the
  * endpoint, and the two things every Engine API request carries, a JSON (or

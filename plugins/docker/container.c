@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The sandbox's life cycle: a container created from the DSN's image with
  * the policy's limits, kept alive by an init between execs, labelled with

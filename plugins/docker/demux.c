@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The engine's multiplexed stream (exec without a TTY): each frame is an
  * 8-byte header [stream, 0, 0, 0, size as big-endian uint32] and size bytes

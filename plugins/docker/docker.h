@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Internal declarations of the docker backend: sandboxes are containers of a
  * Docker Engine, driven through its HTTP API with the HTTP, JSON, owner-label

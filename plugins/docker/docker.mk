@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 ## The docker backend: containers of a Docker Engine through its HTTP API.
 plugin_LTLIBRARIES += plugins/docker/sandboxio-docker.la
 plugins_docker_sandboxio_docker_la_SOURCES = \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Where the daemon is. The DSN wins; without a host in it, DOCKER_HOST is
  * read the way the docker CLI reads it, then the default socket. TLS follows

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The daemon's failures to SBX_E codes. The daemon's own message is
  * kept by the callers (it says which image, which container); the code only

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Commands, through the exec endpoints. Each command runs under a small
  * /bin/sh wrapper that:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * How commands end when they do not end by themselves, and how an end is
  * told apart: the engine has no call to kill an exec, so a second exec kills

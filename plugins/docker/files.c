@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Files. Write, read and mkdir go through the archive endpoints with tar
  * streams made and read by libarchive: a write is produced as curl asks for

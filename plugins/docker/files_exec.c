@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Listing and removing files, with one short exec each: a GET of a
  * directory's archive would carry every byte under it, and the archive

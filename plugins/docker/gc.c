@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * `sandboxio gc` for docker: list the containers this backend made (they
  * carry SBX_LABEL_MARK) and let plugins/lib's sweep remove those whose owner

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The raw stream of an exec. Starting an exec with stdin makes the engine
  * take the HTTP connection over ("Upgrade: tcp"): after the answer's headers

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * list() for docker: the named sandboxes of this user (containers with the
  * sandboxio mark, a stored policy and our uid), with their end from the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The docker backend's minor-2 members. A named sandbox is a container
  * called "sandboxio-<name>" whose labels carry its owner's user, name, the

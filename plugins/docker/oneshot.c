@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * One-shot runs (the plugin's run, sbx_run()): the command is the
  * container's own process, under the same exec wrapper, instead of an exec

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The DSN's query options: image=, workdir=, ttl=, pull=, declared as a
  * plugins/lib option table; this file only says what a good value is.

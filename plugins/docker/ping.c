@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ping: is the daemon behind the DSN there, and which one (for `sandboxio
  * doctor --online`). The same connection a sandbox would make: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The docker backend's descriptor. init() only sets up libcurl's global
  * state: listing plugins must not reach the daemon, so the first connection

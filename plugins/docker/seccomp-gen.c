@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * seccomp-gen: builds, at build time, the seccomp profile the docker
  * backend sends with every container (HostConfig.SecurityOpt

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * E2B's control plane (openapi.yml): sessions with the key in X-API-Key,
  * pooled in the plugin's state (see e2b.h), JSON requests, and its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Internal declarations of the e2b backend: sandboxes are E2B sandboxes,
  * driven through E2B's control-plane REST API and envd's Connect RPC (JSON

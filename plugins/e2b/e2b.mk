@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 ## The e2b backend: E2B sandboxes through E2B's control plane (REST) and
 ## envd (Connect RPC, JSON). Its tests run against spec-checked doubles of
 ## both (Prism before the control plane; a Connect server), proved by the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Where E2B is, for one DSN: e2b://[DOMAIN]?template=ID&timeout=SECONDS.
  * The domain is the DSN's authority, else E2B_DOMAIN, else e2b.app; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Connect's server-streaming body (the connect protocol's "Streaming
  * RPCs", as envd's process.Process/Start answers): a sequence of envelopes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A command in an E2B sandbox: process.Process/Start of the wrapper of
  * exec_wrapper.c, its first stderr line read here: the pid of the

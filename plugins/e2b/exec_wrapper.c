@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The shell wrapper every E2B command runs in: process.Process/Start gets
  * `/bin/sh -c e2b_exec_wrapper sh N CWD PATH K=V... PROGRAM ARGS...` (envd

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Files of an E2B sandbox, below its work dir /home/user. Contents go
  * through envd's /files, streamed both ways (POST with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * `sandboxio gc` for e2b: list the sandboxes this backend made (GET
  * /v2/sandboxes, the non-deprecated list, filtered by the mark in their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Sandboxes that outlive their handle (ABI minor 2): a name and the core's
  * policy in the sandbox's metadata, its TTL as E2B's own timeout (E2B ends

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ping: does E2B's control plane behind the DSN answer, and does it take
  * the key (for `sandboxio doctor --online`). The call is the one list()

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The e2b backend's descriptor. init() only sets up libcurl's global state:
  * listing plugins must not reach E2B, so the first request is made when a

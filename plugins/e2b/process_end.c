@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * envd's end event of a command, {exitCode, exited, status, error}, as an
  * exit report. envd fills it from Go's os.ProcessState (handler.go, Wait):

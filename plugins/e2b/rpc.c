@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * envd, the daemon in each sandbox: its session (X-Access-Token, and
  * E2b-Sandbox-Id where E2B_SANDBOX_URL names one envd for every sandbox, as

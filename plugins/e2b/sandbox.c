@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * An E2B sandbox's life: POST /sandboxes (NewSandbox) makes it, with the
  * template, its timeout (the sandbox's TTL: E2B kills it then, whatever

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * process.Process/Start, a Connect server stream (connect protocol,
  * "Streaming RPCs", content type application/connect+json): the request

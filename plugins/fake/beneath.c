@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Path resolution that cannot leave the sandbox root. The core already
  * refused "..", absolute paths and empty components, but a command in the

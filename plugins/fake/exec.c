@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * One exec: feed stdin, deliver stdout and stderr as they come, enforce the
  * timeout, and report how the command ended. A single poll() loop serves all

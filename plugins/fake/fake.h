@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Internal declarations of the fake backend: commands run as ordinary host
  * processes in a private temporary directory. Nothing here is exported; the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 ## The fake backend: host processes in a private temp dir (tier none).
 plugin_LTLIBRARIES += plugins/fake/sandboxio-fake.la
 plugins_fake_sandboxio_fake_la_SOURCES = \

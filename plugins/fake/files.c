@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Files of a fake sandbox. Every path goes through beneath-resolution from
  * the root (beneath.c). A write lands in a temporary file of the target's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Garbage collection of roots left behind by processes that died before
  * destroying their sandboxes. A root's name carries its owner's pid and pid

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Walking the user's state directory: list() reports each sandbox kept
  * there, gc removes those past their TTL and those without a TTL whose

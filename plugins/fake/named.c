@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The fake's minor-2 members: sandboxes in the user's state directory that
  * any of the user's processes may attach to, with a TTL the fake enforces

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The fake backend's descriptor and the small operations that need no file
  * of their own: plugin state, the sandbox id and the "root" native op.

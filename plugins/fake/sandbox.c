@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Life cycle of a fake sandbox: a private 0700 directory made with mkdtemp,
  * the process groups of the commands running in it, and a destroy that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Starting and reaping a command. posix_spawn, not fork: the host may be
  * multi-threaded, and only async-signal-safe code may run between fork and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The fake's per-user state directory, where sandboxes that outlive their
  * handle are kept so another process of the user can find them: a 0700

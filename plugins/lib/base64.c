@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * base64 both ways. Decoding accepts the URL-safe alphabet too, since
  * providers use either for headers and JSON members.

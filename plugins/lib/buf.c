@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A growable byte buffer, always NUL-terminated after its bytes so text
  * answers can be used as strings.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The create loop of a cloud backend (see sbx-create.h).
  */

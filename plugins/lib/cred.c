@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Credentials from the environment: the only place a backend's secret may
  * come from. The message names the variable so the user knows what to set;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A command's stdin fed from a thread (see sbx-feed.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The gc sweep: a backend lists its labelled sandboxes, this decides from
  * the labels which are leaked and removes them through the backend.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Internals of libsbxhttp shared by its files; not for plugins.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * HTTP sessions shared by a plugin's sandboxes (sbx-http-pool.h). A slot
  * owns copies of the strings that tell sessions apart (base URL, display,

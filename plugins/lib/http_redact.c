@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Keeping secrets out of text: header lines are redacted by name before a
  * trace sees them, and any text quoting a server (its error body, curl's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * When a failed try is tried again, and after how long. Only idempotent
  * requests are retried (a POST may have been carried out before the answer

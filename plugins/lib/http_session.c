@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * An HTTP session: one curl easy handle driven by one multi handle, whose
  * connection cache keeps the connection open between requests. Driving the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * HTTP and transport failures to SBX_E codes: the table every HTTP backend
  * shares, so a program reacts the same way on any provider (retry later,

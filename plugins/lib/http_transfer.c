@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Requests on a session: one transfer at a time on the session's handle,
  * tried again as http_retry.c says; streams (sbx_http_stream) on a handle

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * json-c helpers: parsing answers, path getters whose errors say where the
  * answer differs from what the adapter expects (a provider changed its API),

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 ## plugins/lib: what backends share, as libtool convenience libraries split
 ## by dependency; each plugin links only the ones it uses, and since
 ## plugins export only their entry point nothing of these leaks.

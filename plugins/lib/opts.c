@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The table-driven DSN option parser. Messages keep the shape backends have
  * always given: "<plugin>: name=value <why>" and, for an unknown key, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Who owns a sandbox, and whether that owner is gone. Only an owner on this
  * machine in this boot can be checked: its pid must be running with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The in-sandbox path probe (see sbx-pathprobe.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sbx-base64.h - base64 (RFC 4648) for plugins and the CLI (libsbxutil).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sbx-buf.h - a growable byte buffer for plugins (libsbxutil).
  *

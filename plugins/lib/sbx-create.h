@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sbx-create.h - a cloud sandbox's create call, tried again only where no
  * second sandbox can come of it (libsbxutil).

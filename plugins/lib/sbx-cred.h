@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sbx-cred.h - a backend's credentials, from the environment only
  * (libsbxutil).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sbx-feed.h - a command's stdin fed from a thread of its own (libsbxutil).
  *

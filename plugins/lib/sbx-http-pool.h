@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sbx-http-pool.h - HTTP sessions shared by a plugin's sandboxes (libsbxhttp).
  *

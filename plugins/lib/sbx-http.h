@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sbx-http.h - HTTP for backends, over libcurl (libsbxhttp).
  *

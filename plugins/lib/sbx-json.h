@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sbx-json.h - the json-c helpers every HTTP backend needs (libsbxjson).
  *

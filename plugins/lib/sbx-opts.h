@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sbx-opts.h - a backend's DSN query options, declared as a table
  * (libsbxutil).

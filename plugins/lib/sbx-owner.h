@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sbx-owner.h - owner and TTL labels on a backend's sandboxes, and the gc
  * sweep over them (libsbxutil).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sbx-pathprobe.h - where a path of the files API really leads inside a
  * remote sandbox, and what is there (libsbxutil).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sbx-url.h - an endpoint URL from the environment, checked (libsbxutil).
  *

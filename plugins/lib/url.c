@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Endpoint URLs a backend is given (see sbx-url.h): http(s) only, and
  * plain http only to loopback.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Memory and CPU limits of a local sandbox, through cgroups.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Local sandboxes that outlive their creator (SBX_CAP_ATTACH).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Files of a local sandbox, done from the client through the work dir's
  * descriptor that init handed over at READY.

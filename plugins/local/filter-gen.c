@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * filter-gen: builds the local sandbox's seccomp filter with libseccomp at
  * build time and prints it as a C array (filter-bpf.h), which the plugin

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The sandbox's seccomp filter, as BPF built with libseccomp at build time
  * (filter-gen.c says what it allows and denies), handed to each init by

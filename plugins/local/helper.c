@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The local plugin's helper processes on the host (slirp4netns for an open
  * network, the allowlist proxy): started with only the descriptors they

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The local backend: Linux namespaces + seccomp, no daemon, no root needed.
  * Declarations shared by the plugin's files (never exported).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 ## The local backend: Linux namespaces + seccomp, no daemon, no root.
 ## Two parts: the plugin module (runs in the client) and the init that is
 ## pid 1 of every sandbox (a separate executable, so that the child of a

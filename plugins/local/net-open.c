@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * --network open on local: user-mode networking by slirp4netns.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * --network allowlist on local: the egress proxy, outside the sandbox.
  *

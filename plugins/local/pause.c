@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Pausing a local sandbox (SBX_CAP_PAUSE): the cgroup v2 freezer (cgroup.c).
  */

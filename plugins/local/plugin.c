@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sandboxio-local: the plugin descriptor and the sandbox's life cycle.
  *

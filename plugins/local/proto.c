@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Framing for the local backend's control and status sockets (proto.h).
  * Shared by the plugin and the init, so it uses nothing but libc.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The wire protocol between the local plugin (in the client process) and the
  * sandbox's init (pid 1 inside).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The record beside a detached sandbox's socket, "<id>.rec" in the runtime
  * directory (rundir.c): what list() shows without asking the sandbox.

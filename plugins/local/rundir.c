@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The private runtime directory of a user's local sandboxes with a TTL:
  * each one's socket (named by the sandbox's id) and record (detach.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The socket families (and netlink protocols) a sandbox with network
  * "none" may create: the one list, kept here for every backend that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Starting a local sandbox: clone() into new namespaces, map the ids, exec
  * the init, hand it the configuration and wait for READY.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 ## (fragment: see Makefile.am)
 ## sandboxio: the command-line tool.
 bin_PROGRAMS += src/sandboxio

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cmd_contract.c - `sandboxio contract DSN`: run the contract suite against
  * the backend a DSN names. The suite itself lives in contract/ and is linked

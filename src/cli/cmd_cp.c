@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cmd_cp.c - `sandboxio cp SRC DST`, as `docker cp`: one side ID:PATH, the
  * other a host path or "-" (a tar stream on stdin or stdout). Files are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cmd_create.c - `sandboxio create`: make a sandbox that outlives this
  * process, print its id, and let go of it. It lives until its TTL (default

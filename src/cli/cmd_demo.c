@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cmd_demo.c - `sandboxio demo`: a half-minute guided tour on one backend.
  * Each step prints what it does and the command line that does the same,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cmd_doctor.c - `sandboxio doctor`: an environment report to paste into an
  * issue. It names the credential variables that are set but never prints

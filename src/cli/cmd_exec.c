@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cmd_exec.c - `sandboxio exec ID -- CMD...`: run a command in a sandbox
  * made by `create`, under the policy stored with it, then let go of it.

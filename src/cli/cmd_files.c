@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cmd_files.c - `sandboxio ls ID[:PATH]` and `sandboxio rm [-r] ID:PATH`,
  * on a sandbox made by `create`. Paths are relative to its work dir.

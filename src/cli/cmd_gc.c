@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cmd_gc.c - `sandboxio gc [DSN...]`: remove the sandboxes that clients left
  * behind when they died (their owner process is gone) or whose TTL passed,

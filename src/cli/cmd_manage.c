@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cmd_manage.c - what is done to whole sandboxes by id: `kill ID...`
  * (destroy), `pause ID...`, `resume ID...` and `ttl ID DUR`.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cmd_plugins.c - `sandboxio plugins`: what backends are installed, whether
  * each loads, and what it declares (ABI, capabilities, isolation tier).

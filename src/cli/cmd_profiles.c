@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cmd_profiles.c - `sandboxio profiles`: the profiles found and the file of
  * each; `sandboxio profiles check FILE` validates one file.

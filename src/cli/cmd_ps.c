@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cmd_ps.c - `sandboxio ps` (alias `list`): the sandboxes sandboxio made for
  * this user on every backend that can list them, or on --dsn alone.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cmd_run.c - `sandboxio run`: create a sandbox, run one command, destroy it
  * (sbx_run(), which lets a backend do the three in one go).

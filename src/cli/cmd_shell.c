@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cmd_shell.c - `sandboxio shell [OPTIONS] [ID]`: an interactive shell in
  * a fresh sandbox, `run -it -- sh` under a name a user looks for; with ID,

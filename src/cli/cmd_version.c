@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cmd_version.c - `sandboxio version [--json]`: the CLI's, the library's and
  * the plugin ABI's versions, on one line or as one JSON object.

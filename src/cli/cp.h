@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cp.h - the parts of `sandboxio cp`: copies between the host and a
  * sandbox (cmd_cp.c) and tar streams on stdin/stdout (cp_tar.c).

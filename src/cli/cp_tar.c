@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cp_tar.c - `sandboxio cp` with "-": a tar stream on stdin unpacked into a
  * sandbox, or a sandbox's file or tree packed onto stdout, entry by entry

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cp_tar_none.c - `sandboxio cp` with "-" in a build without libarchive
  * (configured without the docker backend): refused, as a usage error that

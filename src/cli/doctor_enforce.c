@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * doctor_enforce.c - what each loaded backend can really guarantee on this
  * machine (its declared capabilities narrowed by its probe), so a user sees

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * doctor_online.c - `sandboxio doctor --online`: contact each loaded
  * backend (a daemon ping, an API check) and say whether it answers. The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * doctor_online.h - `sandboxio doctor --online`: whether each backend's
  * service answers (sbx_client_ping()).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * doctor_probe.c - what the kernel offers a namespace sandbox: user
  * namespaces, cgroup v2, seccomp. Every probe degrades to "unknown" (-1)

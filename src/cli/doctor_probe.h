@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * doctor_probe.h - the kernel facts `sandboxio doctor` reports. Reads files
  * under /proc and /sys only; opens no socket.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * encode.c - UTF-8 validation and base64 (plugins/lib's), for binary command
  * output in JSON.

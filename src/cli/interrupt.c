@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * interrupt.c - record the first termination signal instead of dying of it,
  * cancel the running command and wake the serve loops from the handler, so

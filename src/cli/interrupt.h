@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * interrupt.h - let a command that holds sandboxes (`run`, `mcp`) destroy
  * them when the user interrupts it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * plugin_report.c - the plugins a client finds, as a table or as JSON.
  */

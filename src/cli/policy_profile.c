@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * policy_profile.c - a profile's values, applied as the options they stand for.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile.c - the YAML profiles reader (libyaml's event parser).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile.h - YAML profiles: a named DSN plus policy, read by the CLI.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_load.c - where profiles come from: the files of the search path.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * run.h - the parts of `sandboxio run`: options, execution and output.
  */

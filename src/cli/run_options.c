@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * run_options.c - `sandboxio run` options, turned into a policy and a command.
  *

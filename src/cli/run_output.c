@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * run_output.c - where `sandboxio run` sends the command's output: live to
  * our own stdout/stderr, or captured into one JSON object.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * run_tty.h - `run -t`: the command on a pseudo-terminal of the client's
  * size, the client's terminal in raw mode meanwhile, resized on SIGWINCH.

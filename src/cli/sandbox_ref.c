@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sandbox_ref.c - from "fake:3f2a", "3f2a" or "job-1" to an attached
  * handle: list every backend that could hold it, keep the sandboxes whose

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sandbox_ref.h - finding a sandbox from what the user typed.
  *

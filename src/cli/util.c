@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * util.c - error reporting, exit codes and value parsing shared by commands.
  */

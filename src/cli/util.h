@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * util.h - helpers shared by the sandboxio commands: error reporting, exit
  * codes, option errors, size/duration parsing and JSON printing.

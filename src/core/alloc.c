@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Memory handed across the API. One allocator for everything the library
  * gives out, so callers and plugins release it with sbx_free()/host->free.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Cancelling an exec. A cancel is a flag and an eventfd: triggering sets the
  * flag and writes the eventfd once, which is all a signal handler may do

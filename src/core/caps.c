@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Names of capabilities and isolation tiers, as shown by the CLI and docs.
  */

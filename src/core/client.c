@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The client: plugin search path, loaded plugins, plugin listing, gc.
  */

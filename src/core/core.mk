@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 ## libsandboxio: the core. Links no libcurl; exports only sbx_* symbols.
 lib_LTLIBRARIES += src/libsandboxio.la
 src_libsandboxio_la_SOURCES = \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The DSN parser: scheme://[authority][/path][?key=value&...]. Printing
  * (and redaction) is in dsn_print.c.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Printing a parsed DSN, with the values of secret-looking query keys
  * replaced by "REDACTED" (the rule is in docs/dsn.md). What is printed parses

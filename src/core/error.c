@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The thread-local error object behind sbx_error_last(), and the log sink.
  */

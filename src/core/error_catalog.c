@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The error catalog: the one table of every code in sandboxio/errors.h with
  * its stable id, one-line summary and docs page.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Commands and their results, in an open sandbox or in a sandbox made for
  * one command (sbx_run()). The core owns what is the same on every

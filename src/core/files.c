@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Files in a sandbox. The core cleans every path lexically (relative, no
  * "..") and checks the capability; the plugin refuses symlink escapes.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Internal declarations shared by the core's files. Nothing here is exported.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Sandboxes that outlive a handle: open with a name and a TTL, attach from
  * another process, detach. Every path checks, before the plugin is called,

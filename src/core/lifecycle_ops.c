@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What can be done to a sandbox that outlives its handle besides attaching:
  * change its TTL, pause and resume it, and list a backend's sandboxes. Each

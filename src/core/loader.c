@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Finding, loading and checking plugins. Every check that can refuse a
  * plugin runs before any of its functions other than the entry point, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Lexical clean-up of sandbox paths, the same for every backend: relative to
  * the work dir, no "..", no absolute form. What a symlink resolves to is the

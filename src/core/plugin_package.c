@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The package that provides a plugin, for the message of a missing one.
  * A distribution that ships each backend as its own package sets the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Policies, and the fail-closed check of a policy against what a backend
  * declares. The check is the security boundary of the core: every control

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The policy a sandbox is created with, as the backend stores it, and the
  * rule an attach follows: the stored policy applies, and a policy given at

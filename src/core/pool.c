@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The warm pool: a thread keeps up to size sandboxes open; a take hands one
  * over for good and wakes the thread to make its replacement. A create

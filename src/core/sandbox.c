@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Opening and destroying sandboxes. The open path is where the core enforces
  * a policy fail-closed: DSN parsed, plugin loaded, effective capabilities

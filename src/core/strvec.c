@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Growable string vectors and byte buffers used across the core.
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The churn report of scripts/provider-canary: for each provider, the
 // newest SDK npm installed against what the project stores and emulates.
 //   node canary-report.js --top SRCDIR --modules DIR/node_modules [--session NAME=pass|fail|not-run]...

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Whether a backend's doc page gives a dated source for its tier and for
 // each capability it declares: the rows of its table "Sources of the tier
 // and of each declared capability" (| declared | rests on | checked |).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Every cloud backend's doc page (docs/backends/NAME.md, NAME a provider of
 # tests/churn/lib/providers.js) names the provider document and the date
 # checked for its tier and for each capability the built plugin declares

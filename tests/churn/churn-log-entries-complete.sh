@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Every entry of docs/churn-log.md (a "## " heading after the preamble's
 # field list) has each field, non-empty: Date (YYYY-MM-DD), Provider (a
 # provider of tests/churn/lib/providers.js), Versions affected, What

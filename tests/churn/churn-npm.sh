@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by the churn tests, not run: puts the spec check's scripts in the
 # build tree and installs their npm packages beside them (npm ci, once per
 # lockfile, under a lock). Sets CHURN_DIR. Needs `skip` and `fail` (the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 ## Provider churn: the stored spec copies are dated, and every wire element
 ## an adapter uses (its recorded surface) is in the spec it is tested against.
 SBX_CHURN_TESTS = tests/churn/spec-copies-dated.sh \

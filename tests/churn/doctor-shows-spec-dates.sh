@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # sandboxio doctor shows, for each cloud adapter built (e2b, daytona), the
 # date of the provider specs it is built against: the newest date of a
 # stored copy in plugins/SCHEME/spec/SOURCES, in the text report and as

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The spec check turns red on real churn (E2B's older copies; Daytona's
 # specs have no history here) and on a spec copy that drops, renames or
 # retypes an element the e2b or the daytona adapter uses, naming exactly

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Proof that the spec check fails, naming the element, for each adapter:
 // on E2B's older spec copies (real churn, plugins/e2b/spec/history/; there
 // is no such history of Daytona's specs: its public repository went

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The spec check's command line.
 //   node spec-check.js record PROVIDER RECORDING...   print the surface recorded
 //   node spec-check.js check PROVIDER [--surface FILE] [--spec SVC.openapi=FILE]

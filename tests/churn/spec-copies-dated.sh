@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Every stored copy of a provider's spec (plugins/*/spec/ and its history/)
 # has its line in that directory's SOURCES: file, repository (owner/name),
 # path in the repository, commit (hex), date (YYYY-MM-DD). A copy without

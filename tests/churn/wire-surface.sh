@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by an adapter's wire-surface test, not run, after churn-npm.sh and
 # once its rig has stopped: surface_check NAME RECORDING DIR builds NAME's
 # surface (a key of lib/providers.js) from the rig's RECORDING in DIR (a

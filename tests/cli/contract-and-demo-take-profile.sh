@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `contract` and `demo` take --profile (else SANDBOXIO_PROFILE) as run
 # does: contract runs on the profile's dsn (a DSN given wins; the policy is
 # not applied, and it says so), demo on the profile's dsn with each step's

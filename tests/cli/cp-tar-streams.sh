@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # cp with "-": a tar stream on stdin is unpacked into the sandbox, and a
 # sandbox's tree is written to stdout as one, entry by entry. A sandboxio
 # built without libarchive (no docker backend) refuses both with SBX_E1018

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # create, exec, cp, ls, rm and ttl refuse bad input with the exact code and
 # create nothing.
 set -eu

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # A sandbox made by create ends at its TTL with no client left: ps no longer
 # shows it, exec finds nothing, and nothing of it stays on the host; ttl
 # moves the end, pause and resume keep files.

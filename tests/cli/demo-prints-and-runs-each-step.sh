@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `sandboxio demo` prints each step and its command line before running it,
 # and each does what it shows: a command runs, a policy beyond the backend
 # is refused (SBX_E3001), a timeout kills the tree, a file survives between

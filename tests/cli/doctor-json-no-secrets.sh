@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `doctor` reports the environment, names the credential variables that
 # are set, and never prints a credential's value.
 set -eu

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `doctor` stays offline (no backend is contacted: "online" is null and
 # the test backend's ping is never called); `doctor --online` contacts each
 # loaded backend and reports, per backend, that it answered (with what

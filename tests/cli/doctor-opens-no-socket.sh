@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `doctor` and `plugins` open no network socket (checked with strace).
 set -eu
 . "$SBX_TEST_SRCDIR/tests/cli/lib.sh"

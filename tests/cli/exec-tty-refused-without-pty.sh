@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `exec -t` and `shell ID` on a backend without terminals (fake: no 'pty'
 # capability) are refused with SBX_E3040 (exit 122) and the sandbox stays,
 # usable; a shell in sandbox ID takes exec's options, not run's policy ones

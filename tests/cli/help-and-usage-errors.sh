@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # --help works everywhere (stdout, exit 0), as does sandboxio alone; version
 # --json; unknown commands and options
 # are usage errors (stderr, exit 120, SBX_E1018); options after the command

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # A sandbox is found by BACKEND:ID, by its id alone, by a unique prefix of
 # it or by its name; a prefix that two sandboxes share is refused with both
 # listed (SBX_E1042), and nothing is done to either.

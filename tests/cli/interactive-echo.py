@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """interactive-echo.py SANDBOXIO [RUN-ARGS...]: stdin is streamed, line by line.
 
 Runs `SANDBOXIO run RUN-ARGS -- sh -c 'while read ...; do echo got ...; done'`

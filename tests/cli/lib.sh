@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Shared by the CLI tests: sourced, not run. Needs the harness's
 # SBX_TEST_BUILDDIR (and SANDBOXIO_PLUGIN_PATH pointing at the fake plugin).
 

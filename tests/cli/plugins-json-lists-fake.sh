@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `plugins` lists every plugin found with its load result, ABI, tier and
 # capabilities; one that does not load is listed with its code, and the
 # command still succeeds.

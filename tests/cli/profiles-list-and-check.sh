@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `sandboxio profiles` lists the profiles of the search path with the file
 # and line of each (a later file replacing an earlier profile), as a table
 # or JSON; `profiles check FILE` accepts a good file and refuses a bad one

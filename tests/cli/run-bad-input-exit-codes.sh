@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Bad DSNs, unknown backends and malformed values are sandboxio failures
 # with their own exit status and SBX code, reported before anything runs.
 set -eu

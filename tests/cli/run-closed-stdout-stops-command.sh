@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # When nobody reads run's stdout any more, run stops the command, destroys
 # the sandbox and exits 125 (SBX_E5005) instead of dying of SIGPIPE.
 set -eu

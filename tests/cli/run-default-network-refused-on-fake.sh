@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Fail closed: the default policy asks for no network, which the fake
 # backend cannot guarantee, so nothing runs and run exits 122. Other
 # controls the fake cannot honour are refused the same way.

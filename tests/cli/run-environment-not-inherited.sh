@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The command gets no variable of ours unless --env or --env-pass gives it.
 set -eu
 . "$SBX_TEST_SRCDIR/tests/cli/lib.sh"

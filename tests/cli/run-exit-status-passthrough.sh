@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # run exits with the command's status, and with 128+N when signal N killed it.
 set -eu
 . "$SBX_TEST_SRCDIR/tests/cli/lib.sh"

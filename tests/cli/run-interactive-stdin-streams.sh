@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `run -i` streams stdin as it arrives: a command that echoes each line is
 # answered line by line while stdin is still open. Piped stdin without -i
 # is streamed the same way (it was silently dropped); -i with --stdin is a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # A run that is sent SIGTERM stops its command, destroys the sandbox and
 # exits 128+15, rather than dying and leaving the command running.
 set -eu

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # A run whose command writes nothing still stops at SIGTERM: the command and
 # the sandbox are gone and sandboxio exits 143 well before the command's
 # 600 s (the bound only tells "stopped" from "ran on"); with --json too,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # run --json prints one JSON object describing the result; output that is
 # not UTF-8, or that escaping would make longer than base64, comes
 # base64-encoded; failures come as {"error": ...}.

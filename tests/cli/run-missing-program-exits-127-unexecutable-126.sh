@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Like a shell and `docker run`: a program that is not found exits 127
 # (SBX_E5011), one found but not executable 126 (SBX_E5012), in text and
 # --json mode alike.

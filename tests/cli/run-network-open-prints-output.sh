@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `run --network open` on fake:// runs the command and streams its output
 # to our own stdout and stderr; stdin reaches it with --stdin, or streamed
 # when it is a pipe.

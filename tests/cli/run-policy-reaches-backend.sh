@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # What run's options ask for reaches the backend exactly (sizes in powers of
 # 1024, durations in ms, CPUs in thousandths, the environment and nothing
 # else), the sandbox is destroyed after every run, and a backend without

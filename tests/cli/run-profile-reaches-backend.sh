@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # A profile (--profile, or SANDBOXIO_PROFILE) gives run its DSN and policy,
 # exactly as the options would; options given override it; a profile that
 # does not exist, or a broken profiles file, stops the run before any

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # --timeout kills the command at its deadline; run then exits 124.
 set -eu
 . "$SBX_TEST_SRCDIR/tests/cli/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # An agent's whole session from a shell, on the fake backend: create with a
 # TTL, copy a file and a tree in, run, copy results out, list, kill; then
 # nothing of the sandbox is left. (Tar streams: cp-tar-streams.sh.)

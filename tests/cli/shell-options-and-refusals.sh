@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `sandboxio shell` is run -it -- sh: on a backend without terminals it is
 # refused before anything runs (SBX_E3040, exit 122); --json and --stdin
 # contradict it. (A shell in sandbox ID: exec-tty-refused-without-pty.sh;

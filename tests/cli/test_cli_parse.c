@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_cli_parse.c - the CLI's value parsing, output encoding and exit-code
  * mapping, checked value by value.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_profile.c - the YAML profiles reader: what it accepts, and for each
  * kind of mistake the exact code and the file:line:column it names.

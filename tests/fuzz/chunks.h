@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * chunks.h - what the stream fuzz targets share: a record of the bytes a
  * decoder passes on, and the chunk sizes to split an input into.

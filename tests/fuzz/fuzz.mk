@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 ## libFuzzer targets (configure --enable-fuzz CC=clang; `make fuzz` builds
 ## them, scripts/run-fuzz.sh runs each for a bounded time). Each compiles the
 ## sources it tests itself, with ASan+UBSan and libFuzzer's coverage.

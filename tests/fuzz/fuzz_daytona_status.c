@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_daytona_status.c - libFuzzer target: the daytona backend's reader of
  * its exec wrapper's status file (plugins/daytona/status.c), which the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_docker_control.c - libFuzzer target: the docker backend's filter of
  * control lines in an exec's output (plugins/docker/control.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_docker_demux.c - libFuzzer target: the docker backend's decoder of
  * the engine's multiplexed stream (plugins/docker/demux.c).

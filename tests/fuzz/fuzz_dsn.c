@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_dsn.c - libFuzzer target: the DSN parser and printer.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_e2b_envelope.c - libFuzzer target: the e2b backend's decoder of a
  * Connect server stream (plugins/e2b/envelope.c), which every byte of

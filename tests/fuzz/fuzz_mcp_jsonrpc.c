@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_mcp_jsonrpc.c - libFuzzer target: the MCP server's JSON-RPC parser
  * (src/cli/mcp/jsonrpc.c), which every byte a client sends goes through.

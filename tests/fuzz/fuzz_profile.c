@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_profile.c - libFuzzer target: the YAML profiles reader.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_proxy_request.c - libFuzzer target: the local allowlist proxy's HTTP
  * request head parser (plugins/local/proxy/parse.c), fed whatever a sandbox

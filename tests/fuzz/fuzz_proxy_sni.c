@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_proxy_sni.c - libFuzzer target: the local allowlist proxy's TLS
  * ClientHello parser (plugins/local/proxy/parse.c), which reads the first

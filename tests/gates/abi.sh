@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The ABI gate passes on the tree, and turns red on a member inserted in the
 # middle of sbx_plugin, on a member appended without the minor bump, on a
 # function removed from the library and on one added without the libtool

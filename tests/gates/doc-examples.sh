@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The executable-docs gate passes on the tree (every C block of README.md and
 # docs/ compiles with -Wall -Wextra -Werror and runs), and turns red on a
 # block that does not compile, one with a warning, one that fails when run,

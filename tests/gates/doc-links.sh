@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The doc-links gate passes on the tree, and turns red on a dead heading
 # anchor, a missing file, an external link off the allowed list and a man
 # page reference to no page.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The frozen-contract gate passes on the tree, and turns red on a released
 # code that disappeared, on a renumbered one and on a code not listed yet.
 set -u

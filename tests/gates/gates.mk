@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 ## Release gates: each gate is a script under scripts/, and each has a test
 ## here that runs it on the tree AND on a deliberately broken input, proving
 ## it turns red. The whole-tree static analysis and the fuzz runs are slower:
@@ -10,6 +11,7 @@ SBX_GATE_TESTS = \
 	tests/gates/abi.sh \
 	tests/gates/frozen-contract.sh \
 	tests/gates/repo-habits.sh \
+	tests/gates/spdx.sh \
 	tests/gates/test-sh-counts.sh
 TESTS += $(SBX_GATE_TESTS)
 EXTRA_DIST += $(SBX_GATE_TESTS) \
@@ -20,6 +22,7 @@ EXTRA_DIST += $(SBX_GATE_TESTS) \
 	scripts/check-abi.sh \
 	scripts/check-frozen.sh \
 	scripts/check-repo-habits.sh \
+	scripts/check-spdx.sh \
 	scripts/test-counts.sh \
 	docs/external-links.txt docs/security.md \
 	abi/plugin-types.c abi/plugin-types.abi abi/libsandboxio.abi abi/versions \

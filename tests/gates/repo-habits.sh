@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The repository-habits gate passes on the tree, and turns red when an issue
 # template stops asking for the doctor output or the pull-request template
 # for the DCO sign-off.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The static-analysis gate is green on a clean file and red on a file with a
 # NULL dereference (scan-build) and an index out of bounds (cppcheck). The
 # whole tree is analyzed by the "static-analysis" step of scripts/test.sh

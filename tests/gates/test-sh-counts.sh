@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # scripts/test.sh exits with the verdict its totals print: 0 when every
 # gate passed (also after a background gate was reaped, which once made a
 # passing run exit 1), 1 when a gate failed or, under CI=true, skipped, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * list-plugins - load every plugin on the search path through the library
  * alone (sbx_client_plugins(), then sbx_client_plugin_info() for each

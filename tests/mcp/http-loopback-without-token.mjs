@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Loopback without a token: what the spec's security warning asks of a
 // local server, enforced. Host must name loopback (DNS rebinding), and an
 // Origin, when a browser sends one, must be the server's own: a page of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Resumable event streams: every event of a streamed answer has an id, and
 // a client that lost the stream gets the rest of it, nothing lost and
 // nothing twice, with GET and Last-Event-ID. First the official SDK

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Start `sandboxio mcp --http 127.0.0.1:0 ARGS...` and learn its URL.
 import { spawn } from 'node:child_process';
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // An HTTP session its client abandoned (no DELETE) ends after
 // --session-ttl without a request: its sandboxes are destroyed (the local
 // backend's own processes say so) and its id is then unknown (404, so that

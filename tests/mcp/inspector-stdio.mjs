@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // @modelcontextprotocol/inspector-cli lists and calls the tools over stdio.
 // It exits 0 even when a tool call failed, so its JSON output is checked.
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Shared by the MCP tests: sourced, not run. Installs the pinned npm
 # packages of package-lock.json (npm ci) into the build tree once, and runs
 # the tests' node scripts there. Without node or npm a test is skipped

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The local backend's own listing of its sandboxes: the init processes
 // (sandboxio-local-init) descending from a given process.
 import { readdirSync, readFileSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A stdio server driven by hand (JSON-RPC lines, no SDK), for the tests
 // that signal it or watch its exit: request() resolves with the response
 // of the same id; exited with { code, signal }.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The official SDK client over streamable HTTP, two clients side by side:
 // every tool, sessions isolated (ids of one are unknown to the other), 50
 // concurrent calls, DELETE ending a session destroys its sandboxes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // With a progressToken, a running command's output and elapsed time come
 // as notifications/progress as they happen (over HTTP in the event stream
 // of the POST, before its response), and the result is the same as without.

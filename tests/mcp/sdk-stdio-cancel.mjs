@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A cancelled tools/call (notifications/cancelled, sent by the SDK when the
 // caller aborts) kills the command: the sandbox has no trace of it after.
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `sandboxio mcp --pool N`: run takes a ready sandbox, never one a command
 // already ran in; the pool refills in the background; its sandboxes die
 // with the server.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The official SDK client drives every tool of `sandboxio mcp` over stdio
 // on the local backend, asserting exact structured results and errors.
 import assert from 'node:assert/strict';

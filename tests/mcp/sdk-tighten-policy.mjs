@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tool arguments tighten the operator's network, memory, CPU, process and
 // disk limits and minimum tier for the sandbox a call makes (run,
 // sandbox_create), the timeout and output cap of a command, and may set

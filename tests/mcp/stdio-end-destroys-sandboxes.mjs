@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every sandbox a stdio client opened is destroyed when the server gets
 // EOF on stdin, SIGTERM or SIGINT, also with a command still running:
 // checked with the local backend's own processes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A termination signal the server was started with ignored (nohup, a
 // shell's trap '' HUP) stays ignored: the server goes on serving and its
 // sandbox lives. A signal it was not told to ignore still ends it, every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The per-client limits over stdio, driven by hand (the SDK cannot send a
 // message too large or wait out a TTL for us): a line past --max-request
 // is answered with a JSON-RPC error naming SBX_E1031 and the session goes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A plugin with one deliberate defect, chosen at build time: tests/loader.mk
  * builds this file once per defect (BROKEN_* names it, PLUGIN_NAME is the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A test backend whose capabilities and tier come from the environment, and
  * which records every call it receives in a log file, so the core's tests can

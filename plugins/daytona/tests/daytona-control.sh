@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by the daytona wire and fault tests after daytona-rig.sh: the
 # rig's control endpoints from the shell (plugins/lib/tests/rig-control.sh),
 # the toolbox's recorded requests as `toolbox` in ctl_check.

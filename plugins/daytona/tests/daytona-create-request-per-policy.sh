@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The exact requests the daytona backend sends, per policy control and DSN
 # option, as the rig's front doors received them (every control-plane call
 # and every toolbox call but file contents also validated by Prism against

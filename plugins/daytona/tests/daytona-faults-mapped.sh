@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Daytona's failures, injected by the rig, reach the caller as the right
 # code with Daytona's own message, and what may be retried is: a bad key
 # (401, never retried), rate limiting on create (429 for ever: the tries

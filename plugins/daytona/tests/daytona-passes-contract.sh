@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The contract suite passes every case for every capability the daytona
 # backend declares, against the spec-checked doubles (Prism validating each
 # control-plane and toolbox request and answer); no request breaks

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The contract suite against real Daytona (`make check-daytona-real`), with
 # the key in DAYTONA_API_KEY (DAYTONA_API_URL for a self-hosted install;
 # DAYTONA_SNAPSHOT, default Daytona's own; DAYTONA_TARGET, default the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by the daytona backend's tests, not run: installs the doubles' npm
 # packages (npm ci, once per lockfile), starts the rig (doubles/rig.js: the
 # control-plane and toolbox doubles, each behind Prism, each Prism behind a

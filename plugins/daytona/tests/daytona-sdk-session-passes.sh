@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The official @daytonaio/sdk (the version pinned in doubles/package-lock.json)
 # runs a whole session against the doubles and passes: create and wait
 # (polling), process execute, session commands with stdout and stderr

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Every wire element the daytona adapter uses is in the specs it is tested
 # against. The adapter runs against the rig with its traffic recorded at
 # both front doors (the contract suite, a run from an image with a target,

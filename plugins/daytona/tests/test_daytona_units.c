@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Unit tests of the daytona backend's pure parts: a session command's log
  * split into stdout and stderr (markers cut at every byte, output before

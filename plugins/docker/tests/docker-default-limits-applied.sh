@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The core's default limits reach the container (pids.max is 1024, not max;
 # memory 2 GiB), a limit given replaces its default, --no-default-limits
 # drops them; and /work is a tmpfs of the disk limit (default 1 GiB): a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `sandboxio doctor --online` pings the daemon the DSN names and shows
 # which engine answered; stopped, the same daemon is reported unreachable
 # by its socket path.

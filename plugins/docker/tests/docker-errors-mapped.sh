@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Daemon and DSN failures of the docker backend give their exact codes (and
 # the CLI's exit status for their class), with the daemon's own words kept;
 # DOCKER_HOST and DOCKER_API_VERSION are honoured like the docker CLI does.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # File operations on a FIFO planted in /work refuse at once with SBX_E4014
 # (fifo-refused.c), and nothing is left behind.
 set -eu

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # On docker://, `run -i` streams stdin as it arrives: each line a command
 # echoes is answered while stdin is still open (the stream loop waits on
 # the core's input_ready_fd instead of calling input() and blocking the

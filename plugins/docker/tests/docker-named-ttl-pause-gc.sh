@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # docker's named sandboxes from the CLI: the name is the container's
 # ("sandboxio-NAME", taken once), a sandbox outlives the command that made
 # it, ttl moves its end (a labelled volume) and gc or ps remove it once

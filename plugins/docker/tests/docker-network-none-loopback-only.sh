@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Network "none" is a network namespace of its own with the loopback alone,
 # up: a server on 127.0.0.1 inside is reachable from inside, and no other
 # interface exists (the host's listeners are the contract suite's case).

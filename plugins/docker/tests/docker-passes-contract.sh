@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The contract suite passes every case against a real dockerd, for every
 # capability the docker backend declares (a missing host prerequisite fails
 # rather than skips), and no container or volume of a sandbox is left.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `sandboxio run -- sleep 600` (a command that writes nothing) sent SIGTERM
 # exits 143 well before the command's 600 s, and no container is left (the
 # bound only tells "stopped" from "ran on").

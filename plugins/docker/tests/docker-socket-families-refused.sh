@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The seccomp profile the backend sends: socket families outside what "no
 # network" covers fail with EAFNOSUPPORT (AF_VSOCK first: the hypervisor's
 # port space, shared with the host), netlink beyond routing with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Standard input larger than one 64 KiB chunk reaches a command that writes
 # nothing while it reads (the stream loop once slept on output after each
 # chunk it sent, so such a run hung after the first 64 KiB).

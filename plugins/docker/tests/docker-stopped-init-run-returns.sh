@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # A one-shot run whose container's PID 1 (docker-init) is stopped (inside,
 # a ptrace of PID 1 does it; here SIGSTOP from the host) still reports the
 # command's exit as soon as the command has ended, without --timeout: the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # A timeout kills a command's whole tree even while it holds every pid the
 # pids limit allows:
 #   - in an open sandbox (exec-storm-timeout): the storm's children keep the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # docker://host:port speaks TLS to a daemon when DOCKER_TLS_VERIFY is set,
 # verifying it against $DOCKER_CERT_PATH/ca.pem and presenting the client
 # certificate there; a command's stdin and output cross the TLS stream; a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by the docker backend's tests, not run: starts a private dockerd
 # on its own socket and data dir, imports a busybox image made from the
 # host's busybox-static (no registry is reachable in CI), and stops it all

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * exec-storm-timeout DSN - in an open sandbox with a pids limit of 32,
  * exec a fork storm whose children keep the output stream open, with a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fifo-refused DSN - a FIFO planted in the work dir by a command is refused
  * at once, with SBX_E4014, by every file operation that would open it: a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * large-file DSN - write a 96 MiB file into a sandbox from a generator and
  * read it back into a checksum, and show neither was held whole in memory:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * put-and-run DSN FILE PATH CMD [ARGS...] - open a sandbox, write the host's
  * FILE into it at PATH (relative to the work dir, mode 0755), run CMD there

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * socket-probe: makes one socket call and prints "RESULT ERRNO", for the
  * docker tests, which copy it (linked statically: the test image has no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The seccomp profile the docker backend sends is the engine's default
  * profile it was built from (configure's --with-docker-seccomp-base), with

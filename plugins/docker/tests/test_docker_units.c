@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Unit tests of the docker backend's pure parts: the stream demultiplexer,
  * the control-line filter, error mapping, DOCKER_HOST and DSN parsing and the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by the e2b wire and fault tests after e2b-rig.sh: the rig's
 # control endpoints from the shell (plugins/lib/tests/rig-control.sh),
 # envd's recorded requests as `envd` in ctl_check.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The exact requests the e2b backend sends, per policy control, as the
 # rig's front door and envd double received them (every control-plane
 # request also validated by Prism against E2B's spec): create carries the

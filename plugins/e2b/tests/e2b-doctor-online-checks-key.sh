@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `sandboxio doctor --online` contacts E2B's control plane through the
 # e2b plugin's ping: with the rig's key it is ok and names the endpoint,
 # after one authenticated GET /v2/sandboxes and nothing made; a key the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # E2B's failures, injected by the rig, reach the caller as the right code
 # with E2B's own message, and what may be retried is, once: a bad key
 # (401), rate limiting (429, forever and then success), a 503 on create

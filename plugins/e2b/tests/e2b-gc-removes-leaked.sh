@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # sandboxio gc removes the e2b sandboxes whose owner process is gone (also
 # one really leaked by a client killed with SIGKILL) or whose TTL passed,
 # and keeps those of live owners, unexpired ones from other machines and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The e2b plugin's ABI minor 2 members against the rig (lifecycle-members.c:
 # open_named, detach, list, attach, set_ttl, pause, resume), every
 # control-plane call spec-checked by Prism; the TTL goes to

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The contract suite passes every case for every capability the e2b
 # backend declares, against the spec-checked doubles (Prism validating each
 # control-plane request and answer, a strict Connect envd); no request

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The contract suite against real E2B (`make check-e2b-real`), with the
 # key in E2B_API_KEY (and E2B_DOMAIN, E2B_API_URL, E2B_SANDBOX_URL if set,
 # for a self-hosted install; E2B_TEMPLATE, default base): see

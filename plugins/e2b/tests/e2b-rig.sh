@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by the e2b backend's tests, not run: installs the doubles' npm
 # packages (npm ci, once per lockfile), starts the rig (doubles/rig.js: the
 # envd and control-plane doubles, Prism before the control plane) on

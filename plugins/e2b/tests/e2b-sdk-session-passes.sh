@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The official e2b SDK (the version pinned in doubles/package-lock.json)
 # runs a whole session against the doubles and passes: create, commands
 # with stdout, stderr, exit codes, stdin, streaming, kill and timeout, files

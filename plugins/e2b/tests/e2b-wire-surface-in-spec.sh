@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Every wire element the e2b adapter uses is in the spec it is tested
 # against. The adapter runs against the rig with its traffic recorded (the
 # contract suite, the lifecycle members, gc, doctor --online); the surface

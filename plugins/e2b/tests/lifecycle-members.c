@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The e2b plugin's ABI minor 2 members, called through its descriptor as
  * the core calls them, against the rig (e2b-lifecycle-members.sh starts

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Unit tests of the e2b backend's pure parts: the Connect server-stream
  * decoder (envelopes split at every byte, the end-of-stream frame and its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Test harness for the fake backend: loads the built module with dlopen and
  * drives its descriptor through a minimal host table, so these tests do not

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The fake's minor-2 members: a named sandbox with a TTL kept in the user's
  * 0700 state directory, attached to from another process, listed with its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The fake backend runs commands: exit status, argv, environment, working
  * directory, stdin, large and binary output, timeouts and aborts.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The fake backend's files: round trips, directories, listing, removal,
  * and refusal of symlinks that lead out of the root.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The fake backend's descriptor, DSN handling, sandbox life cycle,
  * concurrency, the "root" native op and gc.

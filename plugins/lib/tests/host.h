@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A plugin host for the plugins/lib and plugin tests: it records the last
  * error and every log line, so a test can assert codes and look for leaked

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A TCP socket bound to 127.0.0.1 on a free port, for the scripted servers
  * of the plugins/lib tests.

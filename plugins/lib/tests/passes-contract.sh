@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by a cloud backend's contract test after its rig script and
 # rig_start: the contract suite passes every case for every capability the
 # backend declares, against the spec-checked doubles; no request breaks

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced (last) by a cloud backend's real-provider script: the contract
 # suite against the real provider, with the credential in the environment,
 # after `doctor --online` has found it accepted. Without the credential it

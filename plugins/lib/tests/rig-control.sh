@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by a cloud backend's wire and fault tests after its rig script:
 # the rig's control endpoints from the shell. Set before sourcing:
 #   RIG_SIDE_LOG   the control path of the second service's recorded

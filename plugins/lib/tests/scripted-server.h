@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A scripted HTTP server on 127.0.0.1 for the plugins/lib tests (a thread
  * of the test): it answers the i-th connection's request with script[i]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * plugins/lib's session pool against a keep-alive HTTP server on 127.0.0.1
  * (threads of this test): a session given back is taken again with its

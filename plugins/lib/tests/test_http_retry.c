@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * plugins/lib/http against a scripted HTTP server on 127.0.0.1 (a thread of
  * this test): retry on 429 with Retry-After, on 503, on a refused

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sbx_http_stream against the scripted server on 127.0.0.1: the sink gets
  * a 2xx body as it comes and a binary request body goes whole; the watch's

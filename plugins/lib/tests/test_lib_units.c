@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The pure parts of plugins/lib: base64, credentials, DSN options, JSON
  * helpers, owner labels and the gc sweep, each failure with its exact code.

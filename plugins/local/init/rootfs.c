@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The sandbox's file system tree, built by init as root of its fresh user
  * and mount namespaces: one linear list of checked steps.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The sandbox's setup, run by init as root of its fresh user namespace.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * One exec's supervisor: a child of init that forks the command and owns
  * its whole process tree.

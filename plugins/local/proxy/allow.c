@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The allowlist's rules (allow.h) and the address ranges a name may only
  * lead to when the range itself is listed: an answer there would let a DNS

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The egress proxy's allowlist: which host and port a connection may go to,
  * and which resolved addresses a name may lead to.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * confine.h: the filter is BPF compiled at build time (filter-gen --proxy),
  * loaded as the sandbox's init loads its own.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The egress proxy confines itself once set up: no_new_privs, then its
  * seccomp filter (filter-rules.c says what it allows; anything else kills

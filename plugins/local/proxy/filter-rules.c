@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What the proxy may do once it is set up (proxy.c has made its event
  * loop, resolver, listener and exit watch): relay bytes between sockets it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The egress proxy's seccomp filter, as libseccomp rules. filter-gen
  * --proxy compiles them at build time into proxy/filter-bpf.h, which the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The egress proxy's parsers (parse.h): an HTTP/1.x request head (RFC 9112:
  * the request line and the header lines) and the server_name extension of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The egress proxy's parsers: an HTTP request head and the SNI of a TLS
  * ClientHello. Pure functions over untrusted bytes (the fuzz targets call

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sandboxio-local-proxy: the egress proxy of a local sandbox under
  * --network allowlist, run by the plugin on the host, one per sandbox.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The relay (relay.h): per direction, a pipe; splice(2) moves what the
  * source socket holds into it and from it on to the other socket, so the

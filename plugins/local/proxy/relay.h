@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The egress proxy's relay: once a connection is allowed (and its
  * ClientHello checked), its bytes only go across, both ways, between the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Runs INSIDE a local sandbox under --network allowlist (see
 # run-network-allowlist-holds.sh): one line "CASE: RESULT" per attempt.
 # argv: the test CA (PEM text), the test server's address.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `sandboxio demo` on the default backend, local://: every step as shown,
 # the network cut (the default), the refusal naming the namespace tier.
 set -eu

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * escape-probe: tries one way out of a sandbox and prints "RESULT ERRNO".
  * The escape battery copies it into a local sandbox and runs it there; each

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `exec -i` in a sandbox made by `create` on local://: the handle attached
 # by ID gives the command this process's stdin, all of it; the client does
 # not read (or close) its own stdin as if it were a descriptor of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Test harness for the local plugin: load the module with dlopen and drive
  * its descriptor through a small host table, without the core.

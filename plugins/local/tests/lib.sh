@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by local's shell tests, not run: sets b (the build tree) and the
 # init to use, and skips (77) where user namespaces cannot be created,
 # failing instead under SANDBOXIO_MUST_WORK=1.

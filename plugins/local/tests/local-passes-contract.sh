@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The contract suite against local://: every case of a capability the
 # local backend declares must pass (the suite skips a case only after the
 # library refused the operation with the right code).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Run the local plugin's tests and escape battery again as an unprivileged
 # user (nobody), the way most users run sandboxio. When the tests run as
 # root (CI), setpriv drops to uid/gid 65534 with no supplementary groups;

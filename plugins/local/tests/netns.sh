@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by local's network tests, not run: a network namespace of the
 # test's own (commands run in it with $inns), joined to the host by a veth pair: the host side is
 # ${net}1, the namespace's ${net}2 (/24), where the test's servers listen.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The allowlist proxy on its own (proxy-relays-and-keeps-bounds.sh): fd 3 a
 # listening socket on 127.0.0.1, fd 4 its exit pipe, as the plugin gives
 # them; upstream servers on 127.0.0.1 too. Prints one line per check and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The allowlist proxy by itself, as the plugin starts it (proxy-relay.py):
 # it runs under its own seccomp filter; a tunnel relays 8 MiB each way and
 # passes a side's end (shutdown) on to the other; an idle tunnel is closed

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # On local://, `run -i` streams stdin as it arrives: each line a command
 # echoes is answered while stdin is still open (the plugin waits on the
 # core's input_ready_fd, so output keeps flowing between keystrokes), and

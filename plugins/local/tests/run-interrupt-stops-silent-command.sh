@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `sandboxio run --dsn local:// -- sh -c 'sleep 600'` (a command that writes
 # nothing) sent SIGTERM exits 143 well before the 600 s (the bound only tells
 # "stopped" from "ran on"), and no process of the sandbox is left on the

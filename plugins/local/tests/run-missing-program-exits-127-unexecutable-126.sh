@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `sandboxio run --dsn local://` of a program that is not found exits 127
 # (SBX_E5011), of one that cannot be executed 126 (SBX_E5012), as a shell
 # does; a missing working directory stays 125 (SBX_E5004).

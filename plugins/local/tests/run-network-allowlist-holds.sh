@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `sandboxio run --dsn local:// --network allowlist --allow-host ...`: the
 # egress proxy is the sandbox's only way out, and it holds. Against an HTTP
 # and an HTTPS server (a test CA) in a network namespace this test makes,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `sandboxio run --dsn local:// --network open` reaches an HTTP server in a
 # network namespace this test makes (through a veth pair, like any remote
 # host), but neither a server on the host's loopback (as 127.0.0.1 or as

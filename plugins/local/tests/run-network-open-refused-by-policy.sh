@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # On a machine without slirp4netns (here: SANDBOXIO_SLIRP4NETNS naming a
 # missing program), `sandboxio run --dsn local:// --network open` is a
 # policy refusal: exit 122 with SBX_E3025 naming the missing tool (not the

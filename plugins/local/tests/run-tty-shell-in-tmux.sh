@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `sandboxio run -it -- sh` on local://, driven through a real terminal
 # (tmux): a typed command is answered, the shell sees a terminal of the
 # client's size, a resize of the client's window reaches it, ^C goes to the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Local sandboxes with a TTL through the plugin's descriptor: they outlive
  * their creator, any process of the user attaches, the TTL ends them with

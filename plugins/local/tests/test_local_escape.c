@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The escape battery: each test tries one way out of a local sandbox and
  * asserts the exact containment (the errno the kernel gives, or the

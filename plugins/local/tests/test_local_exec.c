@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The local plugin driven directly through its descriptor: execs, stdio,
  * files and timeouts. Life cycle and options: test_local_lifecycle.c.

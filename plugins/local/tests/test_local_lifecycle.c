@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The local plugin's life cycle through its descriptor: destroy and the
  * owner's death leave nothing, DSN options, setup failures, the kernel

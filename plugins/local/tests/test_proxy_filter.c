@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The allowlist proxy's seccomp filter (proxy/filter-rules.c), loaded as
  * the proxy loads it (px_confine): what the relay needs still works, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * args.c - reading a tool's arguments strictly: a wrong type or an unknown
  * key is an error with a message naming the key (SBX_E_MCP_BAD_ARGUMENTS),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * auth.c - the HTTP transport's checks: the bearer token, compared in
  * constant time, and the Origin and Host headers that stop DNS rebinding

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cmd_mcp.c - `sandboxio mcp`: the operator's options (the policy options
  * of `run`, and the server's own limits), then the chosen transport.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * http.c - the streamable HTTP transport (MCP 2025-06-18 and later), served
  * by libmicrohttpd: POST /mcp carries one JSON-RPC message; the answer is

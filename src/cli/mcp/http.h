@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * http.h - the streamable HTTP transport's requests (http.c), shared with
  * the writing of a call's answer as an event stream (http_stream.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * http_stream.c - a call's answer written as an event stream (SSE) on one
  * connection of the streamable HTTP transport: its events as they come,

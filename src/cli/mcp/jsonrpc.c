@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * jsonrpc.c - parse and build JSON-RPC 2.0 messages. Everything a client
  * sends passes through mcp_jsonrpc_parse() first: it has a fuzz target

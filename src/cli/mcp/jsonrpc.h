@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * jsonrpc.h - JSON-RPC 2.0 messages as MCP uses them: one object per
  * message (no batches since protocol revision 2025-06-18), ids that are

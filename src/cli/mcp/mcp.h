@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * mcp.h - `sandboxio mcp`: the Model Context Protocol server.
  *

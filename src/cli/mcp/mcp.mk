@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 ## (fragment: see Makefile.am)
 ## `sandboxio mcp`: the MCP server, part of the sandboxio program.
 src_sandboxio_SOURCES += \

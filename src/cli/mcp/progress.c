@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * progress.c - a command run for a call that asked for progress (a
  * progressToken): its output is streamed, captured here up to the cap, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * protocol.c - the MCP methods: initialize and its version negotiation,
  * ping, tools/list, tools/call, logging/setLevel, and the notifications

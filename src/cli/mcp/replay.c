@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * replay.c - the messages of one HTTP answer, kept so that an event stream
  * can be resumed (MCP streamable HTTP, "Resumability and Redelivery").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * result.c - CallToolResult objects: structuredContent with a short text
  * rendering, or a sandboxio failure as isError with its code, message and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * schema.c - the tools the server offers, with their input and output
  * schemas (JSON Schema, as tools/list returns them). Written as one JSON

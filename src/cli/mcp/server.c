@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * server.c - what all sessions share: the library client, the tool list,
  * the list of sessions, ids, the clock, and the reaper that destroys

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * session.c - one client's sandboxes: a table under ids nobody else can
  * guess, a limit on how many are open, the idle TTL, and their destruction

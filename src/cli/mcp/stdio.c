@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * stdio.c - the stdio transport: one JSON-RPC message per line on stdin,
  * responses and notifications one per line on stdout (nothing else is

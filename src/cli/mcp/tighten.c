@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * tighten.c - what of the operator's policy a call that makes a sandbox
  * (run, sandbox_create) may tighten: the network, memory, CPU, process and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * tools.c - tools/call: each tool reads its arguments strictly, runs
  * through the library, and answers with structuredContent and a line of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The spec check: every element of an adapter's recorded surface must be
 // in the specs it names; each one the spec lacks, or types differently, is
 // a finding that names the element.

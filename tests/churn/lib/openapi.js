@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // An OpenAPI document (YAML or JSON) as the spec check asks it: which
 // operation a method and path template name, and whether a query
 // parameter, a header, a request or a response field of a JSON type is in it.

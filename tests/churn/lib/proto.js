@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Protobuf files as the spec check asks them: whether a Connect service
 // and method exist, and whether a field path of a JSON type is in their
 // messages (proto3 JSON mapping: lowerCamelCase names, 64-bit integers as

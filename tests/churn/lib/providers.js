@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The adapters whose wire surface is checked, one entry each: where their
 // recorded surface and stored specs live (relative to the source tree),
 // which npm SDK the canary installs, and what the surface may use that no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // An SDK's own wire surface, read from the package npm installed: the
 // REST operations its (generated) clients call, and the protobuf
 // descriptors it bundles, as a protobufjs root.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // An adapter's wire surface from a recording of its traffic (the doubles'
 // JSON lines, see wire-record.js): one line per element it uses, sorted, so
 // a reviewer reads what the adapter depends on and a diff shows what a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Records the wire as a rig's doubles saw it, for the spec check of the
 // adapter's surface (surface.js reads it): with the rig's variable
 // (E2B_WIRE_RECORD, DAYTONA_WIRE_RECORD) set to a file, every exchange the

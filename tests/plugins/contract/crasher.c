@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * crasher.c - a broken plugin for the contract self-test: every exec dies
  * of SIGSEGV. The runner must report each exec case as FAIL and go on to the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cropper.c - a broken plugin for the contract self-test: it silently drops
  * output past 1 MiB per stream and never says truncated. SBX-EXEC-008 must

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * deaf.c - a broken plugin for the contract self-test: it is built for ABI
  * minor 2 but never watches cancel_fd, so a silent command runs on after a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * hanger.c - a broken plugin for the contract self-test: every exec blocks
  * forever. The runner must kill the case at its time limit and report it as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * hostproc.c - the host-process backend behind the broken self-test
  * plugins: a private directory in /tmp per sandbox, each exec a process

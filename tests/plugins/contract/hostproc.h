@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * hostproc.h - a minimal host-process backend, built into each of the
  * deliberately broken plugins the contract suite must catch. Each plugin

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * leaker.c - a broken plugin for the contract self-test: destroy leaves the
  * sandbox's processes running. SBX-CLEAN-001 must fail on it.

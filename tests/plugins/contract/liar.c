@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * liar.c - a broken plugin for the contract self-test: it declares
  * net-none and the namespace tier, yet runs plain host processes with the

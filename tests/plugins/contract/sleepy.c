@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sleepy.c - a broken plugin for the contract self-test: it declares the
  * timeout capability but never kills a command. SBX-TIME-001 must fail on it.

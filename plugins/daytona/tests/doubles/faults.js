@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fault injection for the adapter's tests. A rule is armed through the
 // control endpoint (POST /_control/faults) or the DAYTONA_DOUBLE_FAULTS
 // environment variable (a JSON rule or array of rules):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The toolbox's file-system endpoints over a Sandbox, as Daytona's daemon
 // serves them (apps/daemon/pkg/toolbox/fs @ b5a5d9e78, and the stored
 // toolbox spec for upload-v2, which is newer than the last public daemon):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The rig's front doors. The client's requests come here first, are
 // recorded as they arrived (for the wire tests), and go on to Prism, which
 // validates them and the double's answers against the stored spec. Every

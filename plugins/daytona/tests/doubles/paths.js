@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Paths inside a sandbox, resolved as Daytona's daemon resolves them: it
 // runs with the work dir (the user's home, /home/daytona) as its current
 // directory and hands a relative path to the OS as it is, so a relative

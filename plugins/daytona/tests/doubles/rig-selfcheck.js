@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Proves the rig is what it claims before the SDK session relies on it:
 // each Prism is in its double's path and reports violations; the front
 // doors check credentials; the sessions keep stdout and stderr apart; the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Starts the Daytona test rig on 127.0.0.1 ports it picks:
 //   the control-plane double and the toolbox double, each behind Prism in
 //   proxy mode with --errors (the control plane loaded with the stored

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A scripted session of the official @daytonaio/sdk against the doubles:
 // create (snapshot, labels, env), process execute, session commands
 // (synchronous with split output, asynchronous with logs followed,

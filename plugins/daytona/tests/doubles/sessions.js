@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The toolbox's sessions, as Daytona's daemon runs them (daytonaio/daytona
 // apps/daemon/pkg/session @ b5a5d9e78, v0.190.0, 2026-06-23; see README.md):
 //

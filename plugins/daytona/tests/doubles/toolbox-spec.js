@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Derives, at test time, the copy of Daytona's toolbox spec that Prism
 // checks the toolbox double against: the same document with every path
 // under /{sandboxId} (as the proxy forwards `{toolboxProxyUrl}/{sandboxId}/...`,

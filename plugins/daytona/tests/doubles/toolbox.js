@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The toolbox double: Daytona's in-sandbox daemon (its Toolbox API,
 // spec/toolbox-openapi.yaml) for every sandbox, each path under
 // /{sandboxId} as the proxy forwards it. It sits behind Prism, loaded with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The control-plane double: the part of E2B's REST API (spec/openapi.yml)
 // that the adapter and the SDK's session use. It sits behind Prism, which
 // validates every request and response against the stored spec; it answers

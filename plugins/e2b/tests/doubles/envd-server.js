@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The envd double: one HTTP/1.1 server for every sandbox, as E2B's proxy
 // puts them behind one domain. It serves envd's REST (/health, /files) and
 // its Connect services generated from the stored protos, strictly: the

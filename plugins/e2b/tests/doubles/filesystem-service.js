@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // envd's filesystem.Filesystem service (the calls the SDK's `files` makes:
 // Stat, MakeDir, Move, ListDir, Remove), over a Sandbox's files, with
 // envd's error codes (packages/envd/internal/services/filesystem).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The rig's front door for the control plane: the client's requests come
 // here first, are recorded as they arrived (for wire tests), and go on to
 // Prism, which validates them and the double's answers against the stored

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Paths inside a sandbox, resolved as envd resolves them
 // (permissions.ExpandAndResolve): `~` and relative paths are taken from the
 // user's home; then, unlike envd, which has the VM's own root to stay in,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // envd's process.Process service over a Sandbox, following envd's source
 // (see README.md, "What the doubles rely on"): a command's output goes to
 // every stream attached to it (Start, Connect); a signal or the request's

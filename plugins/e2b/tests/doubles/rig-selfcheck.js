@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Proves the rig is what it claims before the SDK session relies on it:
 // Prism is in the control plane's path and reports violations; envd's
 // double is strict (Connect-Protocol-Version, unknown fields, the access

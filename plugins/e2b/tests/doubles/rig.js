@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Starts the E2B test rig on 127.0.0.1 ports it picks:
 //   the envd double, the control-plane double, Prism in proxy mode in
 //   front of the control plane, loaded with the stored openapi.yml and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One sandbox of the doubles: a bubblewrap namespace sandbox (its own
 // mount, pid, net, ipc, uts and cgroup namespaces, no network but its own
 // loopback) whose root is the host's /usr read-only, a private /tmp and a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A scripted session of the official e2b SDK against the doubles: create,
 // commands (stdout, stderr, exit code, stdin, streaming, connect, kill,
 // timeout, no network), files (write, read, list, mkdir, rename, remove, 64 MiB both

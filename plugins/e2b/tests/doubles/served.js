@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How long the doubles took to answer: a benchmark takes it from a round's
 // wall time, so what is left is the client's own.
 
