@@ -109,9 +109,10 @@ def example_files(srcdir):
             if name.endswith('.c'):
                 path = os.path.join(root, name)
                 text = open(path, encoding='utf-8').read()
-                head = '\n'.join(text.split('\n')[:5])
+                # The marker is a line of its own among the first five.
+                marks = [l for l in text.split('\n')[:5] if 'example:' in l]
                 yield Block(os.path.relpath(path, srcdir), 'c', text,
-                            head if 'example:' in head else '')
+                            marks[0] if marks else '')
 
 
 def blocks(srcdir, files):
