@@ -88,6 +88,7 @@ SBX_CLI_TESTS = \
 	tests/cli/session-create-cp-exec-ps-kill.sh \
 	tests/cli/ids-prefix-unique-or-refused.sh \
 	tests/cli/create-ttl-ends-sandbox.sh \
+	tests/cli/create-takes-profile-ttl.sh \
 	tests/cli/create-bad-input-exit-codes.sh \
 	tests/cli/cp-tar-streams.sh \
 	tests/cli/exec-tty-refused-without-pty.sh \
