@@ -106,7 +106,7 @@ SBX_DOCKER_TESTS = \
 	plugins/docker/tests/docker-interactive-stdin-streams.sh \
 	plugins/docker/tests/docker-doctor-online-pings-daemon.sh \
 	plugins/docker/tests/docker-run-tty-shell-in-tmux.sh \
-	plugins/docker/tests/docker-shell-type-ahead-and-pipes.sh
+	plugins/docker/tests/docker-shell-without-terminal-reads-stdin.sh
 TESTS += $(SBX_DOCKER_TESTS)
 EXTRA_DIST += $(SBX_DOCKER_TESTS) plugins/docker/tests/dockerd-start.sh
 

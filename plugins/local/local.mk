@@ -147,7 +147,6 @@ TESTS += \
 	plugins/local/tests/run-network-open-refused-by-policy.sh \
 	plugins/local/tests/run-interactive-stdin-streams.sh \
 	plugins/local/tests/run-tty-shell-in-tmux.sh \
-	plugins/local/tests/shell-keeps-type-ahead-in-tmux.sh \
 	plugins/local/tests/shell-without-terminal-reads-stdin.sh \
 	plugins/local/tests/exec-attached-streams-stdin.sh \
 	plugins/local/tests/demo-on-local.sh \
@@ -165,7 +164,6 @@ EXTRA_DIST += \
 	plugins/local/tests/run-network-open-refused-by-policy.sh \
 	plugins/local/tests/run-interactive-stdin-streams.sh \
 	plugins/local/tests/run-tty-shell-in-tmux.sh \
-	plugins/local/tests/shell-keeps-type-ahead-in-tmux.sh \
 	plugins/local/tests/shell-without-terminal-reads-stdin.sh \
 	plugins/local/tests/exec-attached-streams-stdin.sh \
 	plugins/local/tests/demo-on-local.sh \
