@@ -105,7 +105,8 @@ SBX_DOCKER_TESTS = \
 	plugins/docker/tests/docker-stdin-large.sh \
 	plugins/docker/tests/docker-interactive-stdin-streams.sh \
 	plugins/docker/tests/docker-doctor-online-pings-daemon.sh \
-	plugins/docker/tests/docker-run-tty-shell-in-tmux.sh
+	plugins/docker/tests/docker-run-tty-shell-in-tmux.sh \
+	plugins/docker/tests/docker-shell-without-terminal-reads-stdin.sh
 TESTS += $(SBX_DOCKER_TESTS)
 EXTRA_DIST += $(SBX_DOCKER_TESTS) plugins/docker/tests/dockerd-start.sh
 

@@ -231,13 +231,20 @@ static int run_loop(exec_run *r, uint64_t timeout_ms)
          * input() is then called only when it will not block, so output
          * keeps flowing while an interactive user has not typed yet.
          */
-        int await_input = r->in >= 0 && r->input_ready_fd >= 0 && r->in_off == r->in_len;
+        /*
+         * On a terminal, stdin waits for the terminal: until the master
+         * arrives, r->in is the socket the supervisor closes once the
+         * command has its terminal, and keys typed ahead would be lost there.
+         */
+        int hold_input = r->want_pty && r->pty < 0;
+        int await_input = r->in >= 0 && !hold_input && r->input_ready_fd >= 0 &&
+                          r->in_off == r->in_len;
         int can_resize = r->pty >= 0 && SBX_STRUCT_HAS(r->io, winsize) && r->io->winsize &&
                          r->io->resize_fd >= 0;
         struct pollfd p[7] = {
             { .fd = r->out, .events = POLLIN }, { .fd = r->err, .events = POLLIN },
             { .fd = r->st, .events = POLLIN },
-            { .fd = await_input ? -1 : r->in, .events = POLLOUT },
+            { .fd = await_input || hold_input ? -1 : r->in, .events = POLLOUT },
             /* It stays readable once cancelled: watched until then only. */
             { .fd = r->cancelled ? -1 : r->cancel_fd, .events = POLLIN },
             { .fd = await_input && !r->killed ? r->input_ready_fd : -1, .events = POLLIN },

@@ -147,6 +147,7 @@ TESTS += \
 	plugins/local/tests/run-network-open-refused-by-policy.sh \
 	plugins/local/tests/run-interactive-stdin-streams.sh \
 	plugins/local/tests/run-tty-shell-in-tmux.sh \
+	plugins/local/tests/shell-without-terminal-reads-stdin.sh \
 	plugins/local/tests/exec-attached-streams-stdin.sh \
 	plugins/local/tests/demo-on-local.sh \
 	plugins/local/tests/run-network-open-reaches-netns-not-host.sh \
@@ -163,6 +164,7 @@ EXTRA_DIST += \
 	plugins/local/tests/run-network-open-refused-by-policy.sh \
 	plugins/local/tests/run-interactive-stdin-streams.sh \
 	plugins/local/tests/run-tty-shell-in-tmux.sh \
+	plugins/local/tests/shell-without-terminal-reads-stdin.sh \
 	plugins/local/tests/exec-attached-streams-stdin.sh \
 	plugins/local/tests/demo-on-local.sh \
 	plugins/local/tests/run-network-open-reaches-netns-not-host.sh \

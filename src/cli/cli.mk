@@ -88,9 +88,12 @@ SBX_CLI_TESTS = \
 	tests/cli/session-create-cp-exec-ps-kill.sh \
 	tests/cli/ids-prefix-unique-or-refused.sh \
 	tests/cli/create-ttl-ends-sandbox.sh \
+	tests/cli/create-takes-profile-ttl.sh \
 	tests/cli/create-bad-input-exit-codes.sh \
 	tests/cli/cp-tar-streams.sh \
-	tests/cli/exec-tty-refused-without-pty.sh
+	tests/cli/exec-tty-refused-without-pty.sh \
+	tests/cli/tty-refused-without-terminal.sh \
+	tests/cli/ps-quiet-about-unreachable-backends.sh
 TESTS += $(SBX_CLI_TESTS)
 EXTRA_DIST += $(SBX_CLI_TESTS) tests/cli/lib.sh tests/cli/interactive-echo.py
 

@@ -37,7 +37,8 @@ static void usage(FILE *out)
             "its TTL end it.\n"
             "\n"
             "  --name NAME        a name unique on the backend: [a-z0-9][a-z0-9_.-]{0,62}\n"
-            "  --ttl DUR          lifetime: 30s, 10m, 2h (default %s)\n"
+            "  --ttl DUR          lifetime: 30s, 10m, 2h (default: the profile's ttl,\n"
+            "                     else %s)\n"
             "  --json             print {\"id\", \"backend\", \"name\", \"expires_ms\", ...}\n"
             "%s"
             "\n"
@@ -86,7 +87,7 @@ int cmd_create(int argc, char **argv)
     sbx_client *client = NULL;
     sbx_sandbox *sb = NULL;
     uint64_t ttl = SBX_CLI_DEFAULT_TTL_MS;
-    int opt, json = 0, rc, status;
+    int opt, json = 0, ttl_given = 0, rc, status;
 
     if ((status = policy_opts_init(&po)))
         return status;
@@ -115,6 +116,7 @@ int cmd_create(int argc, char **argv)
             if (sbx_cli_parse_duration_ms(optarg, &ttl) != SBX_OK || ttl == 0)
                 status = sbx_cli_error(SBX_E_BAD_SIZE, "create: --ttl '%s' is not a duration "
                                                        "above 0 (30s, 10m, 2h)", optarg);
+            ttl_given = 1;
             break;
         case OPT_JSON:
             json = 1;
@@ -130,6 +132,9 @@ int cmd_create(int argc, char **argv)
         status = sbx_cli_usage_error("create", "unexpected argument '%s'", argv[optind]);
     if (status == 0)
         status = policy_opts_finish(&po);
+    /* The profile's ttl, like its other values, gives way to the option. */
+    if (status == 0 && !ttl_given && po.ttl_ms)
+        ttl = po.ttl_ms;
     if (status == 0 && (rc = sbx_sandbox_opts_set_ttl(so, ttl)) != SBX_OK)
         status = sbx_cli_error_lib(rc, "create --ttl");
     if (status == 0 && (rc = sbx_client_new(&client)) != SBX_OK)

@@ -43,7 +43,8 @@ static void usage(FILE *out)
           "\n"
           "  -i, --interactive  feed this process's stdin to CMD\n"
           "  -t, --tty          run CMD on a terminal of this terminal's size (with -i:\n"
-          "                     this terminal in raw mode, every key to CMD)\n"
+          "                     this terminal in raw mode, every key to CMD); stdin\n"
+          "                     must be a terminal\n"
           "  -e, --env K=V      set K in CMD's environment (repeatable)\n"
           "  -w, --cwd DIR      run CMD in DIR of the sandbox\n"
           "  --timeout S        kill CMD after S (at most the sandbox's own timeout)\n"
@@ -165,6 +166,11 @@ static int exec_main(int argc, char **argv, int shell)
         command = argv + ++first + 1;
     if (status == 0 && !shell && first + 1 >= argc)
         status = sbx_cli_usage_error(name, "no command given");
+    /* A shell without a terminal reads stdin as a script; -t wants one. */
+    if (status == 0 && shell)
+        a.tty = isatty(STDIN_FILENO);
+    else if (status == 0 && a.tty)
+        status = sbx_cli_tty_need_terminal(name);
     if (status == 0 && sbx_cli_interrupt_install(exec_interrupt_note) != 0)
         status = sbx_cli_error(SBX_E_SYSTEM, "installing the signal handlers: %m");
     if (status == 0)

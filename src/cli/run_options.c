@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "run.h"
+#include "run_tty.h"
 #include "util.h"
 
 enum { OPT_CWD = OPT_POLICY_END, OPT_STDIN, OPT_JSON, OPT_INTERACTIVE, OPT_TTY };
@@ -68,7 +69,8 @@ static void usage(FILE *out)
           "  -i, --interactive  stream this standard input to CMD as it arrives\n"
           "                     (the default when it is a pipe, socket or file)\n"
           "  -t, --tty          run CMD on a terminal of this terminal's size (with -i:\n"
-          "                     this terminal in raw mode, every key to CMD)\n"
+          "                     this terminal in raw mode, every key to CMD); stdin\n"
+          "                     must be a terminal\n"
           "  --stdin            read all of this standard input first, then feed it\n"
           "                     to CMD (a terminal without -i or --stdin gives EOF)\n"
           "  --json             capture the output and print one JSON object\n"
@@ -344,7 +346,9 @@ static void shell_usage(FILE *out)
           "\n"
           "An interactive shell (sh) in a fresh sandbox, on a terminal: the same\n"
           "as `sandboxio run -it [OPTIONS] -- sh`. The sandbox is destroyed when\n"
-          "the shell exits, with the shell's status.\n"
+          "the shell exits, with the shell's status. When stdin is not a terminal\n"
+          "(a pipe, a file, /dev/null), sh runs without one and reads stdin as a\n"
+          "script: `echo 'ls; exit 3' | sandboxio shell` ends at its EOF.\n"
           "\n"
           "With ID (a sandbox made by `create`): the shell runs in it, the same as\n"
           "`sandboxio exec -it [OPTIONS] ID -- sh`, with exec's options (-e, -w,\n"
@@ -413,7 +417,8 @@ static int parse_as(struct run_opts *opts, int argc, char **argv, int shell)
         return status;
     if (shell) {
         static char *const sh[] = { "sh", NULL };
-        opts->tty = 1;
+        /* Without a terminal, sh reads stdin as a script, to its EOF and its status. */
+        opts->tty = isatty(STDIN_FILENO);
         if (optind < argc)
             opts->shell_id = argv[optind++];
         if (optind < argc)
@@ -428,6 +433,8 @@ static int parse_as(struct run_opts *opts, int argc, char **argv, int shell)
         return sbx_cli_usage_error("run", "no command given");
     if (use_stdin && interactive)
         return sbx_cli_usage_error("run", "--stdin reads all of stdin first, -i streams it: give one");
+    if (!shell && opts->tty && (status = sbx_cli_tty_need_terminal("run")))
+        return status;
     if ((status = policy_opts_finish(&opts->po)))
         return status;
 

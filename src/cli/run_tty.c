@@ -79,6 +79,14 @@ static int winsize(void *userdata, uint16_t *rows, uint16_t *cols)
     return 0;
 }
 
+int sbx_cli_tty_need_terminal(const char *cmd)
+{
+    if (isatty(STDIN_FILENO))
+        return 0;
+    return sbx_cli_usage_error(cmd, "-t: the input is not a terminal (stdin is a pipe, a file or "
+                                    "/dev/null); run without -t");
+}
+
 int sbx_cli_tty_begin(sbx_cmd *cmd, int raw)
 {
     static const int fatal[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGQUIT };

@@ -16,6 +16,14 @@
  * sbx_cli_tty_end(), which also runs at exit.
  */
 int sbx_cli_tty_begin(sbx_cmd *cmd, int raw);
+/*
+ * -t needs a terminal on stdin: a pipe or a file on the command's terminal
+ * would have its bytes echoed and edited, and its EOF never reach the
+ * command. Returns 0 when stdin is a terminal, else the exit status of the
+ * usage error reported for command cmd (docker's "the input device is not
+ * a TTY").
+ */
+int sbx_cli_tty_need_terminal(const char *cmd);
 /* Put the client's terminal back as it was; safe to call more than once. */
 void sbx_cli_tty_end(void);
 

@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# `exec -t` and `shell ID` on a backend without terminals (fake: no 'pty'
-# capability) are refused with SBX_E3040 (exit 122) and the sandbox stays,
-# usable; a shell in sandbox ID takes exec's options, not run's policy ones
-# (SBX_E1018), and an unknown ID is SBX_E4004.
+# `exec -t` and `shell ID` at a terminal, on a backend without terminals
+# (fake: no 'pty' capability), are refused with SBX_E3040 (exit 122) and the
+# sandbox stays, usable; without a terminal `shell ID` runs sh on none,
+# reading stdin as a script; a shell in sandbox ID takes exec's options, not
+# run's policy ones (SBX_E1018), and an unknown ID is SBX_E4004.
 set -eu
 . "$SBX_TEST_SRCDIR/tests/cli/lib.sh"
 # A private TMPDIR: the fake keeps sandboxes there, other tests list theirs.
@@ -13,15 +14,18 @@ sbx create --network open --name box
 expect_status 0
 id=$(cat "$OUT")
 
-sbx exec -t "$id" -- true
+sbx_tty exec -t "$id" -- true
 expect_error 122 SBX_E3040
 expect_stderr_has "backend 'fake' does not declare the 'pty' capability"
-sbx exec -it box -- sh
+sbx_tty exec -it box -- sh
 expect_error 122 SBX_E3040
-sbx shell "$id"
+sbx_tty shell "$id"
 expect_error 122 SBX_E3040
-sbx shell -e A=b -w . box
+sbx_tty shell -e A=b -w . box
 expect_error 122 SBX_E3040
+sbx_in 'echo "in-$A"; exit 6' shell -e A=box box
+expect_status 6
+expect_stdout "in-box"
 
 sbx shell --network open box
 expect_error 120 SBX_E1018

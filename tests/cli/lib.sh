@@ -46,6 +46,17 @@ sbx_in() {
     echo "sandboxio $* <<< '$input' -> $status"
 }
 
+# sbx_tty ARGS...: the same with a terminal as stdin (script(1), util-linux),
+# for what -t and `shell` do at a terminal; stdout is the terminal's output.
+sbx_tty() {
+    command -v script >/dev/null 2>&1 || { echo "ERROR: script(1) is needed (util-linux)" >&2; exit 99; }
+    set +e
+    script -qec "$(printf "'%s' " "$SBX" "$@") 2>'$ERR'" /dev/null >"$OUT" </dev/null
+    status=$?
+    set -e
+    echo "sandboxio $* (on a terminal) -> $status"
+}
+
 # use_testcaps: put the core's test plugin first on the search path; it logs
 # every call it receives to $SBX_TESTCAPS_LOG ($TMP/calls).
 use_testcaps() {

@@ -34,7 +34,8 @@ export async function ok(client, name, args = {}) {
   const r = await client.callTool({ name, arguments: args });
   assert.equal(r.isError, false, `${name} failed: ${JSON.stringify(r.content)}`);
   assert.equal(r.content[0].type, 'text');
-  assert.ok(r.content[0].text.length > 0);
+  // The text is the structured result, serialized (for clients that read only content).
+  assert.deepEqual(JSON.parse(r.content[0].text), r.structuredContent);
   return r.structuredContent;
 }
 

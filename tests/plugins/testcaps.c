@@ -20,6 +20,7 @@
  *   SBX_TESTCAPS_MINOR  "1": the descriptor is a minor-1 one (no lifecycle members)
  *   SBX_TESTCAPS_STORED the policy attach() reports (unset: the last open_named's;
  *                       "-": none)
+ *   SBX_TESTCAPS_LIST_ID the id list() reports second (default "tc2")
  *
  * attach() finds any id but "missing"; the sandbox it reports is named
  * "n1" and expires at 4102444800000 (2100-01-01).
@@ -272,7 +273,9 @@ static int tc_detach(void *sandbox)
 static int tc_list(void *state, const sbx_plugin_dsn *dsn,
                    int (*entry)(void *, const sbx_plugin_sandbox_info *), void *ud)
 {
-    static const char *const ids[] = {"tc1", "tc2"};
+    /* SBX_TESTCAPS_LIST_ID: the second id, e.g. one as long as docker's. */
+    const char *second = getenv("SBX_TESTCAPS_LIST_ID");
+    const char *const ids[] = {"tc1", second ? second : "tc2"};
     record("list");
     for (size_t i = 0; i < 2; i++) {
         sbx_plugin_sandbox_info in = {

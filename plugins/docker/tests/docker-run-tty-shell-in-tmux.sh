@@ -6,7 +6,9 @@
 # reaches it, ^C goes to the command (the client's terminal is raw) and not
 # to sandboxio, and after `exit 3` sandboxio exits 3 with the client's
 # terminal mode restored; `exec -it ID -- sh` in a sandbox made by create
-# is the same, and the sandbox outlives it. Nothing is left behind.
+# is the same, and the sandbox outlives it. Keys typed the moment `shell`,
+# `run -it -- sh` or `shell ID` starts, before the container is up, are run
+# by the shell. Nothing is left behind.
 set -eu
 . "$SBX_TEST_SRCDIR/plugins/docker/tests/dockerd-start.sh"
 command -v tmux >/dev/null 2>&1 || skip "tmux is not installed (scripts/install-deps.sh installs it)"
@@ -29,12 +31,27 @@ SANDBOXIO_PLUGIN_PATH='$SANDBOXIO_PLUGIN_PATH'
 export SANDBOXIO_PLUGIN_PATH
 case "\${1:-}" in
 exec) exec '$SBX' exec --dsn '$DSN' -it -e PS1='sbx\$ ' "\$2" -- sh ;;
+shell) exec '$SBX' shell --dsn '$DSN' ;;
+shell-id) exec '$SBX' shell --dsn '$DSN' "\$2" ;;
 *) exec '$SBX' run --dsn '$DSN' -it -e PS1='sbx\$ ' -- sh ;;
 esac
 SH
 chmod +x "$TTY_DIR/session.sh"
 
+# type_ahead N [HOW [ID]]: open the session and type at once, without
+# waiting for a prompt; the shell must run both lines.
+type_ahead() {
+    n=$1; shift
+    tty_open "$TTY_DIR/session.sh" "$@"
+    tty_type "echo typed-$n-\$((6*7))"
+    tty_type "exit $n"
+    tty_wait_for "sandboxio exited $n, terminal restored" 300
+    tty_wait_for "typed-$n-42" 1
+}
+
 tty_start
+type_ahead 7 shell
+type_ahead 8
 tty_open "$TTY_DIR/session.sh"
 # (30 s for the first prompt: a container starts.)
 tty_wait_for 'sbx$' 300
@@ -64,9 +81,10 @@ tty_type 'echo "named-now: $(stty size)"'
 tty_wait_for 'named-now: 40 120'
 tty_type 'exit 4'
 tty_wait_for 'sandboxio exited 4, terminal restored'
+type_ahead 9 shell-id "$id"
 kept=$("$SBX" exec --dsn "$DSN" "$id" -- cat kept.txt) || fail "exec in $id after the shell failed"
 [ "$kept" = kept-12 ] || fail "kept.txt holds '$kept', not kept-12"
 "$SBX" kill --dsn "$DSN" "$id" || fail "kill $id failed"
 id=
 expect_no_leftovers
-echo "PASS: run -it -- sh and exec -it ID -- sh on docker: typed, answered, resized, ^C to the command, exit status, terminal restored, nothing left behind"
+echo "PASS: run -it -- sh and exec -it ID -- sh on docker: typed (type-ahead too, shell and shell ID also), answered, resized, ^C to the command, exit status, terminal restored, nothing left behind"

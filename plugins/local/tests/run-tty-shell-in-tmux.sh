@@ -9,7 +9,9 @@
 # same interactive shell. `sandboxio shell ID` is that shell in a sandbox
 # made by `create` (exec -it ID -- sh): it is answered and resized, and
 # after it exits the sandbox and a file written from the shell are still
-# there, until `kill`.
+# there, until `kill`. Keys typed the moment any of the three starts, before
+# the shell is up (before the sandbox is even made), are run by the shell:
+# the plugin holds stdin until the command's terminal has come.
 set -eu
 . "$SBX_TEST_SRCDIR/plugins/local/tests/lib.sh"
 if ! command -v tmux >/dev/null 2>&1; then
@@ -49,7 +51,20 @@ esac
 SH
 chmod +x "$tmp/session.sh"
 
+# type_ahead N [HOW [ID]]: open the session and type at once, without
+# waiting for a prompt; the shell must run both lines.
+type_ahead() {
+    n=$1; shift
+    tty_open "$tmp/session.sh" "$@"
+    tty_type "echo typed-$n-\$((6*7))"
+    tty_type "exit $n"
+    tty_wait_for "sandboxio exited $n, terminal restored"
+    tty_wait_for "typed-$n-42" 1
+}
+
 tty_start
+type_ahead 7 shell
+type_ahead 8
 tty_open "$tmp/session.sh"
 
 tty_wait_for 'sbx$'   # (the pane is read without trailing blanks)
@@ -94,6 +109,7 @@ tty_type 'echo "named-now: $(stty size)"'
 tty_wait_for 'named-now: 40 120'
 tty_type 'exit 4'
 tty_wait_for 'sandboxio exited 4, terminal restored'
+type_ahead 9 shell-id "$id"
 "$b/src/sandboxio" ps --dsn local:// >"$tmp/ps"
 grep -qF "$id" "$tmp/ps" || fail "sandbox $id is gone after its shell exited: $(cat "$tmp/ps")"
 kept=$("$b/src/sandboxio" exec --dsn local:// "$id" -- cat kept.txt) || fail "exec in $id after the shell failed"
@@ -102,4 +118,4 @@ kept=$("$b/src/sandboxio" exec --dsn local:// "$id" -- cat kept.txt) || fail "ex
 "$b/src/sandboxio" ps --dsn local:// >"$tmp/ps"
 ! grep -qF "$id" "$tmp/ps" || fail "sandbox $id is still listed after kill"
 id=
-echo "PASS: run -it -- sh, shell and shell ID: typed, answered, resized, ^C to the command, exit and SIGTERM, terminal restored, the named sandbox kept until kill"
+echo "PASS: run -it -- sh, shell and shell ID: typed (type-ahead too), answered, resized, ^C to the command, exit and SIGTERM, terminal restored, the named sandbox kept until kill"

@@ -220,7 +220,8 @@ void mcp_tighten_release(struct mcp_tighten *t);
 int mcp_tighten_env(const struct mcp_config *cfg, struct mcp_args *a, const char *name);
 
 /* result.c: CallToolResult objects. */
-json_object *mcp_result_ok(json_object *structured, const char *text);
+/* structured (taken) as structuredContent, and serialized as the text content. */
+json_object *mcp_result_ok(json_object *structured);
 /* A failure of sandboxio as an isError result with the code, message and docs URL. */
 json_object *mcp_result_error(int code, const char *message);
 /* Like mcp_result_error() with the library's last detail for code. */

@@ -42,7 +42,8 @@ SBX_MCP_TESTS = \
 	tests/mcp/stdio-ignored-signals-stay-ignored.sh \
 	tests/mcp/http-session-expires.sh \
 	tests/mcp/http-loopback-without-token.sh \
-	tests/mcp/http-resume.sh
+	tests/mcp/http-resume.sh \
+	tests/mcp/sdk-text-content-carries-result.sh
 ## They run their sandboxes on local://: in a build without it, only the
 ## server is built.
 if SBX_ENABLE_LOCAL
@@ -55,6 +56,7 @@ EXTRA_DIST += $(SBX_MCP_TESTS) tests/mcp/lib.sh tests/mcp/client.mjs 	tests/mcp/
 	tests/mcp/sdk-stdio-pool.mjs tests/mcp/docs-snippets.mjs tests/mcp/stdio-limits.mjs \
 	tests/mcp/sdk-tighten-policy.mjs tests/mcp/stdio-ignored-signals-stay-ignored.mjs \
 	tests/mcp/http-session-expires.mjs tests/mcp/http-loopback-without-token.mjs tests/mcp/raw-stdio.mjs tests/mcp/http-resume.mjs \
+	tests/mcp/sdk-text-content-carries-result.mjs \
 	tests/mcp/conformance-expected-failures.yml
 CLEANFILES += tests/mcp-npm.lock
 

@@ -1,26 +1,34 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * result.c - CallToolResult objects: structuredContent with a short text
- * rendering, or a sandboxio failure as isError with its code, message and
- * docs URL (in the text, and in _meta for programs).
+ * result.c - CallToolResult objects: structuredContent and the same JSON,
+ * serialized, as the text content, or a sandboxio failure as isError with
+ * its code, message and docs URL (in the text, and in _meta for programs).
  */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "mcp.h"
 #include "../util.h"
 
 #define MCP_ERROR_META "dev.sandboxio/error"
 
-static json_object *text_content(const char *text)
+/*
+ * The whole message carries the result twice, the text escaped once more:
+ * past this the response could outgrow what json-c can print (INT_MAX).
+ */
+#define MCP_TEXT_MAX (INT32_MAX / 4)
+
+static json_object *text_content(const char *text, size_t len)
 {
     json_object *content = json_object_new_array(), *item = json_object_new_object();
     int rc = content && item ? SBX_OK : SBX_E_NOMEM;
 
     if (!rc) rc = sbx_cli_json_add(item, "type", json_object_new_string("text"));
-    if (!rc) rc = sbx_cli_json_add(item, "text", json_object_new_string(text));
+    if (!rc) rc = sbx_cli_json_add(item, "text", json_object_new_string_len(text, (int)len));
     if (!rc) {
         rc = sbx_cli_json_push(content, item);
         item = NULL;
@@ -33,12 +41,30 @@ static json_object *text_content(const char *text)
     return content;
 }
 
-json_object *mcp_result_ok(json_object *structured, const char *text)
+json_object *mcp_result_ok(json_object *structured)
 {
-    json_object *result = json_object_new_object();
-    int rc = result && structured ? SBX_OK : SBX_E_NOMEM;
+    json_object *result;
+    size_t len = 0;
+    const char *text;
+    int rc;
 
-    if (!rc) rc = sbx_cli_json_add(result, "content", text_content(text));
+    if (!structured)
+        return NULL;
+    /*
+     * The specification: a tool that returns structured content SHOULD also
+     * return the serialized JSON in a TextContent block, for clients that
+     * read content alone. The output in it is what the caps let through.
+     */
+    text = json_object_to_json_string_length(structured, JSON_C_TO_STRING_PLAIN |
+                                             JSON_C_TO_STRING_NOSLASHESCAPE, &len);
+    if (text && len > MCP_TEXT_MAX) {
+        json_object_put(structured);
+        return mcp_result_error(SBX_E_EXEC_TRUNCATED,
+                                "the result is too large to return; lower output_cap_bytes");
+    }
+    result = json_object_new_object();
+    rc = result && text ? SBX_OK : SBX_E_NOMEM;
+    if (!rc) rc = sbx_cli_json_add(result, "content", text_content(text, len));
     if (!rc) {
         rc = sbx_cli_json_add(result, "structuredContent", structured);
         structured = NULL;
@@ -64,7 +90,7 @@ json_object *mcp_result_error(int code, const char *message)
         text = NULL;
         rc = SBX_E_NOMEM;
     }
-    if (!rc) rc = sbx_cli_json_add(result, "content", text_content(text));
+    if (!rc) rc = sbx_cli_json_add(result, "content", text_content(text, strlen(text)));
     if (!rc) rc = sbx_cli_json_add(result, "isError", json_object_new_boolean(1));
     if (!rc) rc = sbx_cli_json_add(meta, MCP_ERROR_META, run_error_json(code, message));
     if (!rc) {

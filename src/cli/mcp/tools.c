@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * tools.c - tools/call: each tool reads its arguments strictly, runs
- * through the library, and answers with structuredContent and a line of
- * text, or with a sandboxio failure as an isError result.
+ * through the library, and answers with structuredContent (serialized in
+ * the text content too), or with a sandboxio failure as an isError result.
  */
 #include "config.h"
 
@@ -29,31 +29,16 @@ struct run_ctx {
     int streamed;
 };
 
-/* The command's result, and one line of text for it. */
+/* The command's result. */
 static json_object *result_of(struct run_ctx *ctx, const sbx_result *result)
 {
     json_object *obj;
-    char text[160];
-    size_t out_len, err_len;
     int rc = ctx->streamed ? mcp_capture_result_json(&ctx->capture, result, &obj)
                            : run_result_json(result, &obj);
 
     if (rc)
         return mcp_result_error(rc, "the output is too large to return; lower output_cap_bytes");
-    out_len = json_object_get_string_len(json_object_object_get(obj, "stdout"));
-    err_len = json_object_get_string_len(json_object_object_get(obj, "stderr"));
-    if (sbx_result_timed_out(result))
-        snprintf(text, sizeof(text), "timed out after %.0f ms", (double)sbx_result_duration_ns(result) / 1e6);
-    else if (sbx_result_exited(result))
-        snprintf(text, sizeof(text), "exit code %d", sbx_result_exit_code(result));
-    else
-        snprintf(text, sizeof(text), "killed by signal %d", sbx_result_signal(result));
-    snprintf(text + strlen(text), sizeof(text) - strlen(text), "; %zu bytes of stdout, %zu of stderr",
-             out_len, err_len);
-    if (json_object_get_boolean(json_object_object_get(obj, "stdout_truncated")) ||
-        json_object_get_boolean(json_object_object_get(obj, "stderr_truncated")))
-        snprintf(text + strlen(text), sizeof(text) - strlen(text), " (truncated)");
-    return mcp_result_ok(obj, text);
+    return mcp_result_ok(obj);
 }
 
 /* The exec options run and sandbox_exec share, applied to cmd. */
@@ -310,7 +295,6 @@ static json_object *tool_create(struct mcp_session *s, struct mcp_call *call, st
     sbx_policy *own = NULL;
     struct mcp_box *box;
     json_object *obj;
-    char text[96];
     int rc;
 
     (void)call;
@@ -336,9 +320,8 @@ static json_object *tool_create(struct mcp_session *s, struct mcp_call *call, st
         return err;
     }
     obj = box_description(box);
-    snprintf(text, sizeof(text), "sandbox %s created", box->id);
     mcp_session_put_box(s, box);
-    return mcp_result_ok(obj, text);
+    return mcp_result_ok(obj);
 }
 
 /* The sandbox named by the sandbox_id argument, referenced; NULL with *err set. */
@@ -442,9 +425,7 @@ static json_object *tool_write(struct mcp_session *s, struct mcp_call *call, str
         json_object_put(obj);
         return NULL;
     }
-    char text[64];
-    snprintf(text, sizeof(text), "wrote %zu bytes", len);
-    return mcp_result_ok(obj, text);
+    return mcp_result_ok(obj);
 }
 
 static json_object *tool_read(struct mcp_session *s, struct mcp_call *call, struct mcp_args *a)
@@ -454,7 +435,7 @@ static json_object *tool_read(struct mcp_session *s, struct mcp_call *call, stru
     struct mcp_box *box;
     void *data = NULL;
     size_t len = 0;
-    char *b64 = NULL, text[64];
+    char *b64 = NULL;
     json_object *out = NULL, *obj;
     int rc, utf8;
 
@@ -489,8 +470,7 @@ static json_object *tool_read(struct mcp_session *s, struct mcp_call *call, stru
         json_object_put(obj);
         return NULL;
     }
-    snprintf(text, sizeof(text), "%zu bytes (%s)", len, utf8 ? "utf-8" : "base64");
-    return mcp_result_ok(obj, text);
+    return mcp_result_ok(obj);
 }
 
 static json_object *tool_list_files(struct mcp_session *s, struct mcp_call *call, struct mcp_args *a)
@@ -500,7 +480,6 @@ static json_object *tool_list_files(struct mcp_session *s, struct mcp_call *call
     struct mcp_box *box;
     sbx_dirlist *list = NULL;
     json_object *out = NULL, *obj, *entries;
-    char text[64];
     int rc;
 
     (void)call;
@@ -528,7 +507,6 @@ static json_object *tool_list_files(struct mcp_session *s, struct mcp_call *call
         if (!rc) rc = sbx_cli_json_push(entries, entry);
         else json_object_put(entry);
     }
-    snprintf(text, sizeof(text), "%zu entries", sbx_dirlist_count(list));
     sbx_dirlist_free(list);
     if (!rc) rc = sbx_cli_json_add(obj, "path", json_object_new_string(path));
     if (!rc) {
@@ -540,7 +518,7 @@ static json_object *tool_list_files(struct mcp_session *s, struct mcp_call *call
         json_object_put(obj);
         return NULL;
     }
-    return mcp_result_ok(obj, text);
+    return mcp_result_ok(obj);
 }
 
 static json_object *tool_destroy(struct mcp_session *s, struct mcp_call *call, struct mcp_args *a)
@@ -564,7 +542,7 @@ static json_object *tool_destroy(struct mcp_session *s, struct mcp_call *call, s
         json_object_put(obj);
         return NULL;
     }
-    return mcp_result_ok(obj, "destroyed");
+    return mcp_result_ok(obj);
 }
 
 static json_object *tool_list(struct mcp_session *s, struct mcp_call *call, struct mcp_args *a)
@@ -572,8 +550,6 @@ static json_object *tool_list(struct mcp_session *s, struct mcp_call *call, stru
     static const char *const keys[] = { NULL };
     json_object *obj = json_object_new_object(), *list = json_object_new_array();
     uint64_t now = mcp_now_ms();
-    size_t n = 0;
-    char text[64];
     int rc;
 
     (void)call;
@@ -584,7 +560,7 @@ static json_object *tool_list(struct mcp_session *s, struct mcp_call *call, stru
     }
     rc = obj && list ? SBX_OK : SBX_E_NOMEM;
     pthread_mutex_lock(&s->lock);
-    for (struct mcp_box *b = s->boxes; !rc && b; b = b->next, n++) {
+    for (struct mcp_box *b = s->boxes; !rc && b; b = b->next) {
         json_object *d = box_description(b);
         rc = d ? sbx_cli_json_add(d, "idle_ms", json_object_new_int64(
                      b->refs ? 0 : (int64_t)(now - b->last_used_ms))) : SBX_E_NOMEM;
@@ -601,8 +577,7 @@ static json_object *tool_list(struct mcp_session *s, struct mcp_call *call, stru
         json_object_put(obj);
         return NULL;
     }
-    snprintf(text, sizeof(text), "%zu sandboxes", n);
-    return mcp_result_ok(obj, text);
+    return mcp_result_ok(obj);
 }
 
 static const struct tool tools[] = {
