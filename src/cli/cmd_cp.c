@@ -46,7 +46,8 @@ int cp_remote_is_dir(sbx_sandbox *sb, const char *path)
     int rc = sbx_file_list(sb, path, &list);
 
     sbx_dirlist_free(list);
-    if (rc == SBX_OK)
+    /* Too many entries to list: still a directory (copying it out will say why it fails). */
+    if (rc == SBX_OK || rc == SBX_E_LIST_TOO_LARGE)
         return 1;
     return rc == SBX_E_NOT_DIRECTORY ? 0 : rc;
 }

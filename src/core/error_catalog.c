@@ -135,6 +135,7 @@ static const catalog_row catalog[] = {
     ROW(SBX_E_EXEC_START, 5004, "the command could not be started"),
     ROW(SBX_E_EXEC_ABORTED, 5005, "the operation was stopped by a callback"),
     ROW(SBX_E_FILE_TOO_LARGE, 5006, "the file is too large to read into memory"),
+    ROW(SBX_E_LIST_TOO_LARGE, 5007, "the directory has too many entries to list"),
     ROW(SBX_E_EXEC_CANCELLED, 5008, "the command was cancelled"),
     ROW(SBX_E_EXEC_NOT_FOUND, 5011, "the program was not found in the sandbox"),
     ROW(SBX_E_EXEC_DENIED, 5012, "the program exists but cannot be executed"),
