@@ -137,6 +137,7 @@ static const catalog_row catalog[] = {
     ROW(SBX_E_FILE_TOO_LARGE, 5006, "the file is too large to read into memory"),
     ROW(SBX_E_LIST_TOO_LARGE, 5007, "the directory has too many entries to list"),
     ROW(SBX_E_EXEC_CANCELLED, 5008, "the command was cancelled"),
+    ROW(SBX_E_COPY_TOO_LARGE, 5009, "the copy out of the sandbox passed its size bound"),
     ROW(SBX_E_EXEC_NOT_FOUND, 5011, "the program was not found in the sandbox"),
     ROW(SBX_E_EXEC_DENIED, 5012, "the program exists but cannot be executed"),
     ROW(SBX_E_EXEC_SANDBOX_GONE, 5040, "the sandbox ended (its TTL, a kill) while the command ran"),
