@@ -48,6 +48,7 @@ void sbxc_case_file_wrong_type(sbxc_ctx *ctx);
 /* cases_files_hostile.c */
 void sbxc_case_file_not_regular(sbxc_ctx *ctx);
 void sbxc_case_file_read_cap(sbxc_ctx *ctx);
+void sbxc_case_file_list_cap(sbxc_ctx *ctx);
 void sbxc_case_file_mode(sbxc_ctx *ctx);
 /* cases_escape.c */
 void sbxc_case_escape_paths(sbxc_ctx *ctx);

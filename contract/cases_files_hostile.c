@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * cases_files_hostile.c - SBX-FILE-008..009: files a command inside planted
- * to hurt the client, not the host: a FIFO where the client writes or reads
- * (which would block it forever if opened), and a sparse file far bigger
- * than its disk use (which would exhaust the client's memory if read whole).
+ * cases_files_hostile.c - SBX-FILE-008..009 and 011: files a command inside
+ * planted to hurt the client, not the host: a FIFO where the client writes or
+ * reads (which would block it forever if opened), a sparse file far bigger
+ * than its disk use (which would exhaust the client's memory if read whole),
+ * and a directory of more names than a client should hold in a listing.
  */
 #include "config.h"
 
@@ -101,5 +102,54 @@ void sbxc_case_file_read_cap(sbxc_ctx *ctx)
             sbx_file_read(sb, "over", &data, &len));
     sbx_free(data);
     SBXC_CHECK(ctx, len == SBX_FILE_READ_MAX, "read %zu bytes, want %zu", len, SBX_FILE_READ_MAX);
+    sbxc_close(ctx, sb);
+}
+
+/* List dir: SBX_OK and want entries, or the refusal want_rc with no list. */
+static void expect_listing(sbxc_ctx *ctx, sbx_sandbox *sb, const char *dir, int want_rc,
+                           size_t want)
+{
+    sbx_dirlist *l = (sbx_dirlist *)1;
+    int rc = sbx_file_list(sb, dir, &l);
+    char what[96];
+    snprintf(what, sizeof what, "sbx_file_list of '%s' (%zu entries)", dir, want);
+    if (want_rc == SBX_OK) {
+        SBXC_OK(ctx, what, rc);
+        SBXC_CHECK(ctx, sbx_dirlist_count(l) == want, "%s gave %zu entries", what,
+                   sbx_dirlist_count(l));
+    } else {
+        sbxc_expect_code(ctx, what, rc, want_rc);
+        SBXC_CHECK(ctx, l == NULL, "%s returned a list with its refusal", what);
+    }
+    if (rc == SBX_OK)
+        sbx_dirlist_free(l);
+}
+
+void sbxc_case_file_list_cap(sbxc_ctx *ctx)
+{
+    sbx_sandbox *sb = sbxc_open_default(ctx, 0);
+    char script[512];
+    /* The most entries are listed; one more is refused. Short names cost little. */
+    snprintf(script, sizeof script,
+             "mkdir many && cd many && seq 1 %zu | sed 's/^/f/' | xargs touch",
+             SBX_FILE_LIST_MAX_ENTRIES);
+    free(sbxc_sh_ok(ctx, sb, script));
+    expect_listing(ctx, sb, "many", SBX_OK, SBX_FILE_LIST_MAX_ENTRIES);
+    free(sbxc_sh_ok(ctx, sb, "touch many/one-more"));
+    expect_listing(ctx, sb, "many", SBX_E_LIST_TOO_LARGE, SBX_FILE_LIST_MAX_ENTRIES + 1);
+
+    /* Names of 255 bytes (NAME_MAX): as many as the name bytes allow, then one more. */
+    size_t n = SBX_FILE_LIST_MAX_NAME_BYTES / 255;
+    char prefix[250];
+    memset(prefix, 'n', sizeof prefix - 1);
+    prefix[sizeof prefix - 1] = '\0';
+    snprintf(script, sizeof script,
+             "mkdir long && cd long && seq 100001 %zu | sed 's/^/%s/' | xargs touch",
+             100000 + n, prefix);
+    free(sbxc_sh_ok(ctx, sb, script));
+    expect_listing(ctx, sb, "long", SBX_OK, n);
+    snprintf(script, sizeof script, "touch long/%s%zu", prefix, 100001 + n);
+    free(sbxc_sh_ok(ctx, sb, script));
+    expect_listing(ctx, sb, "long", SBX_E_LIST_TOO_LARGE, n + 1);
     sbxc_close(ctx, sb);
 }

@@ -88,6 +88,8 @@ const sbxc_case sbxc_cases[] = {
       SBXC_MUST, FILES | EXEC, 0, 180, sbxc_case_file_read_cap },
     { "SBX-FILE-010", "the mode given to write is the file's, also on replace; a 0755 script runs",
       SBXC_MUST, FILES, 0, 60, sbxc_case_file_mode },
+    { "SBX-FILE-011", "a directory past the listing bounds is refused with SBX_E5007, at them listed",
+      SBXC_MUST, FILES | EXEC, 0, 180, sbxc_case_file_list_cap },
     /* persistence */
     { "SBX-PERS-001", "a file written by one exec is read by the next", SBXC_MUST,
       EXEC | SBX_CAP_PERSIST, 0, 60, sbxc_case_persist_between_execs },

@@ -212,6 +212,49 @@ START_TEST(listing_is_sorted)
 }
 END_TEST
 
+/* List "many-N-L" of the test plugin: want_rc, and how many entries the plugin gave. */
+static void assert_listing(size_t n, size_t len, int want_rc, size_t given)
+{
+    char path[64], line[64];
+    snprintf(path, sizeof path, "many-%zu-%zu", n, len);
+    sbx_dirlist *l = (sbx_dirlist *)1;
+    FILE *log = fopen(getenv("SBX_TESTCAPS_LOG"), "w"); /* this call's lines only */
+    if (log)
+        fclose(log);
+    ck_assert_code(sbx_file_list(sb, path, &l), want_rc);
+    if (want_rc == SBX_OK) {
+        ck_assert_uint_eq(sbx_dirlist_count(l), n);
+        sbx_dirlist_free(l);
+    } else {
+        ck_assert_ptr_null(l);
+        ck_assert_str_eq(sbx_error_last()->id, "SBX_E5007");
+    }
+    /* The plugin was stopped at the first entry past the bounds, not after. */
+    snprintf(line, sizeof line, "file_list gave %zu\n", given);
+    ck_assert_msg(testcaps_log_has(line), "the plugin did not stop after %zu entries", given);
+}
+
+START_TEST(listing_past_the_entry_bound_is_refused_and_stops_the_backend)
+{
+    open_with(SBX_CAP_FILES);
+    assert_listing(SBX_FILE_LIST_MAX_ENTRIES, 8, SBX_OK, SBX_FILE_LIST_MAX_ENTRIES);
+    assert_listing(SBX_FILE_LIST_MAX_ENTRIES + 1, 8, SBX_E_LIST_TOO_LARGE,
+                   SBX_FILE_LIST_MAX_ENTRIES);
+    /* A backend with 500,000 entries gives no more than the bound either. */
+    assert_listing(500000, 8, SBX_E_LIST_TOO_LARGE, SBX_FILE_LIST_MAX_ENTRIES);
+}
+END_TEST
+
+START_TEST(listing_past_the_name_bytes_bound_is_refused_and_stops_the_backend)
+{
+    open_with(SBX_CAP_FILES);
+    size_t n = SBX_FILE_LIST_MAX_NAME_BYTES / 255;
+    assert_listing(n, 255, SBX_OK, n);
+    assert_listing(n + 1, 255, SBX_E_LIST_TOO_LARGE, n);
+    assert_listing(500000, 255, SBX_E_LIST_TOO_LARGE, n);
+}
+END_TEST
+
 START_TEST(environment_is_policy_then_command_and_nothing_inherited)
 {
     testcaps_setup(SBX_CAP_EXEC | SBX_CAP_NET_NONE | SBX_CAP_ENV, SBX_TIER_NAMESPACE);
@@ -772,6 +815,8 @@ static Suite *api_suite(void)
     tcase_add_test(tc, paths_are_normalised_before_the_plugin);
     tcase_add_test(tc, plugin_error_detail_is_kept);
     tcase_add_test(tc, listing_is_sorted);
+    tcase_add_test(tc, listing_past_the_entry_bound_is_refused_and_stops_the_backend);
+    tcase_add_test(tc, listing_past_the_name_bytes_bound_is_refused_and_stops_the_backend);
     tcase_add_test(tc, environment_is_policy_then_command_and_nothing_inherited);
     tcase_add_test(tc, smaller_timeout_of_policy_and_command_applies);
     tcase_add_test(tc, output_cap_truncates_and_says_so);

@@ -107,7 +107,9 @@ SBX_ERROR_PAGES = \
 	docs/errors/SBX_E5004.md \
 	docs/errors/SBX_E5005.md \
 	docs/errors/SBX_E5006.md \
+	docs/errors/SBX_E5007.md \
 	docs/errors/SBX_E5008.md \
+	docs/errors/SBX_E5009.md \
 	docs/errors/SBX_E5011.md \
 	docs/errors/SBX_E5012.md \
 	docs/errors/SBX_E5040.md \

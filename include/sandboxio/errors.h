@@ -140,7 +140,9 @@ typedef enum sbx_code {
     SBX_E_EXEC_START = 5004,            /* SBX_E5004 could not start (e.g. no working directory) */
     SBX_E_EXEC_ABORTED = 5005,          /* SBX_E5005 an output callback asked to stop */
     SBX_E_FILE_TOO_LARGE = 5006,        /* SBX_E5006 too large to read into memory */
+    SBX_E_LIST_TOO_LARGE = 5007,        /* SBX_E5007 the directory has too many entries to list */
     SBX_E_EXEC_CANCELLED = 5008,        /* SBX_E5008 the command's sbx_cancel was triggered */
+    SBX_E_COPY_TOO_LARGE = 5009,        /* SBX_E5009 (CLI only) a copy out passed its size bound */
     SBX_E_EXEC_NOT_FOUND = 5011,        /* SBX_E5011 no such program in the sandbox */
     SBX_E_EXEC_DENIED = 5012,           /* SBX_E5012 the program exists but cannot be executed */
     SBX_E_EXEC_SANDBOX_GONE = 5040,     /* SBX_E5040 the sandbox ended (its TTL, a kill) while the command ran */

@@ -83,7 +83,22 @@ typedef struct sbx_dirent {
 
 typedef struct sbx_dirlist sbx_dirlist;
 
-/** sbx_file_list - entries of directory path ("" for the work dir), sorted by name. */
+/**
+ * The most entries, and the most bytes of names (their lengths summed),
+ * sbx_file_list() returns: a command can fill a directory with far more
+ * (500,000 long names cost a client 1 GB), so a larger listing is refused
+ * with SBX_E_LIST_TOO_LARGE rather than exhaust the client's memory. The
+ * backends stop reading at these bounds too. List such a directory with a
+ * command (find, ls) whose output is capped.
+ */
+#define SBX_FILE_LIST_MAX_ENTRIES ((size_t)32768)
+#define SBX_FILE_LIST_MAX_NAME_BYTES ((size_t)2 << 20)
+
+/**
+ * sbx_file_list - entries of directory path ("" for the work dir), sorted by
+ * name. At most SBX_FILE_LIST_MAX_ENTRIES entries whose names sum to at most
+ * SBX_FILE_LIST_MAX_NAME_BYTES bytes, else SBX_E_LIST_TOO_LARGE and no list.
+ */
 SBX_API int sbx_file_list(sbx_sandbox *sandbox, const char *path, sbx_dirlist **out);
 SBX_API size_t sbx_dirlist_count(const sbx_dirlist *list);
 SBX_API const sbx_dirent *sbx_dirlist_get(const sbx_dirlist *list, size_t i);

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 #include <sandboxio/errors.h>
+#include <sandboxio/files.h>
 
 #include "../lib/sbx-pathprobe.h"
 
@@ -219,6 +220,9 @@ int daytona_file_list(void *sandbox, const char *path,
     json_object *list = NULL;
     rc = list_dir(sb, pr.path, &list);
     size_t n = rc == SBX_OK ? json_object_array_length(list) : 0;
+    /* The answer's size is bounded by the HTTP layer's; its entries by the core's. */
+    if (n > SBX_FILE_LIST_MAX_ENTRIES)
+        rc = sb->host->set_error(SBX_E_LIST_TOO_LARGE, "daytona: %s has %zu entries", path, n);
     for (size_t i = 0; rc == SBX_OK && i < n; i++) {
         json_object *e = json_object_array_get_idx(list, i);
         const char *name = sbx_json_str(e, "name"), *mode = sbx_json_str(e, "mode");

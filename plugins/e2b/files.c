@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sandboxio/errors.h>
+#include <sandboxio/files.h>
 
 #include "../lib/sbx-pathprobe.h"
 
@@ -220,6 +221,9 @@ int e2b_file_list(void *sandbox, const char *path,
     json_object *root = NULL, *entries = NULL;
     rc = list_dir(sb, pr.path, &root, &entries);
     size_t n = rc == SBX_OK && entries ? json_object_array_length(entries) : 0;
+    /* The answer's size is bounded by the HTTP layer's; its entries by the core's. */
+    if (n > SBX_FILE_LIST_MAX_ENTRIES)
+        rc = sb->host->set_error(SBX_E_LIST_TOO_LARGE, "e2b: %s has %zu entries", path, n);
     for (size_t i = 0; rc == SBX_OK && i < n; i++) {
         json_object *e = json_object_array_get_idx(entries, i);
         const char *name = sbx_json_str(e, "name");

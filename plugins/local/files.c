@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <sandboxio/files.h>
 
 #include "local.h"
 
@@ -314,9 +315,18 @@ int local_file_list(void *sandbox, const char *path,
         close(fd);
         return map_errno(sb->host, errno, "list", path);
     }
+    size_t name_bytes = 0;
     for (struct dirent *e; rc == SBX_OK && (errno = 0, e = readdir(d)) != NULL;) {
         if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
             continue;
+        /* The entries are sorted before they are given: stop at the core's bounds, not
+           after holding a directory of any size. */
+        size_t len = strlen(e->d_name);
+        if (n == SBX_FILE_LIST_MAX_ENTRIES || len > SBX_FILE_LIST_MAX_NAME_BYTES - name_bytes) {
+            rc = sb->host->set_error(SBX_E_LIST_TOO_LARGE, "local: list '%s': too many entries",
+                                     path);
+            break;
+        }
         if (n == cap) {
             entry *nv = realloc(v, (cap = cap ? cap * 2 : 32) * sizeof *v);
             if (!nv) {
@@ -329,8 +339,10 @@ int local_file_list(void *sandbox, const char *path,
             continue; /* removed meanwhile */
         if (!(v[n].name = strdup(e->d_name)))
             rc = sb->host->set_error(SBX_E_NOMEM, "local: out of memory");
-        else
+        else {
             n++;
+            name_bytes += len;
+        }
     }
     if (rc == SBX_OK && errno)
         rc = map_errno(sb->host, errno, "list", path);

@@ -41,7 +41,7 @@
 
 static const char *const denied[] = {
     "acct", "add_key", "bpf", "clock_adjtime", "clock_settime", "create_module",
-    "delete_module", "finit_module", "fsconfig", "fsmount", "fsopen", "fspick",
+    "delete_module", "fanotify_init", "finit_module", "fsconfig", "fsmount", "fsopen", "fspick",
     "get_kernel_syms", "init_module", "io_uring_enter", "io_uring_register",
     "io_uring_setup", "ioperm", "iopl", "kexec_file_load", "kexec_load", "keyctl",
     "lookup_dcookie", "memfd_secret", "mount", "mount_setattr", "move_mount", "name_to_handle_at",

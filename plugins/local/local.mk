@@ -150,6 +150,7 @@ TESTS += \
 	plugins/local/tests/shell-without-terminal-reads-stdin.sh \
 	plugins/local/tests/exec-attached-streams-stdin.sh \
 	plugins/local/tests/demo-on-local.sh \
+	plugins/local/tests/cp-out-keeps-holes-and-bounds-size.sh \
 	plugins/local/tests/run-network-open-reaches-netns-not-host.sh \
 	plugins/local/tests/run-network-allowlist-holds.sh \
 	plugins/local/tests/proxy-relays-and-keeps-bounds.sh
@@ -167,6 +168,7 @@ EXTRA_DIST += \
 	plugins/local/tests/shell-without-terminal-reads-stdin.sh \
 	plugins/local/tests/exec-attached-streams-stdin.sh \
 	plugins/local/tests/demo-on-local.sh \
+	plugins/local/tests/cp-out-keeps-holes-and-bounds-size.sh \
 	plugins/local/tests/run-network-open-reaches-netns-not-host.sh \
 	plugins/local/tests/run-network-allowlist-holds.sh \
 	plugins/local/tests/proxy-relays-and-keeps-bounds.sh \

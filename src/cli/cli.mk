@@ -8,6 +8,7 @@ src_sandboxio_SOURCES = \
 	src/cli/cmd_contract.c \
 	src/cli/cmd_demo.c \
 	src/cli/cmd_cp.c \
+	src/cli/cp_out.c \
 	src/cli/cmd_create.c \
 	src/cli/cmd_exec.c \
 	src/cli/cmd_files.c \

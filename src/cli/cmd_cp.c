@@ -46,7 +46,8 @@ int cp_remote_is_dir(sbx_sandbox *sb, const char *path)
     int rc = sbx_file_list(sb, path, &list);
 
     sbx_dirlist_free(list);
-    if (rc == SBX_OK)
+    /* Too many entries to list: still a directory (copying it out will say why it fails). */
+    if (rc == SBX_OK || rc == SBX_E_LIST_TOO_LARGE)
         return 1;
     return rc == SBX_E_NOT_DIRECTORY ? 0 : rc;
 }
@@ -59,11 +60,6 @@ static long fd_read(void *userdata, void *buf, size_t len)
         n = read(*(int *)userdata, buf, len);
     while (n < 0 && errno == EINTR);
     return (long)n;
-}
-
-static int fd_write(void *userdata, const void *data, size_t len)
-{
-    return sbx_cli_write_all(*(int *)userdata, data, len) == 0 ? 0 : 1;
 }
 
 /* Host path src (file or tree) to sandbox path dst. SBX code, reported. */
@@ -116,7 +112,7 @@ static int copy_out(sbx_sandbox *sb, const char *src, const char *dst)
         int fd = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (fd < 0)
             return (sbx_cli_error(SBX_E_SYSTEM, "cp: %s: %s", dst, strerror(errno)), SBX_E_SYSTEM);
-        rc = sbx_file_read_to(sb, src, fd_write, &fd);
+        rc = cp_out_file(sb, src, fd);
         if (close(fd) != 0 && rc == SBX_OK)
             rc = SBX_E_SYSTEM;
         return rc ? (sbx_cli_error_lib(rc, src), rc) : SBX_OK;
@@ -160,19 +156,27 @@ static int host_is_dir(const char *path)
 
 static void usage(FILE *out)
 {
-    fputs("Usage: sandboxio cp [--dsn DSN] SRC DST\n"
+    fputs("Usage: sandboxio cp [--dsn DSN] [--max-size SIZE] SRC DST\n"
           "\n"
           "Copy between the host and a sandbox, as `docker cp`: one of SRC and DST\n"
           "is ID:PATH (PATH relative to the sandbox's work dir; ID:  is the work dir),\n"
           "the other a host path, or - for a tar stream on stdin (SRC) or stdout\n"
           "(DST). Directories are copied recursively; a DST that is an existing\n"
           "directory receives SRC under its own name. A host path with a ':' must\n"
-          "start with ./ or /.\n",
+          "start with ./ or /.\n"
+          "\n"
+          "Options:\n"
+          "  --dsn DSN        look for ID on DSN only\n"
+          "  --max-size SIZE  write at most SIZE bytes out of the sandbox, holes\n"
+          "                   included (default 1G, 0 for no bound): past it the\n"
+          "                   copy stops with SBX_E5009. Zero blocks are written\n"
+          "                   as holes, so a sparse file stays sparse\n",
           out);
 }
 
 static const struct option options[] = {
     { "dsn", required_argument, NULL, 256 },
+    { "max-size", required_argument, NULL, 257 },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 }
 };
@@ -190,6 +194,13 @@ int cmd_cp(int argc, char **argv)
         if (opt == 'h') {
             usage(stdout);
             return 0;
+        }
+        if (opt == 257) {
+            uint64_t max = 0;
+            if (sbx_cli_parse_size(optarg, &max) != SBX_OK)
+                return sbx_cli_usage_error("cp", "--max-size: not a size: %s", optarg);
+            cp_bound_set(max);
+            continue;
         }
         if (opt != 256)
             return sbx_cli_option_error("cp", argv, opt);

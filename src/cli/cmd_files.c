@@ -32,7 +32,9 @@ static void usage(const char *cmd)
               "\n"
               "List the directory PATH (default: the work dir) of sandbox ID, one entry\n"
               "a line, directories with a trailing '/'. --json prints an array of\n"
-              "{\"name\", \"type\", \"size\", \"mode\"}.\n",
+              "{\"name\", \"type\", \"size\", \"mode\"}. A directory of more than\n"
+              "32,768 entries or 2 MiB of names is refused (SBX_E5007): list it with\n"
+              "`sandboxio exec ID -- ls`.\n",
               stdout);
     else
         fputs("Usage: sandboxio rm [-r] [--dsn DSN] ID:PATH\n"

@@ -6,7 +6,11 @@
 #ifndef SBX_CLI_CP_H
 #define SBX_CLI_CP_H
 
+#include <stdint.h>
 #include <sandboxio/sandboxio.h>
+
+/* What one copy out may write on the host when --max-size is not given: 1 GiB. */
+#define SBX_CLI_CP_MAX_DEFAULT ((uint64_t)1 << 30)
 
 /* "a" + "/" + "b", with "" and trailing '/' handled; malloc'd, NULL out of memory. */
 char *cp_join(const char *a, const char *b);
@@ -20,5 +24,16 @@ int cp_remote_is_dir(sbx_sandbox *sb, const char *path);
 int cp_tar_in(sbx_sandbox *sb, int fd, const char *dir);
 /* Write path of the sandbox (file or directory, recursive) as a tar stream on fd. */
 int cp_tar_out(sbx_sandbox *sb, const char *path, int fd);
+
+/* Set this process's copy-out bound (0: none) and start counting from 0. */
+void cp_bound_set(uint64_t max);
+/* Count n more bytes written out: SBX_OK, or SBX_E_COPY_TOO_LARGE (said on stderr) past the bound. */
+int cp_bound_take(uint64_t n);
+/*
+ * Copy the sandbox's file src to fd: zero blocks become holes when fd is a
+ * regular file, and the bytes count against the bound. SBX code, not reported
+ * (a write failure's errno is said on stderr).
+ */
+int cp_out_file(sbx_sandbox *sb, const char *src, int fd);
 
 #endif

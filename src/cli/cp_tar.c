@@ -96,7 +96,10 @@ static int pack(sbx_sandbox *sb, struct archive *a, const char *path, const char
     archive_entry_set_perm(e, d->mode & 0777);
     archive_entry_set_filetype(e, d->type == SBX_FILE_DIRECTORY ? AE_IFDIR : AE_IFREG);
     archive_entry_set_size(e, d->type == SBX_FILE_DIRECTORY ? 0 : (la_int64_t)d->size);
-    if (archive_write_header(a, e) != ARCHIVE_OK)
+    /* The stream carries every byte, zeros too: the bound is checked before the entry. */
+    if (d->type == SBX_FILE_REGULAR && (rc = cp_bound_take(d->size)) != SBX_OK)
+        sbx_cli_error_lib(rc, path);
+    else if (archive_write_header(a, e) != ARCHIVE_OK)
         rc = (sbx_cli_error(SBX_E_SYSTEM, "cp: writing the tar stream: %s",
                             archive_error_string(a)), SBX_E_SYSTEM);
     archive_entry_free(e);

@@ -155,26 +155,43 @@ int sbx_file_remove(sbx_sandbox *sandbox, const char *path, int recursive)
 struct sbx_dirlist {
     size_t n;
     size_t cap;
+    size_t name_bytes;  /* the names' lengths summed */
+    int failure;        /* set when list_entry stopped the listing */
     sbx_dirent *items;
 };
 
+/*
+ * The bounds are checked before an entry is kept: the client never holds
+ * more than SBX_FILE_LIST_MAX_ENTRIES entries and SBX_FILE_LIST_MAX_NAME_BYTES
+ * of names, whatever the backend sends (it may send more than it should).
+ */
 static int list_entry(void *userdata, const sbx_plugin_dirent *ent)
 {
     sbx_dirlist *l = userdata;
     if (!ent || !ent->name)
         return 0;
+    size_t len = strlen(ent->name);
+    if (l->n == SBX_FILE_LIST_MAX_ENTRIES || len > SBX_FILE_LIST_MAX_NAME_BYTES - l->name_bytes) {
+        l->failure = SBX_E_LIST_TOO_LARGE;
+        return 1;
+    }
     if (l->n == l->cap) {
         size_t cap = l->cap ? l->cap * 2 : 16;
         sbx_dirent *items = realloc(l->items, cap * sizeof(*items));
-        if (!items)
+        if (!items) {
+            l->failure = SBX_E_NOMEM;
             return 1;
+        }
         l->items = items;
         l->cap = cap;
     }
     char *name = strdup(ent->name);
-    if (!name)
+    if (!name) {
+        l->failure = SBX_E_NOMEM;
         return 1;
+    }
     l->items[l->n++] = (sbx_dirent){name, ent->type, ent->size, ent->mode};
+    l->name_bytes += len;
     /* cppcheck-suppress memleak ; name is the list's now: sbx_dirlist_free() frees it
        (cppcheck does not follow a pointer into a const member of a compound literal) */
     return 0;
@@ -201,6 +218,16 @@ int sbx_file_list(sbx_sandbox *sandbox, const char *path, sbx_dirlist **out)
     }
     rc = sandbox->plugin->desc->file_list(sandbox->handle, clean, list_entry, l);
     free(clean);
+    /* The plugin reports the stop as its own abort, or not at all: say what stopped it. */
+    const char *shown = path ? path : "";
+    if (l->failure == SBX_E_LIST_TOO_LARGE || rc == SBX_E_LIST_TOO_LARGE)
+        rc = sbx__error_set(SBX_E_LIST_TOO_LARGE,
+                            "'%s' has more than %zu entries or %zu MiB of names, the most "
+                            "sbx_file_list() returns: list it with a command (find, ls)",
+                            shown, SBX_FILE_LIST_MAX_ENTRIES, SBX_FILE_LIST_MAX_NAME_BYTES >> 20);
+    else if (l->failure == SBX_E_NOMEM)
+        rc = sbx__error_set(SBX_E_NOMEM, "out of memory listing '%s' (%zu entries so far)",
+                            shown, l->n);
     if (rc) {
         sbx_dirlist_free(l);
         return sbx__error_ensure(rc, "listing the directory");

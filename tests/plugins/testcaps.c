@@ -203,11 +203,40 @@ static int tc_file_read(void *sb, const char *path, int (*sink)(void *, const vo
     return host->set_error(SBX_E_NOT_FOUND, "no file '%s'", path);
 }
 
+/*
+ * "many-N-L": N entries whose names are L bytes long (at most 255), made up
+ * without any directory, as a backend that ignores the core's bounds would
+ * send them; the log says how many were given before the core stopped them.
+ */
+static int tc_file_list_many(const char *path, int (*entry)(void *, const sbx_plugin_dirent *),
+                             void *ud)
+{
+    unsigned long n = 0, len = 0;
+    char name[256];
+    if (sscanf(path, "many-%lu-%lu", &n, &len) != 2 || len < 8 || len >= sizeof name)
+        return SBX_E_INVALID_ARGUMENT;
+    memset(name, 'n', len);
+    name[len] = '\0';
+    unsigned long i = 0;
+    for (; i < n; i++) {
+        snprintf(name, sizeof name, "%08lu", i);
+        name[8] = len > 8 ? 'n' : '\0';
+        sbx_plugin_dirent e = {sizeof(e), name, 1, 0, 0644};
+        if (entry(ud, &e))
+            break;
+    }
+    record("file_list gave %lu", i);
+    /* Stopped: reported as this plugin's own error, not the core's code. */
+    return i < n ? SBX_E_NOMEM : SBX_OK;
+}
+
 static int tc_file_list(void *sb, const char *path,
                         int (*entry)(void *, const sbx_plugin_dirent *), void *ud)
 {
     static const char *const names[] = {"zeta", "alpha", "mid"};
     record("file_list %s", path);
+    if (strncmp(path, "many-", 5) == 0)
+        return tc_file_list_many(path, entry, ud);
     for (size_t i = 0; i < 3; i++) {
         sbx_plugin_dirent e = {sizeof(e), names[i], 1, 0, 0644};
         if (entry(ud, &e))

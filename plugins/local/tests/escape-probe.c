@@ -171,6 +171,8 @@ int main(int argc, char **argv)
         return report(syscall(SYS_add_key, "user", "k", "v", 1, -4 /* process keyring */));
     if (!strcmp(op, "userfaultfd"))
         return report(syscall(SYS_userfaultfd, 0));
+    if (!strcmp(op, "fanotify")) /* FAN_CLASS_NOTIF | FAN_REPORT_FID: the unprivileged form */
+        return report(syscall(SYS_fanotify_init, 0x200, O_RDONLY));
     if (!strcmp(op, "perf"))
         return report(syscall(SYS_perf_event_open, NULL, 0, -1, -1, 0));
     if (!strcmp(op, "tiocsti")) {

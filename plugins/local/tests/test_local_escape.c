@@ -180,6 +180,18 @@ START_TEST(kernel_attack_surface_is_denied)
 }
 END_TEST
 
+/*
+ * /usr is the host's own, read-only: a fanotify mark on it (allowed without
+ * privilege since Linux 5.13) would report each program the host starts.
+ * Refused as Docker's default profile refuses it; nothing in a sandbox needs
+ * it (inotify, which file watchers use, stays: see docs/security.md).
+ */
+START_TEST(host_program_starts_cannot_be_watched_with_fanotify)
+{
+    ASSERT_ERRNO(probe("fanotify", NULL, NULL), EPERM);
+}
+END_TEST
+
 /* Run the probe and assert it succeeded (a descriptor, or 0). */
 static void probe_ok(const char *op, const char *arg, const char *arg2, const char *arg3)
 {
@@ -630,6 +642,7 @@ static Suite *escape_suite(void)
     tcase_add_test(tc, kernel_modules_cannot_be_loaded);
     tcase_add_test(tc, user_namespaces_cannot_be_created);
     tcase_add_test(tc, kernel_attack_surface_is_denied);
+    tcase_add_test(tc, host_program_starts_cannot_be_watched_with_fanotify);
     tcase_add_test(tc, socket_families_outside_no_network_are_refused);
     tcase_add_test(tc, personality_flags_and_memfd_secret_are_refused);
     tcase_add_test(tc, no_capability_and_no_new_privs);
