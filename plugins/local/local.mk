@@ -24,6 +24,8 @@ plugins_local_sandboxio_local_la_SOURCES = \
 	plugins/local/proxy/allow.h \
 	plugins/local/proxy/parse.c \
 	plugins/local/proxy/parse.h \
+	plugins/local/proxy/self.c \
+	plugins/local/proxy/self.h \
 	plugins/local/proto.c \
 	plugins/local/proto.h \
 	plugins/local/detach.c \
@@ -81,6 +83,8 @@ plugins_local_sandboxio_local_proxy_SOURCES = \
 	plugins/local/proxy/parse.h \
 	plugins/local/proxy/relay.c \
 	plugins/local/proxy/relay.h \
+	plugins/local/proxy/self.c \
+	plugins/local/proxy/self.h \
 	plugins/local/proxy/confine.c \
 	plugins/local/proxy/confine.h
 nodist_plugins_local_sandboxio_local_proxy_SOURCES = plugins/local/proxy/filter-bpf.h
@@ -152,7 +156,8 @@ TESTS += \
 	plugins/local/tests/run-network-open-reaches-netns-not-host.sh \
 	plugins/local/tests/run-network-allowlist-holds.sh \
 	plugins/local/tests/proxy-relays-and-keeps-bounds.sh \
-	plugins/local/tests/network-helpers-get-no-client-environment.sh
+	plugins/local/tests/network-helpers-get-no-client-environment.sh \
+	plugins/local/tests/run-network-allowlist-refuses-host-addresses.sh
 EXTRA_DIST += \
 	plugins/local/tests/lib.sh \
 	plugins/local/tests/netns.sh \
@@ -170,6 +175,7 @@ EXTRA_DIST += \
 	plugins/local/tests/run-network-allowlist-holds.sh \
 	plugins/local/tests/proxy-relays-and-keeps-bounds.sh \
 	plugins/local/tests/network-helpers-get-no-client-environment.sh \
+	plugins/local/tests/run-network-allowlist-refuses-host-addresses.sh \
 	plugins/local/tests/proxy-relay.py \
 	bench/local/run.sh \
 	bench/local-net/run.sh \

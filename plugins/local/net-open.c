@@ -22,7 +22,6 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ifaddrs.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
@@ -31,6 +30,7 @@
 #include <unistd.h>
 
 #include "local.h"
+#include "proxy/self.h"
 
 #define NET_READY_TIMEOUT_MS 10000
 
@@ -78,21 +78,16 @@ int local_net_open_available(char *why, size_t cap)
 
 size_t local_net_host_addrs(struct in_addr *out, size_t cap)
 {
-    struct ifaddrs *ifa, *i;
+    px_self self[PX_MAX_SELF];
+    int all = px_self_addrs(self, PX_MAX_SELF);
     size_t n = 0;
 
-    if (getifaddrs(&ifa) < 0)
-        return 0;
-    for (i = ifa; i && n < cap; i = i->ifa_next) {
-        if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET)
+    for (int i = 0; i < all && i < PX_MAX_SELF && n < cap; i++) {
+        /* No IPv6 route inside; 127/8 is the sandbox's own loopback already. */
+        if (self[i].family != AF_INET || self[i].addr[0] == 127)
             continue;
-        struct in_addr a = ((const struct sockaddr_in *)i->ifa_addr)->sin_addr;
-        /* 127/8 is the sandbox's own loopback already. */
-        if ((ntohl(a.s_addr) >> 24) == 127)
-            continue;
-        out[n++] = a;
+        memcpy(&out[n++], self[i].addr, 4);
     }
-    freeifaddrs(ifa);
     return n;
 }
 

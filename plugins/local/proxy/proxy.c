@@ -14,8 +14,9 @@
  * What it forwards: CONNECT host:port, and plain HTTP requests (absolute
  * form, or origin form with Host), when host:port is on the allowlist
  * (allow.c). Names are resolved here, never inside; an answer in a special
- * range (loopback, private, link-local, metadata, ...) is refused unless a
- * listed address block covers it. After a CONNECT, a TLS ClientHello must
+ * range (loopback, private, link-local, metadata, ...) or one of the host's
+ * own addresses (self.h, listed at the start) is refused unless a listed
+ * address or block covers it. After a CONNECT, a TLS ClientHello must
  * name the CONNECT host in its SNI. Every refusal is a 403 (or, once the
  * tunnel is up, a closed connection) with a one-line reason. Bounded: a
  * connection count, header and ClientHello sizes (parse.h), idle timeouts.
@@ -47,6 +48,7 @@
 #include "confine.h"
 #include "parse.h"
 #include "relay.h"
+#include "self.h"
 
 #define LISTEN_FD 3
 #define EXIT_FD 4
@@ -58,6 +60,8 @@ typedef struct px {
     struct evdns_base *dns;
     px_rule rules[MAX_RULES];
     size_t nrules;
+    px_self self[PX_MAX_SELF]; /* the host's own addresses, at the start */
+    size_t nself;
     size_t conns, max_conns;
     int idle_s;
     unsigned long refused;
@@ -306,6 +310,8 @@ static void resolved(int err, struct evutil_addrinfo *res, void *arg)
     char why[512] = "";
     for (struct evutil_addrinfo *ai = res; ai; ai = ai->ai_next) {
         const char *special = px_addr_special(ai->ai_addr);
+        if (!special && px_self_has(c->px->self, c->px->nself, ai->ai_addr))
+            special = "an address of this host";
         char text[INET6_ADDRSTRLEN] = "?";
         if (special && !px_allow_addr(c->px->rules, c->px->nrules, ai->ai_addr, c->req.port)) {
             const void *a = ai->ai_family == AF_INET
@@ -454,6 +460,16 @@ int main(int argc, char **argv)
         rl.rlim_cur = rl.rlim_max;
         setrlimit(RLIMIT_NOFILE, &rl);
     }
+    /* The host's own addresses, which a name may lead to only when listed:
+     * all of them, or the proxy does not start (the filter below allows no
+     * netlink socket to look again). */
+    int nself = px_self_addrs(p.self, PX_MAX_SELF);
+    if (nself < 0 || nself > PX_MAX_SELF) {
+        fprintf(stderr, "proxy: cannot list the host's addresses: %s\n",
+                nself < 0 ? strerror(errno) : "more than " PX_MAX_SELF_TEXT);
+        return 1;
+    }
+    p.nself = (size_t)nself;
     signal(SIGPIPE, SIG_IGN);
     p.base = event_base_new();
     if (!p.base)
