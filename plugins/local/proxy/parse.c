@@ -2,7 +2,8 @@
 /*
  * The egress proxy's parsers (parse.h): an HTTP/1.x request head (RFC 9112:
  * the request line and the header lines) and the server_name extension of
- * a TLS ClientHello (RFC 8446 4.1.2, RFC 6066 3). Anything unusual is
+ * a TLS ClientHello (RFC 8446 4.1.2, RFC 6066 3), and whether that offers
+ * Encrypted Client Hello (draft-ietf-tls-esni). Anything unusual is
  * refused rather than guessed at: the proxy only has to serve ordinary
  * clients, and every byte comes from the sandbox.
  */
@@ -235,6 +236,8 @@ int px_parse_sni(const uint8_t *buf, size_t len, char *sni, size_t cap, const ch
         size_t type = be(p, 2), elen = be(p + 2, 2);
         p += 4;
         NEED(elen);
+        if (type == PX_TLS_EXT_ECH)
+            return PX_ECH;
         if (type == 0) {
             if (found++)
                 return *why = "two server_name extensions", PX_BAD;

@@ -15,7 +15,10 @@
 #define PX_MAX_HELLO 16389    /* one TLS record: 5-byte header + 2^14 */
 
 /* Results of both parsers. */
-enum { PX_BAD = -1, PX_MORE = 0, PX_DONE = 1, PX_NOT_TLS = 2 };
+enum { PX_BAD = -1, PX_MORE = 0, PX_DONE = 1, PX_NOT_TLS = 2, PX_ECH = 3 };
+
+/* TLS Encrypted Client Hello's extension (encrypted_client_hello). */
+#define PX_TLS_EXT_ECH 0xfe0d
 
 typedef struct px_request {
     int connect;              /* CONNECT host:port */
@@ -37,7 +40,9 @@ int px_parse_request(const char *buf, size_t len, px_request *req, const char **
 /*
  * The server name of the ClientHello at the start of buf[0..len): PX_DONE
  * with sni (lower case) set, "" when it names none; PX_MORE; PX_NOT_TLS when
- * the bytes are no TLS handshake; PX_BAD with *why.
+ * the bytes are no TLS handshake; PX_ECH when it offers Encrypted Client
+ * Hello (its SNI is then only the outer, public name: the name the server
+ * serves is encrypted); PX_BAD with *why.
  */
 int px_parse_sni(const uint8_t *buf, size_t len, char *sni, size_t cap, const char **why);
 

@@ -17,7 +17,8 @@
  * range (loopback, private, link-local, metadata, ...) or one of the host's
  * own addresses (self.h, listed at the start) is refused unless a listed
  * address or block covers it. After a CONNECT, a TLS ClientHello must
- * name the CONNECT host in its SNI. Every refusal is a 403 (or, once the
+ * name the CONNECT host in its SNI and not hide the name it means by
+ * Encrypted Client Hello (ECH). Every refusal is a 403 (or, once the
  * tunnel is up, a closed connection) with a one-line reason. Bounded: a
  * connection count, header and ClientHello sizes (parse.h), idle timeouts.
  *
@@ -211,6 +212,11 @@ static void hello_read(struct bufferevent *bev, void *arg)
 
     if (r == PX_MORE && len < PX_MAX_HELLO)
         return;
+    if (r == PX_ECH) { /* whatever it names outside, the server sees the inner name */
+        refuse(c, 0, "CONNECT %s:%u: the TLS ClientHello is encrypted (ECH), its server name "
+               "cannot be checked", c->req.host, c->req.port);
+        return;
+    }
     if (r == PX_MORE || r == PX_BAD) {
         refuse(c, 0, "CONNECT %s:%u: bad TLS ClientHello: %s", c->req.host, c->req.port,
                r == PX_MORE ? "too large" : why);
