@@ -153,14 +153,22 @@ int px_parse_request(const char *buf, size_t len, px_request *req, const char **
         if (colon - l == 4 && !strncasecmp(l, "host", 4)) {
             if (++hosts > 1)
                 return *why = "two Host headers", PX_BAD;
-            if (need_host) {
-                const char *v = colon + 1, *ve = le;
-                while (v < ve && (*v == ' ' || *v == '\t'))
-                    v++;
-                while (ve > v && (ve[-1] == ' ' || ve[-1] == '\t'))
-                    ve--;
-                if (parse_authority(v, (size_t)(ve - v), 0, 80, req, why) != PX_DONE)
+            const char *v = colon + 1, *ve = le;
+            while (v < ve && (*v == ' ' || *v == '\t'))
+                v++;
+            while (ve > v && (ve[-1] == ' ' || ve[-1] == '\t'))
+                ve--;
+            /* Origin form: the Host is the target; absolute form: it is kept
+             * aside, for the proxy to hold it against the target (a
+             * CONNECT's goes nowhere). */
+            px_request h;
+            px_request *into = need_host ? req : &h;
+            if (!req->connect) {
+                if (parse_authority(v, (size_t)(ve - v), 0, need_host ? 80 : 0, into, why)
+                    != PX_DONE)
                     return PX_BAD;
+                memcpy(req->host_header, into->host, sizeof req->host_header);
+                req->host_header_port = into->port;
             }
         }
         l = le + 2;

@@ -28,6 +28,12 @@ typedef struct px_request {
     /* Plain requests: the request target's bytes [target_off, target_end),
      * and where its origin form ("/path?q") starts (== target_end: "/"). */
     size_t target_off, target_end, path_off;
+    /* A plain request's Host header: its host (as host above), "" without
+     * one, and its port (0 if it names none in absolute form, 80 in origin
+     * form): it must name the target's host (and port, if any), or the
+     * server would serve another site than the one allowed. */
+    char host_header[PX_MAX_HOST + 1];
+    uint16_t host_header_port;
 } px_request;
 
 /*

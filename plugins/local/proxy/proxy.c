@@ -18,7 +18,8 @@
  * own addresses (self.h, listed at the start) is refused unless a listed
  * address or block covers it. After a CONNECT, a TLS ClientHello must
  * name the CONNECT host in its SNI and not hide the name it means by
- * Encrypted Client Hello (ECH). Every refusal is a 403 (or, once the
+ * Encrypted Client Hello (ECH); a plain request's Host header must name
+ * its target. Every refusal is a 403 (or, once the
  * tunnel is up, a closed connection) with a one-line reason. Bounded: a
  * connection count, header and ClientHello sizes (parse.h), idle timeouts.
  *
@@ -341,6 +342,26 @@ static void resolved(int err, struct evutil_addrinfo *res, void *arg)
     refuse(c, 403, "%s", why[0] ? why : "no address");
 }
 
+/*
+ * Refused (1) if the allowed target of a plain request is not the one its
+ * Host header names, as a ClientHello's SNI must name the CONNECT host:
+ * else an allowed server (a CDN, a shared host) would serve another site.
+ */
+static int host_fronted(conn *c)
+{
+    uint16_t port = c->req.host_header_port;
+    if (c->req.connect || !c->req.host_header[0]
+        || (!strcmp(c->req.host_header, c->req.host) && (!port || port == c->req.port)))
+        return 0;
+    if (port)
+        refuse(c, 403, "%s:%u: the Host header names %s:%u, not the request's target",
+               c->req.host, c->req.port, c->req.host_header, port);
+    else
+        refuse(c, 403, "%s:%u: the Host header names %s, not the request's target",
+               c->req.host, c->req.port, c->req.host_header);
+    return 1;
+}
+
 /* The request head is in: check it against the allowlist and go on. */
 static void head_read(struct bufferevent *bev, void *arg)
 {
@@ -369,6 +390,8 @@ static void head_read(struct bufferevent *bev, void *arg)
                    c->req.host, c->req.port);
             return;
         }
+        if (host_fronted(c))
+            return;
         if (v4)
             a.v4.sin_port = htons(c->req.port);
         else
@@ -380,6 +403,8 @@ static void head_read(struct bufferevent *bev, void *arg)
         refuse(c, 403, "%s:%u is not on the allowlist", c->req.host, c->req.port);
         return;
     }
+    if (host_fronted(c))
+        return;
     struct evutil_addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
                                      .ai_protocol = IPPROTO_TCP };
     c->state = ST_RESOLVE;

@@ -140,6 +140,29 @@ for case, hello, through in (("plain", client_hello(SUPPORTED_VERSIONS), True),
         fail("the %s ClientHello %s" % (case, "was cut" if through else "went through"))
 print("tls: a ClientHello offering ECH is cut, the same without ECH goes through")
 
+# A plain request whose Host header names another site than its target is
+# refused (Host fronting); one naming its target goes through, in origin form.
+def plain(host):
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    s.sendall(b"GET http://127.0.0.1:%d/x HTTP/1.1\r\nHost: %s\r\n\r\n" % (echo, host.encode()))
+    s.shutdown(socket.SHUT_WR)
+    back = read_all(s).decode(errors="replace")
+    s.close()
+    return back
+
+
+fronted = plain("other.test")
+reason = "sandboxio proxy: 127.0.0.1:%d: the Host header names other.test, not the request's target" % echo
+if not fronted.startswith("HTTP/1.1 403 ") or reason not in fronted:
+    fail("a request fronting another host got: %r" % fronted)
+other_port = plain("127.0.0.1:1")
+if "the Host header names 127.0.0.1:1, not the request's target" not in other_port:
+    fail("a request whose Host names another port got: %r" % other_port)
+honest = plain("127.0.0.1:%d" % echo)
+if honest != "GET /x HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % echo:
+    fail("a request naming its target got: %r" % honest)
+print("host: a Host naming another site is refused (403), one naming the target goes through")
+
 # Nothing moves for the idle timeout (1 s): the proxy closes the tunnel.
 s, status = tunnel(port, "127.0.0.1:%d" % held)
 s.sendall(b"hello")
