@@ -21,7 +21,8 @@
  * Encrypted Client Hello (ECH); a plain request's Host header must name
  * its target. Every refusal is a 403 (or, once the
  * tunnel is up, a closed connection) with a one-line reason. Bounded: a
- * connection count, header and ClientHello sizes (parse.h), idle timeouts.
+ * connection count, each connection's buffers, header and ClientHello
+ * sizes (parse.h), idle timeouts.
  *
  * The event loop, buffers and DNS resolver are libevent's (event2, evdns):
  * a well-kept library, in Debian, rather than one more hand-written loop.
@@ -44,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "allow.h"
@@ -56,6 +58,19 @@
 #define EXIT_FD 4
 #define MAX_RULES 256
 #define HEAD_TIMEOUT_S 10
+/*
+ * Each socket's buffers, fixed (the kernel doubles them for its overhead):
+ * without, TCP autotuning grows an upstream socket's receive buffer to
+ * net.ipv4.tcp_rmem's maximum (32 MiB on some hosts) and the sandbox's
+ * socket's send buffer to tcp_wmem's, and a sandbox that does not read
+ * makes the proxy hold all of it, outside the sandbox's limits. With these,
+ * a connection holds at most about 2 * (UPSTREAM + SANDBOX) + the relay's
+ * pipe (relay.c), about 450 KiB: the sandbox reads, or the upstream
+ * server's sending stops (backpressure). Upstream is the internet (a
+ * 128 KiB window), the sandbox's side is on this host (a short round trip).
+ */
+#define UPSTREAM_BUF (128 * 1024)
+#define SANDBOX_BUF (64 * 1024)
 
 typedef struct px {
     struct event_base *base;
@@ -287,12 +302,27 @@ static void upstream_event(struct bufferevent *bev, short what, void *arg)
     start_relay(c);
 }
 
+/* Fix a socket's buffers (set before it connects, as its window depends on them). */
+static int set_buffers(int fd, int bytes)
+{
+    return setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bytes, sizeof bytes) < 0
+           || setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &bytes, sizeof bytes) < 0 ? -1 : 0;
+}
+
 static void connect_to(conn *c, const struct sockaddr *sa, socklen_t len)
 {
     c->state = ST_CONNECT;
-    c->out = bufferevent_socket_new(c->px->base, -1, BEV_OPT_CLOSE_ON_FREE);
+    int fd = socket(sa->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     struct timeval t = { HEAD_TIMEOUT_S, 0 };
+    if (fd < 0 || set_buffers(fd, UPSTREAM_BUF) < 0) {
+        refuse(c, 503, "cannot make a socket: %s", strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return;
+    }
+    c->out = bufferevent_socket_new(c->px->base, fd, BEV_OPT_CLOSE_ON_FREE);
     if (!c->out) {
+        close(fd);
         refuse(c, 503, "out of memory");
         return;
     }
@@ -429,6 +459,12 @@ static void accepted(struct evconnlistener *l, evutil_socket_t fd, struct sockad
     }
     c->px = p;
     p->conns++;
+    /* A connection the kernel accepted before the proxy sized the listener's
+     * buffers (below) has the defaults: size it here too. */
+    if (set_buffers(fd, SANDBOX_BUF) < 0) {
+        refuse(c, 503, "cannot size a socket's buffers: %s", strerror(errno));
+        return;
+    }
     if (p->conns > p->max_conns) {
         refuse(c, 503, "too many connections (at most %zu)", p->max_conns);
         return;
@@ -461,7 +497,7 @@ int main(int argc, char **argv)
         { "idle-timeout", required_argument, NULL, 'i' },
         { NULL, 0, NULL, 0 },
     };
-    static px p = { .max_conns = 1024, .idle_s = 300 };
+    static px p = { .max_conns = 256, .idle_s = 300 };
     const char *resolver = NULL;
     int o;
 
@@ -510,6 +546,11 @@ int main(int argc, char **argv)
     if (!p.dns || (resolver && evdns_base_load_hosts(p.dns, resolver) != 0)) {
         fprintf(stderr, "proxy: cannot set up the resolver%s%s\n", resolver ? " from " : "",
                 resolver ? resolver : "");
+        return 1;
+    }
+    /* The sandbox's connections inherit the listener's buffers. */
+    if (set_buffers(LISTEN_FD, SANDBOX_BUF) < 0) {
+        fprintf(stderr, "proxy: cannot size fd %d's buffers: %s\n", LISTEN_FD, strerror(errno));
         return 1;
     }
     evutil_make_socket_nonblocking(LISTEN_FD);
