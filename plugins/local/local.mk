@@ -158,7 +158,8 @@ TESTS += \
 	plugins/local/tests/proxy-relays-and-keeps-bounds.sh \
 	plugins/local/tests/network-helpers-get-no-client-environment.sh \
 	plugins/local/tests/run-network-allowlist-refuses-host-addresses.sh \
-	plugins/local/tests/proxy-holds-bounded-memory-for-stalled-tunnels.sh
+	plugins/local/tests/proxy-holds-bounded-memory-for-stalled-tunnels.sh \
+	plugins/local/tests/run-network-open-caps-connections.sh
 EXTRA_DIST += \
 	plugins/local/tests/lib.sh \
 	plugins/local/tests/netns.sh \
@@ -178,6 +179,7 @@ EXTRA_DIST += \
 	plugins/local/tests/network-helpers-get-no-client-environment.sh \
 	plugins/local/tests/run-network-allowlist-refuses-host-addresses.sh \
 	plugins/local/tests/proxy-holds-bounded-memory-for-stalled-tunnels.sh \
+	plugins/local/tests/run-network-open-caps-connections.sh \
 	plugins/local/tests/proxy-relay.py \
 	plugins/local/tests/proxy-memory.py \
 	bench/local/run.sh \

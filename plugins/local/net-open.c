@@ -15,7 +15,9 @@
  * sandbox's own lo) and the host's own addresses, for which init installs
  * "prohibit" routes (init/net.c) from the list the plugin gathers here. The
  * tool itself runs in its own mount namespace with a seccomp filter
- * (--enable-sandbox, --enable-seccomp). No IPv6: the sandbox has no v6 route.
+ * (--enable-sandbox, --enable-seccomp), with no environment (helper.c) and
+ * at most NET_MAX_CONNS connections: each costs its buffers on the host,
+ * outside the sandbox's limits. No IPv6: the sandbox has no v6 route.
  */
 #include "config.h"
 
@@ -27,12 +29,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "local.h"
 #include "proxy/self.h"
 
 #define NET_READY_TIMEOUT_MS 10000
+/* The sandbox's connections at once, as the allowlist proxy's default
+ * (proxy/proxy.c), and the descriptors the tool needs of its own. */
+#define NET_MAX_CONNS 256
+#define NET_TOOL_FDS 16
 
 /*
  * The tool: $SANDBOXIO_SLIRP4NETNS (ignored in setuid programs), else
@@ -115,6 +122,17 @@ int local_net_open_start(const sbx_host *host, local_sandbox *sb)
     if (e) {
         rc = host->set_error(SBX_E_BACKEND_UNAVAILABLE, "local: cannot start %s: %s", tool,
                              strerror(e));
+        goto out;
+    }
+    /* Each connection the sandbox makes is a socket of the tool's, with its
+     * buffers: a cap on its descriptors caps them (past it, a connection is
+     * refused inside). It is set before the tool has configured the
+     * sandbox's network, so before any connection. */
+    struct rlimit nofile = { NET_MAX_CONNS + NET_TOOL_FDS, NET_MAX_CONNS + NET_TOOL_FDS };
+    if (prlimit(sb->net_pid, RLIMIT_NOFILE, &nofile, NULL) < 0) {
+        rc = host->set_error(SBX_E_BACKEND_FAILED, "local: cannot cap slirp4netns's connections: %s",
+                             strerror(errno));
+        local_net_open_stop(sb);
         goto out;
     }
     close(rd[1]);
