@@ -26,6 +26,8 @@ static const char *const allowed[] = {
     "shutdown",
     /* Connections: accepted from the sandbox's listener, made upstream. */
     "accept4", "connect", "getsockopt", "fcntl",
+    /* Where a connection would go from: the host itself? (self.h) */
+    "getsockname",
     /* Memory (mmap and mprotect below), evdns's query ids, the end. */
     "brk", "munmap", "mremap", "madvise", "getrandom", "exit_group", "exit",
     /* The sanitizers' runtime, at the end (--enable-sanitizers builds). */

@@ -15,8 +15,8 @@
  * form, or origin form with Host), when host:port is on the allowlist
  * (allow.c). Names are resolved here, never inside; an answer in a special
  * range (loopback, private, link-local, metadata, ...) or one of the host's
- * own addresses (self.h, listed at the start) is refused unless a listed
- * address or block covers it. After a CONNECT, a TLS ClientHello must
+ * own addresses (self.h: listed at the start, and routed to the host now)
+ * is refused unless a listed address or block covers it. After a CONNECT, a TLS ClientHello must
  * name the CONNECT host in its SNI and not hide the name it means by
  * Encrypted Client Hello (ECH); a plain request's Host header must name
  * its target. Every refusal is a 403 (or, once the
@@ -346,9 +346,16 @@ static void resolved(int err, struct evutil_addrinfo *res, void *arg)
     }
     char why[512] = "";
     for (struct evutil_addrinfo *ai = res; ai; ai = ai->ai_next) {
+        if (ai->ai_family == AF_INET)
+            ((struct sockaddr_in *)ai->ai_addr)->sin_port = htons(c->req.port);
+        else
+            ((struct sockaddr_in6 *)ai->ai_addr)->sin6_port = htons(c->req.port);
         const char *special = px_addr_special(ai->ai_addr);
-        if (!special && px_self_has(c->px->self, c->px->nself, ai->ai_addr))
-            special = "an address of this host";
+        int self = special ? 0 : px_self_has(c->px->self, c->px->nself, ai->ai_addr)
+                   ? 1 : px_self_route(ai->ai_addr, (socklen_t)ai->ai_addrlen);
+        if (self)
+            special = self > 0 ? "an address of this host"
+                               : "an address the proxy cannot tell from this host's";
         char text[INET6_ADDRSTRLEN] = "?";
         if (special && !px_allow_addr(c->px->rules, c->px->nrules, ai->ai_addr, c->req.port)) {
             const void *a = ai->ai_family == AF_INET
@@ -360,10 +367,6 @@ static void resolved(int err, struct evutil_addrinfo *res, void *arg)
                   c->req.host, text, special);
             continue;
         }
-        if (ai->ai_family == AF_INET)
-            ((struct sockaddr_in *)ai->ai_addr)->sin_port = htons(c->req.port);
-        else
-            ((struct sockaddr_in6 *)ai->ai_addr)->sin6_port = htons(c->req.port);
         connect_to(c, ai->ai_addr, (socklen_t)ai->ai_addrlen);
         evutil_freeaddrinfo(res);
         return;
@@ -529,7 +532,7 @@ int main(int argc, char **argv)
     }
     /* The host's own addresses, which a name may lead to only when listed:
      * all of them, or the proxy does not start (the filter below allows no
-     * netlink socket to look again). */
+     * netlink socket to look again; px_self_route() sees those it gains). */
     int nself = px_self_addrs(p.self, PX_MAX_SELF);
     if (nself < 0 || nself > PX_MAX_SELF) {
         fprintf(stderr, "proxy: cannot list the host's addresses: %s\n",

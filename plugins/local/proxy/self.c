@@ -5,6 +5,7 @@
 #include <ifaddrs.h>
 #include <netinet/in.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "allow.h"
 #include "self.h"
@@ -40,4 +41,23 @@ int px_self_has(const px_self *list, size_t n, const struct sockaddr *sa)
         if (list[i].family == family && !memcmp(list[i].addr, a, 16))
             return 1;
     return 0;
+}
+
+int px_self_route(const struct sockaddr *sa, socklen_t len)
+{
+    /* A UDP socket's connect() only looks the route up: nothing is sent. */
+    int fd = socket(sa->sa_family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    struct sockaddr_storage src;
+    socklen_t slen = sizeof src;
+    uint8_t a[16], b[16];
+
+    if (fd < 0)
+        return -1;
+    int routed = connect(fd, sa, len) == 0 && getsockname(fd, (struct sockaddr *)&src, &slen) == 0;
+    close(fd);
+    if (!routed || px_addr_bytes(sa, a) != px_addr_bytes((struct sockaddr *)&src, b))
+        return 0;
+    static const uint8_t v6_loopback[16] = { [15] = 1 };
+    int loopback = sa->sa_family == AF_INET ? b[0] == 127 : !memcmp(b, v6_loopback, 16);
+    return !memcmp(a, b, 16) || loopback;
 }

@@ -26,6 +26,15 @@ typedef struct px_self {
  */
 int px_self_addrs(px_self *out, size_t cap);
 
+/*
+ * Whether the kernel routes to the address (with its port) as to the host
+ * itself, which sees addresses gained after px_self_addrs(): a local route
+ * picks the address itself as its source, or a loopback one (a block routed
+ * to lo). 1 if so, 0 if not (or there is no route: connecting fails too),
+ * -1 if it cannot tell (no socket).
+ */
+int px_self_route(const struct sockaddr *sa, socklen_t len);
+
 /* Whether the address (AF_INET or AF_INET6) is one of list[0..n). */
 int px_self_has(const px_self *list, size_t n, const struct sockaddr *sa);
 

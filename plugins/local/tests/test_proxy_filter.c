@@ -57,6 +57,10 @@ static int relay_calls(void)
     char buf[3];
     if (read(q[0], buf, 3) != 3 || fcntl(s, F_GETFL) < 0)
         return 3;
+    struct sockaddr_storage name;
+    socklen_t nlen = sizeof name;
+    if (getsockname(u, (struct sockaddr *)&name, &nlen) < 0) /* where it would go from */
+        return 3;
     int size = 64 * 1024; /* a connection's buffers, fixed */
     if (setsockopt(s, SOL_SOCKET, SO_RCVBUF, &size, sizeof size) < 0
         || setsockopt(s, SOL_SOCKET, SO_SNDBUF, &size, sizeof size) < 0)
