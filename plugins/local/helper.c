@@ -2,7 +2,8 @@
 /*
  * The local plugin's helper processes on the host (slirp4netns for an open
  * network, the allowlist proxy): started with only the descriptors they
- * are given, ended by closing their exit pipe and SIGKILL, and reaped.
+ * are given and an empty environment, ended by closing their exit pipe and
+ * SIGKILL, and reaped.
  */
 #include "config.h"
 
@@ -15,8 +16,6 @@
 #include <unistd.h>
 
 #include "local.h"
-
-extern char **environ;
 
 int local_helper_spawn(pid_t *pid, const char *path, char *const *argv, int err_fd,
                        const int *fds, int nfds)
@@ -32,7 +31,12 @@ int local_helper_spawn(pid_t *pid, const char *path, char *const *argv, int err_
     for (int i = 0; i < nfds && !e; i++)
         e = posix_spawn_file_actions_adddup2(&fa, fds[i], 3 + i);
     if (!e) e = posix_spawn_file_actions_addclosefrom_np(&fa, 3 + nfds);
-    if (!e) e = posix_spawn(pid, path, &fa, NULL, argv, environ);
+    /* No environment at all: these are the two processes that parse what the
+     * sandbox sends, and the client's holds its secrets (E2B_API_KEY,
+     * SANDBOXIO_MCP_TOKEN, ...). Neither needs a variable: everything they
+     * are told is in argv. */
+    char *const envp[] = { NULL };
+    if (!e) e = posix_spawn(pid, path, &fa, NULL, argv, envp);
     posix_spawn_file_actions_destroy(&fa);
     if (e)
         *pid = 0;

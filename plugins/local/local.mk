@@ -24,6 +24,8 @@ plugins_local_sandboxio_local_la_SOURCES = \
 	plugins/local/proxy/allow.h \
 	plugins/local/proxy/parse.c \
 	plugins/local/proxy/parse.h \
+	plugins/local/proxy/self.c \
+	plugins/local/proxy/self.h \
 	plugins/local/proto.c \
 	plugins/local/proto.h \
 	plugins/local/detach.c \
@@ -81,6 +83,8 @@ plugins_local_sandboxio_local_proxy_SOURCES = \
 	plugins/local/proxy/parse.h \
 	plugins/local/proxy/relay.c \
 	plugins/local/proxy/relay.h \
+	plugins/local/proxy/self.c \
+	plugins/local/proxy/self.h \
 	plugins/local/proxy/confine.c \
 	plugins/local/proxy/confine.h
 nodist_plugins_local_sandboxio_local_proxy_SOURCES = plugins/local/proxy/filter-bpf.h
@@ -153,7 +157,11 @@ TESTS += \
 	plugins/local/tests/cp-out-keeps-holes-and-bounds-size.sh \
 	plugins/local/tests/run-network-open-reaches-netns-not-host.sh \
 	plugins/local/tests/run-network-allowlist-holds.sh \
-	plugins/local/tests/proxy-relays-and-keeps-bounds.sh
+	plugins/local/tests/proxy-relays-and-keeps-bounds.sh \
+	plugins/local/tests/network-helpers-get-no-client-environment.sh \
+	plugins/local/tests/run-network-allowlist-refuses-host-addresses.sh \
+	plugins/local/tests/proxy-holds-bounded-memory-for-stalled-tunnels.sh \
+	plugins/local/tests/run-network-open-caps-connections.sh
 EXTRA_DIST += \
 	plugins/local/tests/lib.sh \
 	plugins/local/tests/netns.sh \
@@ -172,7 +180,12 @@ EXTRA_DIST += \
 	plugins/local/tests/run-network-open-reaches-netns-not-host.sh \
 	plugins/local/tests/run-network-allowlist-holds.sh \
 	plugins/local/tests/proxy-relays-and-keeps-bounds.sh \
+	plugins/local/tests/network-helpers-get-no-client-environment.sh \
+	plugins/local/tests/run-network-allowlist-refuses-host-addresses.sh \
+	plugins/local/tests/proxy-holds-bounded-memory-for-stalled-tunnels.sh \
+	plugins/local/tests/run-network-open-caps-connections.sh \
 	plugins/local/tests/proxy-relay.py \
+	plugins/local/tests/proxy-memory.py \
 	bench/local/run.sh \
 	bench/local-net/run.sh \
 	bench/local-net/netbench.py \

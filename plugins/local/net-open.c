@@ -15,24 +15,31 @@
  * sandbox's own lo) and the host's own addresses, for which init installs
  * "prohibit" routes (init/net.c) from the list the plugin gathers here. The
  * tool itself runs in its own mount namespace with a seccomp filter
- * (--enable-sandbox, --enable-seccomp). No IPv6: the sandbox has no v6 route.
+ * (--enable-sandbox, --enable-seccomp), with no environment (helper.c) and
+ * at most NET_MAX_CONNS connections: each costs its buffers on the host,
+ * outside the sandbox's limits. No IPv6: the sandbox has no v6 route.
  */
 #include "config.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ifaddrs.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "local.h"
+#include "proxy/self.h"
 
 #define NET_READY_TIMEOUT_MS 10000
+/* The sandbox's connections at once, as the allowlist proxy's default
+ * (proxy/proxy.c), and the descriptors the tool needs of its own. */
+#define NET_MAX_CONNS 256
+#define NET_TOOL_FDS 16
 
 /*
  * The tool: $SANDBOXIO_SLIRP4NETNS (ignored in setuid programs), else
@@ -78,21 +85,16 @@ int local_net_open_available(char *why, size_t cap)
 
 size_t local_net_host_addrs(struct in_addr *out, size_t cap)
 {
-    struct ifaddrs *ifa, *i;
+    px_self self[PX_MAX_SELF];
+    int all = px_self_addrs(self, PX_MAX_SELF);
     size_t n = 0;
 
-    if (getifaddrs(&ifa) < 0)
-        return 0;
-    for (i = ifa; i && n < cap; i = i->ifa_next) {
-        if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET)
+    for (int i = 0; i < all && i < PX_MAX_SELF && n < cap; i++) {
+        /* No IPv6 route inside; 127/8 is the sandbox's own loopback already. */
+        if (self[i].family != AF_INET || self[i].addr[0] == 127)
             continue;
-        struct in_addr a = ((const struct sockaddr_in *)i->ifa_addr)->sin_addr;
-        /* 127/8 is the sandbox's own loopback already. */
-        if ((ntohl(a.s_addr) >> 24) == 127)
-            continue;
-        out[n++] = a;
+        memcpy(&out[n++], self[i].addr, 4);
     }
-    freeifaddrs(ifa);
     return n;
 }
 
@@ -120,6 +122,17 @@ int local_net_open_start(const sbx_host *host, local_sandbox *sb)
     if (e) {
         rc = host->set_error(SBX_E_BACKEND_UNAVAILABLE, "local: cannot start %s: %s", tool,
                              strerror(e));
+        goto out;
+    }
+    /* Each connection the sandbox makes is a socket of the tool's, with its
+     * buffers: a cap on its descriptors caps them (past it, a connection is
+     * refused inside). It is set before the tool has configured the
+     * sandbox's network, so before any connection. */
+    struct rlimit nofile = { NET_MAX_CONNS + NET_TOOL_FDS, NET_MAX_CONNS + NET_TOOL_FDS };
+    if (prlimit(sb->net_pid, RLIMIT_NOFILE, &nofile, NULL) < 0) {
+        rc = host->set_error(SBX_E_BACKEND_FAILED, "local: cannot cap slirp4netns's connections: %s",
+                             strerror(errno));
+        local_net_open_stop(sb);
         goto out;
     }
     close(rd[1]);

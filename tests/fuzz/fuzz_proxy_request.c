@@ -5,9 +5,10 @@
  * sends.
  *
  * Properties: a parsed head's offsets lie inside it in order, its host is
- * one px_host_ok() accepts and its port is not 0; the head alone parses to
- * the same request; one byte less of it never parses (the parser decides
- * on the blank line, not on what follows).
+ * one px_host_ok() accepts and its port is not 0; so is a Host header's
+ * host (none kept for a CONNECT), the same as the target's in origin
+ * form; the head alone parses to the same request; one byte less of it
+ * never parses (the parser decides on the blank line, not on what follows).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +46,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                               && req.target_end < req.head_len))) {
         fprintf(stderr, "request: inconsistent result (head %zu of %zu, port %u, host '%s')\n",
                 req.head_len, size, req.port, req.host);
+        abort();
+    }
+    if ((req.host_header[0] && (req.connect || !px_host_ok(req.host_header)))
+        || (!req.host_header[0] && req.host_header_port)
+        || (!req.connect && req.path_off == req.target_off
+            && (strcmp(req.host_header, req.host) || req.host_header_port != req.port))) {
+        fprintf(stderr, "request: inconsistent Host header ('%s' port %u, target '%s' port %u)\n",
+                req.host_header, req.host_header_port, req.host, req.port);
         abort();
     }
     if (parse_copy(data, req.head_len, &again) != PX_DONE || memcmp(&req, &again, sizeof req)) {

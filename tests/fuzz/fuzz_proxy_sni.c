@@ -6,7 +6,9 @@
  *
  * Properties: a server name found is "" or a valid host name, never an
  * address with ':'; the first record alone gives the same answer; with its
- * last byte missing the parser asks for more instead of deciding.
+ * last byte missing the parser asks for more instead of deciding. A
+ * ClientHello offering Encrypted Client Hello is PX_ECH from its first
+ * record alone too (the proxy refuses it).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +38,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char sni[PX_MAX_HOST + 1], again[PX_MAX_HOST + 1];
     int r = parse_copy(data, size, sni);
+    if (r == PX_ECH) {
+        size_t record = 5 + ((size_t)data[3] << 8 | data[4]);
+        if (parse_copy(data, record, again) != PX_ECH) {
+            fprintf(stderr, "sni: ECH seen in more than the first record\n");
+            abort();
+        }
+        return 0;
+    }
     if (r != PX_DONE)
         return 0;
     if (sni[0] && (!px_host_ok(sni) || strchr(sni, ':'))) {

@@ -124,8 +124,7 @@ int px_allow_name(const px_rule *rules, size_t n, const char *host, uint16_t por
     return 0;
 }
 
-/* The address as 16 bytes (v4 in the first 4) and its family. */
-static int addr_bytes(const struct sockaddr *sa, uint8_t out[16])
+int px_addr_bytes(const struct sockaddr *sa, uint8_t out[16])
 {
     memset(out, 0, 16);
     if (sa->sa_family == AF_INET) {
@@ -153,7 +152,7 @@ static int in_block(const uint8_t *a, const uint8_t *net, int prefix)
 int px_allow_addr(const px_rule *rules, size_t n, const struct sockaddr *sa, uint16_t port)
 {
     uint8_t a[16];
-    int family = addr_bytes(sa, a);
+    int family = px_addr_bytes(sa, a);
     for (size_t i = 0; i < n; i++) {
         const px_rule *r = &rules[i];
         if (r->kind == PX_RULE_NET && r->family == family && port_ok(r, port)
@@ -199,7 +198,7 @@ const char *px_addr_special(const struct sockaddr *sa)
         { { 0xfd, 0x00, 0x0e, 0xc2 }, 32, "a metadata address (fd00:ec2::/32)" },
     };
     uint8_t a[16];
-    int family = addr_bytes(sa, a);
+    int family = px_addr_bytes(sa, a);
     if (family == AF_INET)
         return v4_special(a);
     if (family != AF_INET6)

@@ -33,6 +33,9 @@ int px_rule_parse(const char *text, px_rule *out, const char **why);
 /* Whether the name (lower case, not an address) is listed for port. */
 int px_allow_name(const px_rule *rules, size_t n, const char *host, uint16_t port);
 
+/* The address as 16 bytes (v4 in the first 4): its family, -1 if neither. */
+int px_addr_bytes(const struct sockaddr *sa, uint8_t out[16]);
+
 /* Whether the address is covered by a listed address or block for port. */
 int px_allow_addr(const px_rule *rules, size_t n, const struct sockaddr *sa, uint16_t port);
 

@@ -26,6 +26,8 @@ static const char *const allowed[] = {
     "shutdown",
     /* Connections: accepted from the sandbox's listener, made upstream. */
     "accept4", "connect", "getsockopt", "fcntl",
+    /* Where a connection would go from: the host itself? (self.h) */
+    "getsockname",
     /* Memory (mmap and mprotect below), evdns's query ids, the end. */
     "brk", "munmap", "mremap", "madvise", "getrandom", "exit_group", "exit",
     /* The sanitizers' runtime, at the end (--enable-sanitizers builds). */
@@ -49,6 +51,13 @@ int px_filter_rules(scmp_filter_ctx ctx)
     if (rc == 0)
         rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(socket), 1,
                               SCMP_A0(SCMP_CMP_EQ, AF_INET6));
+    /* Each connection's buffers are fixed (proxy.c); nothing else is set. */
+    if (rc == 0)
+        rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(setsockopt), 2,
+                              SCMP_A1(SCMP_CMP_EQ, SOL_SOCKET), SCMP_A2(SCMP_CMP_EQ, SO_RCVBUF));
+    if (rc == 0)
+        rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(setsockopt), 2,
+                              SCMP_A1(SCMP_CMP_EQ, SOL_SOCKET), SCMP_A2(SCMP_CMP_EQ, SO_SNDBUF));
     /* libevent asks how many bytes a socket holds (FIONREAD), nothing else. */
     if (rc == 0)
         rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1,

@@ -2,7 +2,8 @@
 /*
  * The egress proxy's parsers (parse.h): an HTTP/1.x request head (RFC 9112:
  * the request line and the header lines) and the server_name extension of
- * a TLS ClientHello (RFC 8446 4.1.2, RFC 6066 3). Anything unusual is
+ * a TLS ClientHello (RFC 8446 4.1.2, RFC 6066 3), and whether that offers
+ * Encrypted Client Hello (draft-ietf-tls-esni). Anything unusual is
  * refused rather than guessed at: the proxy only has to serve ordinary
  * clients, and every byte comes from the sandbox.
  */
@@ -152,14 +153,22 @@ int px_parse_request(const char *buf, size_t len, px_request *req, const char **
         if (colon - l == 4 && !strncasecmp(l, "host", 4)) {
             if (++hosts > 1)
                 return *why = "two Host headers", PX_BAD;
-            if (need_host) {
-                const char *v = colon + 1, *ve = le;
-                while (v < ve && (*v == ' ' || *v == '\t'))
-                    v++;
-                while (ve > v && (ve[-1] == ' ' || ve[-1] == '\t'))
-                    ve--;
-                if (parse_authority(v, (size_t)(ve - v), 0, 80, req, why) != PX_DONE)
+            const char *v = colon + 1, *ve = le;
+            while (v < ve && (*v == ' ' || *v == '\t'))
+                v++;
+            while (ve > v && (ve[-1] == ' ' || ve[-1] == '\t'))
+                ve--;
+            /* Origin form: the Host is the target; absolute form: it is kept
+             * aside, for the proxy to hold it against the target (a
+             * CONNECT's goes nowhere). */
+            px_request h;
+            px_request *into = need_host ? req : &h;
+            if (!req->connect) {
+                if (parse_authority(v, (size_t)(ve - v), 0, need_host ? 80 : 0, into, why)
+                    != PX_DONE)
                     return PX_BAD;
+                memcpy(req->host_header, into->host, sizeof req->host_header);
+                req->host_header_port = into->port;
             }
         }
         l = le + 2;
@@ -235,6 +244,8 @@ int px_parse_sni(const uint8_t *buf, size_t len, char *sni, size_t cap, const ch
         size_t type = be(p, 2), elen = be(p + 2, 2);
         p += 4;
         NEED(elen);
+        if (type == PX_TLS_EXT_ECH)
+            return PX_ECH;
         if (type == 0) {
             if (found++)
                 return *why = "two server_name extensions", PX_BAD;

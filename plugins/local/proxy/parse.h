@@ -15,7 +15,10 @@
 #define PX_MAX_HELLO 16389    /* one TLS record: 5-byte header + 2^14 */
 
 /* Results of both parsers. */
-enum { PX_BAD = -1, PX_MORE = 0, PX_DONE = 1, PX_NOT_TLS = 2 };
+enum { PX_BAD = -1, PX_MORE = 0, PX_DONE = 1, PX_NOT_TLS = 2, PX_ECH = 3 };
+
+/* TLS Encrypted Client Hello's extension (encrypted_client_hello). */
+#define PX_TLS_EXT_ECH 0xfe0d
 
 typedef struct px_request {
     int connect;              /* CONNECT host:port */
@@ -25,6 +28,12 @@ typedef struct px_request {
     /* Plain requests: the request target's bytes [target_off, target_end),
      * and where its origin form ("/path?q") starts (== target_end: "/"). */
     size_t target_off, target_end, path_off;
+    /* A plain request's Host header: its host (as host above), "" without
+     * one, and its port (0 if it names none in absolute form, 80 in origin
+     * form): it must name the target's host (and port, if any), or the
+     * server would serve another site than the one allowed. */
+    char host_header[PX_MAX_HOST + 1];
+    uint16_t host_header_port;
 } px_request;
 
 /*
@@ -37,7 +46,9 @@ int px_parse_request(const char *buf, size_t len, px_request *req, const char **
 /*
  * The server name of the ClientHello at the start of buf[0..len): PX_DONE
  * with sni (lower case) set, "" when it names none; PX_MORE; PX_NOT_TLS when
- * the bytes are no TLS handshake; PX_BAD with *why.
+ * the bytes are no TLS handshake; PX_ECH when it offers Encrypted Client
+ * Hello (its SNI is then only the outer, public name: the name the server
+ * serves is encrypted); PX_BAD with *why.
  */
 int px_parse_sni(const uint8_t *buf, size_t len, char *sni, size_t cap, const char **why);
 

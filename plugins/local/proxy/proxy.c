@@ -14,11 +14,15 @@
  * What it forwards: CONNECT host:port, and plain HTTP requests (absolute
  * form, or origin form with Host), when host:port is on the allowlist
  * (allow.c). Names are resolved here, never inside; an answer in a special
- * range (loopback, private, link-local, metadata, ...) is refused unless a
- * listed address block covers it. After a CONNECT, a TLS ClientHello must
- * name the CONNECT host in its SNI. Every refusal is a 403 (or, once the
+ * range (loopback, private, link-local, metadata, ...) or one of the host's
+ * own addresses (self.h: listed at the start, and routed to the host now)
+ * is refused unless a listed address or block covers it. After a CONNECT, a TLS ClientHello must
+ * name the CONNECT host in its SNI and not hide the name it means by
+ * Encrypted Client Hello (ECH); a plain request's Host header must name
+ * its target. Every refusal is a 403 (or, once the
  * tunnel is up, a closed connection) with a one-line reason. Bounded: a
- * connection count, header and ClientHello sizes (parse.h), idle timeouts.
+ * connection count, each connection's buffers, header and ClientHello
+ * sizes (parse.h), idle timeouts.
  *
  * The event loop, buffers and DNS resolver are libevent's (event2, evdns):
  * a well-kept library, in Debian, rather than one more hand-written loop.
@@ -41,23 +45,40 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "allow.h"
 #include "confine.h"
 #include "parse.h"
 #include "relay.h"
+#include "self.h"
 
 #define LISTEN_FD 3
 #define EXIT_FD 4
 #define MAX_RULES 256
 #define HEAD_TIMEOUT_S 10
+/*
+ * Each socket's buffers, fixed (the kernel doubles them for its overhead):
+ * without, TCP autotuning grows an upstream socket's receive buffer to
+ * net.ipv4.tcp_rmem's maximum (32 MiB on some hosts) and the sandbox's
+ * socket's send buffer to tcp_wmem's, and a sandbox that does not read
+ * makes the proxy hold all of it, outside the sandbox's limits. With these,
+ * a connection holds at most about 2 * (UPSTREAM + SANDBOX) + the relay's
+ * pipe (relay.c), about 450 KiB: the sandbox reads, or the upstream
+ * server's sending stops (backpressure). Upstream is the internet (a
+ * 128 KiB window), the sandbox's side is on this host (a short round trip).
+ */
+#define UPSTREAM_BUF (128 * 1024)
+#define SANDBOX_BUF (64 * 1024)
 
 typedef struct px {
     struct event_base *base;
     struct evdns_base *dns;
     px_rule rules[MAX_RULES];
     size_t nrules;
+    px_self self[PX_MAX_SELF]; /* the host's own addresses, at the start */
+    size_t nself;
     size_t conns, max_conns;
     int idle_s;
     unsigned long refused;
@@ -207,6 +228,11 @@ static void hello_read(struct bufferevent *bev, void *arg)
 
     if (r == PX_MORE && len < PX_MAX_HELLO)
         return;
+    if (r == PX_ECH) { /* whatever it names outside, the server sees the inner name */
+        refuse(c, 0, "CONNECT %s:%u: the TLS ClientHello is encrypted (ECH), its server name "
+               "cannot be checked", c->req.host, c->req.port);
+        return;
+    }
     if (r == PX_MORE || r == PX_BAD) {
         refuse(c, 0, "CONNECT %s:%u: bad TLS ClientHello: %s", c->req.host, c->req.port,
                r == PX_MORE ? "too large" : why);
@@ -276,12 +302,27 @@ static void upstream_event(struct bufferevent *bev, short what, void *arg)
     start_relay(c);
 }
 
+/* Fix a socket's buffers (set before it connects, as its window depends on them). */
+static int set_buffers(int fd, int bytes)
+{
+    return setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bytes, sizeof bytes) < 0
+           || setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &bytes, sizeof bytes) < 0 ? -1 : 0;
+}
+
 static void connect_to(conn *c, const struct sockaddr *sa, socklen_t len)
 {
     c->state = ST_CONNECT;
-    c->out = bufferevent_socket_new(c->px->base, -1, BEV_OPT_CLOSE_ON_FREE);
+    int fd = socket(sa->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     struct timeval t = { HEAD_TIMEOUT_S, 0 };
+    if (fd < 0 || set_buffers(fd, UPSTREAM_BUF) < 0) {
+        refuse(c, 503, "cannot make a socket: %s", strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return;
+    }
+    c->out = bufferevent_socket_new(c->px->base, fd, BEV_OPT_CLOSE_ON_FREE);
     if (!c->out) {
+        close(fd);
         refuse(c, 503, "out of memory");
         return;
     }
@@ -305,7 +346,16 @@ static void resolved(int err, struct evutil_addrinfo *res, void *arg)
     }
     char why[512] = "";
     for (struct evutil_addrinfo *ai = res; ai; ai = ai->ai_next) {
+        if (ai->ai_family == AF_INET)
+            ((struct sockaddr_in *)ai->ai_addr)->sin_port = htons(c->req.port);
+        else
+            ((struct sockaddr_in6 *)ai->ai_addr)->sin6_port = htons(c->req.port);
         const char *special = px_addr_special(ai->ai_addr);
+        int self = special ? 0 : px_self_has(c->px->self, c->px->nself, ai->ai_addr)
+                   ? 1 : px_self_route(ai->ai_addr, (socklen_t)ai->ai_addrlen);
+        if (self)
+            special = self > 0 ? "an address of this host"
+                               : "an address the proxy cannot tell from this host's";
         char text[INET6_ADDRSTRLEN] = "?";
         if (special && !px_allow_addr(c->px->rules, c->px->nrules, ai->ai_addr, c->req.port)) {
             const void *a = ai->ai_family == AF_INET
@@ -317,16 +367,32 @@ static void resolved(int err, struct evutil_addrinfo *res, void *arg)
                   c->req.host, text, special);
             continue;
         }
-        if (ai->ai_family == AF_INET)
-            ((struct sockaddr_in *)ai->ai_addr)->sin_port = htons(c->req.port);
-        else
-            ((struct sockaddr_in6 *)ai->ai_addr)->sin6_port = htons(c->req.port);
         connect_to(c, ai->ai_addr, (socklen_t)ai->ai_addrlen);
         evutil_freeaddrinfo(res);
         return;
     }
     evutil_freeaddrinfo(res);
     refuse(c, 403, "%s", why[0] ? why : "no address");
+}
+
+/*
+ * Refused (1) if the allowed target of a plain request is not the one its
+ * Host header names, as a ClientHello's SNI must name the CONNECT host:
+ * else an allowed server (a CDN, a shared host) would serve another site.
+ */
+static int host_fronted(conn *c)
+{
+    uint16_t port = c->req.host_header_port;
+    if (c->req.connect || !c->req.host_header[0]
+        || (!strcmp(c->req.host_header, c->req.host) && (!port || port == c->req.port)))
+        return 0;
+    if (port)
+        refuse(c, 403, "%s:%u: the Host header names %s:%u, not the request's target",
+               c->req.host, c->req.port, c->req.host_header, port);
+    else
+        refuse(c, 403, "%s:%u: the Host header names %s, not the request's target",
+               c->req.host, c->req.port, c->req.host_header);
+    return 1;
 }
 
 /* The request head is in: check it against the allowlist and go on. */
@@ -357,6 +423,8 @@ static void head_read(struct bufferevent *bev, void *arg)
                    c->req.host, c->req.port);
             return;
         }
+        if (host_fronted(c))
+            return;
         if (v4)
             a.v4.sin_port = htons(c->req.port);
         else
@@ -368,6 +436,8 @@ static void head_read(struct bufferevent *bev, void *arg)
         refuse(c, 403, "%s:%u is not on the allowlist", c->req.host, c->req.port);
         return;
     }
+    if (host_fronted(c))
+        return;
     struct evutil_addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
                                      .ai_protocol = IPPROTO_TCP };
     c->state = ST_RESOLVE;
@@ -392,6 +462,12 @@ static void accepted(struct evconnlistener *l, evutil_socket_t fd, struct sockad
     }
     c->px = p;
     p->conns++;
+    /* A connection the kernel accepted before the proxy sized the listener's
+     * buffers (below) has the defaults: size it here too. */
+    if (set_buffers(fd, SANDBOX_BUF) < 0) {
+        refuse(c, 503, "cannot size a socket's buffers: %s", strerror(errno));
+        return;
+    }
     if (p->conns > p->max_conns) {
         refuse(c, 503, "too many connections (at most %zu)", p->max_conns);
         return;
@@ -424,7 +500,7 @@ int main(int argc, char **argv)
         { "idle-timeout", required_argument, NULL, 'i' },
         { NULL, 0, NULL, 0 },
     };
-    static px p = { .max_conns = 1024, .idle_s = 300 };
+    static px p = { .max_conns = 256, .idle_s = 300 };
     const char *resolver = NULL;
     int o;
 
@@ -454,6 +530,16 @@ int main(int argc, char **argv)
         rl.rlim_cur = rl.rlim_max;
         setrlimit(RLIMIT_NOFILE, &rl);
     }
+    /* The host's own addresses, which a name may lead to only when listed:
+     * all of them, or the proxy does not start (the filter below allows no
+     * netlink socket to look again; px_self_route() sees those it gains). */
+    int nself = px_self_addrs(p.self, PX_MAX_SELF);
+    if (nself < 0 || nself > PX_MAX_SELF) {
+        fprintf(stderr, "proxy: cannot list the host's addresses: %s\n",
+                nself < 0 ? strerror(errno) : "more than " PX_MAX_SELF_TEXT);
+        return 1;
+    }
+    p.nself = (size_t)nself;
     signal(SIGPIPE, SIG_IGN);
     p.base = event_base_new();
     if (!p.base)
@@ -463,6 +549,11 @@ int main(int argc, char **argv)
     if (!p.dns || (resolver && evdns_base_load_hosts(p.dns, resolver) != 0)) {
         fprintf(stderr, "proxy: cannot set up the resolver%s%s\n", resolver ? " from " : "",
                 resolver ? resolver : "");
+        return 1;
+    }
+    /* The sandbox's connections inherit the listener's buffers. */
+    if (set_buffers(LISTEN_FD, SANDBOX_BUF) < 0) {
+        fprintf(stderr, "proxy: cannot size fd %d's buffers: %s\n", LISTEN_FD, strerror(errno));
         return 1;
     }
     evutil_make_socket_nonblocking(LISTEN_FD);

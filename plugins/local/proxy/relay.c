@@ -19,7 +19,9 @@
 
 #include "relay.h"
 
-#define PIPE_BYTES (256 * 1024)        /* asked for per direction (the default is 64 KiB) */
+/* Asked for per direction: the default size, asked for all the same. What
+ * a connection holds is bounded by this and its sockets' buffers (proxy.c). */
+#define PIPE_BYTES (64 * 1024)
 #define TURN_BYTES (4 * 1024 * 1024)   /* the most one direction moves per wake-up */
 
 typedef struct way {
@@ -148,8 +150,8 @@ px_relay *px_relay_new(struct event_base *base, int a, int b, int idle_s,
             e = errno;
             goto fail;
         }
-        /* A larger pipe means fewer wake-ups; beyond the user's pipe quota
-         * (fs.pipe-user-pages-soft) it is refused, and the default does. */
+        /* Beyond the user's pipe quota (fs.pipe-user-pages-soft) a size is
+         * refused, and the pipe keeps what it has (one page at least). */
         (void)fcntl(w->pipe[1], F_SETPIPE_SZ, PIPE_BYTES);
         int size = fcntl(w->pipe[1], F_GETPIPE_SZ);
         w->cap = size > 0 ? (size_t)size : 4096;

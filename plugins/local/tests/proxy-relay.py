@@ -73,6 +73,21 @@ def tunnel(port, target):
     return s, head.split(b"\r\n")[0].decode()
 
 
+def client_hello(*extensions):
+    """A TLS 1.3 ClientHello record with these (type, body) extensions."""
+    ext = b"".join(t.to_bytes(2, "big") + len(e).to_bytes(2, "big") + e for t, e in extensions)
+    body = (b"\x03\x03" + bytes(32) + b"\x00" + b"\x00\x02\x13\x01" + b"\x01\x00"
+            + len(ext).to_bytes(2, "big") + ext)
+    hs = b"\x01" + len(body).to_bytes(3, "big") + body
+    return b"\x16\x03\x01" + len(hs).to_bytes(2, "big") + hs
+
+
+SUPPORTED_VERSIONS = (0x002b, b"\x02\x03\x04")
+# encrypted_client_hello (0xfe0d), outer: type 0, HKDF-SHA256, AES-128-GCM,
+# config id, a 32-byte enc, a payload: the server name it means is inside.
+ECH = (0xfe0d, b"\x00\x00\x01\x00\x01\x07" + b"\x00\x20" + bytes(32) + b"\x00\x10" + bytes(16))
+
+
 def read_all(s):
     out = bytearray()
     while True:
@@ -106,6 +121,47 @@ s.close()
 if hashlib.sha256(back).digest() != hashlib.sha256(data).digest():
     fail("relayed %d bytes, %d came back different" % (len(data), len(back)))
 print("relay: %d bytes each way, the end passed on" % len(data))
+
+# A ClientHello offering Encrypted Client Hello is cut (its inner server
+# name cannot be checked); the same ClientHello without it goes through.
+for case, hello, through in (("plain", client_hello(SUPPORTED_VERSIONS), True),
+                             ("ech", client_hello(SUPPORTED_VERSIONS, ECH), False)):
+    s, status = tunnel(port, "127.0.0.1:%d" % echo)
+    if " 200 " not in status + " ":
+        fail("CONNECT refused: " + status)
+    s.sendall(hello)
+    s.shutdown(socket.SHUT_WR)
+    try:
+        back = read_all(s)
+    except ConnectionResetError:
+        back = b""
+    s.close()
+    if (back == hello) != through:
+        fail("the %s ClientHello %s" % (case, "was cut" if through else "went through"))
+print("tls: a ClientHello offering ECH is cut, the same without ECH goes through")
+
+# A plain request whose Host header names another site than its target is
+# refused (Host fronting); one naming its target goes through, in origin form.
+def plain(host):
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    s.sendall(b"GET http://127.0.0.1:%d/x HTTP/1.1\r\nHost: %s\r\n\r\n" % (echo, host.encode()))
+    s.shutdown(socket.SHUT_WR)
+    back = read_all(s).decode(errors="replace")
+    s.close()
+    return back
+
+
+fronted = plain("other.test")
+reason = "sandboxio proxy: 127.0.0.1:%d: the Host header names other.test, not the request's target" % echo
+if not fronted.startswith("HTTP/1.1 403 ") or reason not in fronted:
+    fail("a request fronting another host got: %r" % fronted)
+other_port = plain("127.0.0.1:1")
+if "the Host header names 127.0.0.1:1, not the request's target" not in other_port:
+    fail("a request whose Host names another port got: %r" % other_port)
+honest = plain("127.0.0.1:%d" % echo)
+if honest != "GET /x HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % echo:
+    fail("a request naming its target got: %r" % honest)
+print("host: a Host naming another site is refused (403), one naming the target goes through")
 
 # Nothing moves for the idle timeout (1 s): the proxy closes the tunnel.
 s, status = tunnel(port, "127.0.0.1:%d" % held)
@@ -154,3 +210,8 @@ log = os.read(log_r, 65536).decode(errors="replace")
 if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
     fail("the proxy ended with wait status %#x; its log: %s" % (status, log))
 print("exit: 0 once its exit pipe closed")
+ech = "proxy refused: CONNECT 127.0.0.1:%d: the TLS ClientHello is encrypted (ECH), " \
+      "its server name cannot be checked" % echo
+if ech not in log.splitlines():
+    fail("the ECH refusal is not in the log: %s" % log)
+print("log: the ECH refusal, with its reason")

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # The allowlist proxy by itself, as the plugin starts it (proxy-relay.py):
 # it runs under its own seccomp filter; a tunnel relays 8 MiB each way and
-# passes a side's end (shutdown) on to the other; an idle tunnel is closed
+# passes a side's end (shutdown) on to the other; a TLS ClientHello
+# offering Encrypted Client Hello is cut and logged; a plain request whose
+# Host header names another site is refused; an idle tunnel is closed
 # after --idle-timeout; beyond --max-conns a connection gets a 503 until one
 # ends; the proxy exits 0 when its exit pipe closes. Only 127.0.0.1.
 set -eu

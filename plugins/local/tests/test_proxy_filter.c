@@ -4,7 +4,8 @@
  * the proxy loads it (px_confine): what the relay needs still works, and
  * each thing a taken-over proxy would try first kills it (SIGSYS): running
  * a program, opening a file, a unix socket (the host's daemons listen on
- * those), executable memory, tracing another process.
+ * those), executable memory, tracing another process, a socket option
+ * other than its buffers' sizes.
  */
 #include "config.h"
 
@@ -56,6 +57,14 @@ static int relay_calls(void)
     char buf[3];
     if (read(q[0], buf, 3) != 3 || fcntl(s, F_GETFL) < 0)
         return 3;
+    struct sockaddr_storage name;
+    socklen_t nlen = sizeof name;
+    if (getsockname(u, (struct sockaddr *)&name, &nlen) < 0) /* where it would go from */
+        return 3;
+    int size = 64 * 1024; /* a connection's buffers, fixed */
+    if (setsockopt(s, SOL_SOCKET, SO_RCVBUF, &size, sizeof size) < 0
+        || setsockopt(s, SOL_SOCKET, SO_SNDBUF, &size, sizeof size) < 0)
+        return 3;
     void *m = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED || munmap(m, 1 << 20) < 0)
         return 4;
@@ -101,6 +110,13 @@ static int make_memory_executable(void)
     return m == MAP_FAILED || mprotect(m, 4096, PROT_READ | PROT_EXEC) < 0 ? 1 : 0;
 }
 
+/* Any other option (here, where its packets go) is not the proxy's to set. */
+static int set_another_socket_option(void)
+{
+    int s = socket(AF_INET, SOCK_STREAM, 0), mark = 1;
+    return s < 0 || setsockopt(s, SOL_SOCKET, SO_MARK, &mark, sizeof mark) < 0 ? 1 : 0;
+}
+
 static int trace_a_process(void)
 {
     return ptrace(PTRACE_ATTACH, getppid(), NULL, NULL) < 0 ? 1 : 0;
@@ -120,6 +136,8 @@ START_TEST(executable_memory_kills_it)
 END_TEST
 START_TEST(tracing_kills_it) { assert_killed(trace_a_process); }
 END_TEST
+START_TEST(another_socket_option_kills_it) { assert_killed(set_another_socket_option); }
+END_TEST
 
 int main(void)
 {
@@ -131,6 +149,7 @@ int main(void)
     tcase_add_test(tc, a_unix_socket_kills_it);
     tcase_add_test(tc, executable_memory_kills_it);
     tcase_add_test(tc, tracing_kills_it);
+    tcase_add_test(tc, another_socket_option_kills_it);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
