@@ -106,7 +106,7 @@ echo "ok 6 the error pages are installed as man pages (man SBX_E1003)"
 
 # 7. The parts of the CLI that only some commands load are found where they
 # were installed (contract, in 3., is one of them).
-for c in mcp cp; do
+for c in mcp cp contract; do
   "$bindir/sandboxio" "$c" --help >"$work/out" 2>&1 && grep -q "sandboxio $c" "$work/out" ||
     { echo "FAIL: the installed sandboxio $c --help"; cat "$work/out"; exit 1; }
 done
@@ -114,4 +114,4 @@ printf 'ok:\n  dsn: "fake://"\n' >"$work/profiles.yaml"
 SANDBOXIO_PROFILE_PATH="$work/profiles.yaml" "$bindir/sandboxio" profiles >"$work/out" 2>&1 &&
   grep -q '^ok' "$work/out" ||
   { echo "FAIL: the installed CLI reads no profile"; cat "$work/out"; exit 1; }
-echo "ok 7 the installed CLI starts its installed parts (mcp, cp, the YAML reader)"
+echo "ok 7 the installed CLI starts its installed parts (mcp, cp, contract, the YAML reader)"
