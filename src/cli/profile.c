@@ -8,6 +8,9 @@
  * recurses and never skips a node it does not understand. Aliases and tags
  * are refused too: a profile is plain data, and an alias could multiply a
  * small file into a large one.
+ *
+ * This file is the module sandboxio-yaml.so (with profile_set.c), so that
+ * only a command that reads a profiles file maps libyaml (profile.h).
  */
 #include "config.h"
 
