@@ -9,7 +9,9 @@
 #  3. the installed CLI runs the contract suite against the installed plugin;
 #  4. a client program builds with `pkg-config sandboxio` and runs a command;
 #  5. the error pages are installed, and an error points to one (or a site);
-#  6. they are man pages too, which man finds and an error names.
+#  6. they are man pages too, which man finds and an error names;
+#  7. the installed CLI finds its installed parts (src/cli/parts.h): the
+#     mcp and cp programs and the YAML profiles reader.
 # Usage: installcheck.sh BINDIR LIBDIR SRCDIR DOCDIR MANDIR
 set -eu
 bindir=$1 libdir=$2 srcdir=$3 docdir=$4 mandir=$5
@@ -101,3 +103,15 @@ case $url in
               { echo "FAIL: the error does not name its man page"; cat "$work/err"; exit 1; } ;;
 esac
 echo "ok 6 the error pages are installed as man pages (man SBX_E1003)"
+
+# 7. The parts of the CLI that only some commands load are found where they
+# were installed (contract, in 3., is one of them).
+for c in mcp cp contract; do
+  "$bindir/sandboxio" "$c" --help >"$work/out" 2>&1 && grep -q "sandboxio $c" "$work/out" ||
+    { echo "FAIL: the installed sandboxio $c --help"; cat "$work/out"; exit 1; }
+done
+printf 'ok:\n  dsn: "fake://"\n' >"$work/profiles.yaml"
+SANDBOXIO_PROFILE_PATH="$work/profiles.yaml" "$bindir/sandboxio" profiles >"$work/out" 2>&1 &&
+  grep -q '^ok' "$work/out" ||
+  { echo "FAIL: the installed CLI reads no profile"; cat "$work/out"; exit 1; }
+echo "ok 7 the installed CLI starts its installed parts (mcp, cp, contract, the YAML reader)"

@@ -4,6 +4,13 @@
 #
 # Builds what it needs in BUILDDIR (default: the current directory, a
 # configured build tree), then measures, in one run:
+#   0. the CLI's start and a one-shot run against their floors: `sandboxio
+#      version` against /bin/true, `sandboxio run --dsn local:// -- true`
+#      against the bare bubblewrap line, in turn, RUNS times; with
+#      BASELINE_CLI=/path/to/other/src/.libs/sandboxio (another build's
+#      program, run with this build's library and plugins) its two lines
+#      are measured in the same rounds, for a before/after (ONLY=0: this
+#      section alone);
 #   1. one-shot `sandboxio run --dsn local:// -- true` against bubblewrap
 #      twice (the bare namespaces-and-mounts line, and the same plus what a
 #      local sandbox also does: seccomp with the same filter, capabilities
@@ -44,7 +51,6 @@ bench="$b/bench/local/.libs/bench-local"
 echo "# machine: $(uname -srm), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), uid $(id -u)"
 echo
 
-echo "## 1. one-shot run of true (bench-local compare ${RUNS:-100}: interleaved rounds)"
 bwrap_cmd="bwrap --unshare-all --die-with-parent --ro-bind /usr /usr --symlink usr/bin /bin \
 --symlink usr/lib /lib --symlink usr/lib64 /lib64 --symlink usr/sbin /sbin --proc /proc \
 --dev /dev --tmpfs /tmp --tmpfs /work --chdir /work true"
@@ -57,6 +63,17 @@ bwrap_same="bwrap --unshare-all --die-with-parent --new-session --cap-drop ALL -
 --file 5 /etc/group 5<$tmp/group --file 6 /etc/hosts 6<$tmp/hosts \
 --file 7 /etc/hostname 7<$tmp/hostname --proc /proc --dev /dev --tmpfs /tmp --tmpfs /work \
 --chdir /work --remount-ro / true"
+echo "## 0. the CLI's start and a one-shot run, against /bin/true and the bare bwrap line (bench-local compare ${RUNS:-100})"
+set -- /bin/true "$bwrap_cmd" "$cli version"
+[ -z "${BASELINE_CLI:-}" ] || set -- "$@" "$BASELINE_CLI version"
+set -- "$@" "$cli run --dsn local:// -- true"
+[ -z "${BASELINE_CLI:-}" ] || set -- "$@" "$BASELINE_CLI run --dsn local:// -- true"
+"$bench" compare "${RUNS:-100}" "$@"
+echo
+# ONLY=0: this section alone (the CLI's own figures).
+[ "${ONLY:-}" != 0 ] || exit 0
+
+echo "## 1. one-shot run of true (bench-local compare ${RUNS:-100}: interleaved rounds)"
 "$bench" compare "${RUNS:-100}" \
     "$bwrap_cmd" \
     "$bwrap_same" \

@@ -54,7 +54,7 @@ BUILT_SOURCES += plugins/local/filter-bpf.h
 CLEANFILES += plugins/local/filter-bpf.h plugins/local/filter-bpf.h.tmp \
 	plugins/local/filter-gen$(EXEEXT)
 
-pkglibexec_PROGRAMS = plugins/local/sandboxio-local-init
+pkglibexec_PROGRAMS += plugins/local/sandboxio-local-init
 plugins_local_sandboxio_local_init_SOURCES = \
 	plugins/local/init/init.h \
 	plugins/local/init/main.c \

@@ -1,20 +1,51 @@
 # SPDX-License-Identifier: Apache-2.0
 ## (fragment: see Makefile.am)
-## sandboxio: the command-line tool.
+## sandboxio: the command-line tool. The program every command starts links
+## only what every command needs (libc, libsandboxio, json-c, libltdl); what
+## only some commands need is a part of $(pkglibexecdir) (src/cli/parts.h,
+## docs/performance.md "A lean start"), and tests/gates/perf-objects.sh
+## holds the program to its budget of shared objects.
+##
+## The code the commands share, linked into the program and its parts.
+noinst_LTLIBRARIES += src/cli/libsbxcli.la
+src_cli_libsbxcli_la_SOURCES = \
+	src/cli/commands.h \
+	src/cli/encode.c \
+	src/cli/encode.h \
+	src/cli/interrupt.c \
+	src/cli/interrupt.h \
+	src/cli/parts.c \
+	src/cli/parts.h \
+	src/cli/plugin_report.c \
+	src/cli/plugin_report.h \
+	src/cli/policy_profile.c \
+	src/cli/profile.h \
+	src/cli/profile_load.c \
+	src/cli/profile_parse.c \
+	src/cli/profile_set.c \
+	src/cli/run.h \
+	src/cli/run_options.c \
+	src/cli/run_output.c \
+	src/cli/run_tty.c \
+	src/cli/run_tty.h \
+	src/cli/sandbox_ref.c \
+	src/cli/sandbox_ref.h \
+	src/cli/util.c \
+	src/cli/util.h
+src_cli_libsbxcli_la_CPPFLAGS = $(AM_CPPFLAGS) -DSBX_CLI_PARTDIR='"$(pkglibexecdir)"'
+src_cli_libsbxcli_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
+SBX_CLI_LDADD = src/cli/libsbxcli.la src/libsandboxio.la plugins/lib/libsbxutil.la $(JSONC_LIBS) \
+	$(LIBLTDL)
+
 bin_PROGRAMS += src/sandboxio
 src_sandboxio_SOURCES = \
 	src/cli/main.c \
-	src/cli/commands.h \
-	src/cli/cmd_contract.c \
 	src/cli/cmd_demo.c \
-	src/cli/cmd_cp.c \
-	src/cli/cp_out.c \
 	src/cli/cmd_create.c \
 	src/cli/cmd_exec.c \
 	src/cli/cmd_files.c \
 	src/cli/cmd_manage.c \
 	src/cli/cmd_ps.c \
-	src/cli/cp.h \
 	src/cli/cmd_doctor.c \
 	src/cli/cmd_gc.c \
 	src/cli/cmd_plugins.c \
@@ -26,37 +57,47 @@ src_sandboxio_SOURCES = \
 	src/cli/doctor_online.c \
 	src/cli/doctor_online.h \
 	src/cli/doctor_probe.c \
-	src/cli/doctor_probe.h \
-	src/cli/encode.c \
-	src/cli/encode.h \
-	src/cli/interrupt.c \
-	src/cli/interrupt.h \
-	src/cli/plugin_report.c \
-	src/cli/policy_profile.c \
-	src/cli/profile.c \
-	src/cli/profile.h \
-	src/cli/profile_load.c \
-	src/cli/plugin_report.h \
-	src/cli/run.h \
-	src/cli/run_options.c \
-	src/cli/run_output.c \
-	src/cli/run_tty.c \
-	src/cli/run_tty.h \
-	src/cli/sandbox_ref.c \
-	src/cli/sandbox_ref.h \
-	src/cli/util.c \
-	src/cli/util.h
-if SBX_HAVE_ARCHIVE
-src_sandboxio_SOURCES += src/cli/cp_tar.c
-else
-src_sandboxio_SOURCES += src/cli/cp_tar_none.c
-endif
-src_sandboxio_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(YAML_CFLAGS) $(ARCHIVE_CFLAGS)
+	src/cli/doctor_probe.h
+src_sandboxio_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
 ## Every command builds whichever backends are enabled: they reach backends
 ## only through the library, so one left out is a plugin not found at run
 ## time (`sandboxio contract docker://` says so), never a missing symbol.
-## `contract` runs the suite linked in from contract/.
-src_sandboxio_LDADD = contract/libsbxcontract.la src/libsandboxio.la plugins/lib/libsbxutil.la $(JSONC_LIBS) $(YAML_LIBS) $(ARCHIVE_LIBS)
+src_sandboxio_LDADD = $(SBX_CLI_LDADD)
+
+## The executable parts: one command each, started by `sandboxio` (main.c).
+EXTRA_DIST += src/cli/part_main.c
+sbx_part_cppflags = $(AM_CPPFLAGS)
+
+## `cp`: with "-", tar streams through libarchive, where it was looked for.
+pkglibexec_PROGRAMS += src/sandboxio-cp
+src_sandboxio_cp_SOURCES = src/cli/part_main.c src/cli/cmd_cp.c src/cli/cp_out.c src/cli/cp.h
+if SBX_HAVE_ARCHIVE
+src_sandboxio_cp_SOURCES += src/cli/cp_tar.c
+else
+src_sandboxio_cp_SOURCES += src/cli/cp_tar_none.c
+endif
+src_sandboxio_cp_CPPFLAGS = $(sbx_part_cppflags) -DSBX_PART_CMD=cmd_cp -DSBX_PART_NAME='"cp"'
+src_sandboxio_cp_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(ARCHIVE_CFLAGS)
+src_sandboxio_cp_LDADD = $(SBX_CLI_LDADD) $(ARCHIVE_LIBS)
+
+## `contract`: the suite linked in from contract/.
+pkglibexec_PROGRAMS += src/sandboxio-contract
+src_sandboxio_contract_SOURCES = src/cli/part_main.c src/cli/cmd_contract.c
+src_sandboxio_contract_CPPFLAGS = $(sbx_part_cppflags) -DSBX_PART_CMD=cmd_contract \
+	-DSBX_PART_NAME='"contract"'
+src_sandboxio_contract_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
+src_sandboxio_contract_LDADD = contract/libsbxcontract.la $(SBX_CLI_LDADD)
+
+## The YAML profiles reader: a module (libltdl), opened by profile_parse.c
+## when a profiles file is read. Its .la is removed at install, like a plugin's.
+sbxpartdir = $(pkglibexecdir)
+sbxpart_LTLIBRARIES = src/sandboxio-yaml.la
+src_sandboxio_yaml_la_SOURCES = src/cli/profile.c src/cli/profile.h src/cli/profile_set.c \
+	src/cli/util.c src/cli/util.h
+src_sandboxio_yaml_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(YAML_CFLAGS)
+src_sandboxio_yaml_la_LDFLAGS = -module -avoid-version -shared -no-undefined \
+	-export-symbols-regex '^profile_set_parse_yaml$$' $(SAN_LDFLAGS)
+src_sandboxio_yaml_la_LIBADD = src/libsandboxio.la $(JSONC_LIBS) $(YAML_LIBS)
 
 dist_man_MANS += docs/man/sandboxio.1
 dist_doc_DATA += docs/cli.md docs/profiles.md
@@ -110,7 +151,8 @@ tests_cli_test_cli_parse_LDADD = src/libsandboxio.la plugins/lib/libsbxutil.la $
 ## Unit tests of the YAML profiles reader.
 check_PROGRAMS += tests/cli/test_profile
 TESTS += tests/cli/test_profile
-tests_cli_test_profile_SOURCES = tests/cli/test_profile.c \
-	src/cli/profile.c src/cli/profile_load.c src/cli/profile.h src/cli/util.c src/cli/util.h
+tests_cli_test_profile_SOURCES = tests/cli/test_profile.c tests/cli/profile_direct.c \
+	src/cli/profile.c src/cli/profile_set.c src/cli/profile_load.c src/cli/profile.h \
+	src/cli/util.c src/cli/util.h
 tests_cli_test_profile_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(JSONC_CFLAGS) $(YAML_CFLAGS)
 tests_cli_test_profile_LDADD = src/libsandboxio.la $(CHECK_LIBS) $(JSONC_LIBS) $(YAML_LIBS)

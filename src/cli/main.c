@@ -10,16 +10,45 @@
 #include <sandboxio/sandboxio.h>
 
 #include "commands.h"
+#include "parts.h"
 #include "util.h"
 
 static int cmd_help(int argc, char **argv);
+
+/*
+ * Every command starts this program, so it links only what every command
+ * needs: libc, libsandboxio (and its libltdl), json-c. A command that needs
+ * a heavy library is a separate executable of $(pkglibexecdir) exec'd here
+ * with its own argv (parts.h): mcp (libmicrohttpd), contract (the contract
+ * suite), cp (libarchive). An exec, not a module, because these are whole
+ * commands: they run in a process of their own, link the shared CLI code
+ * (src/cli/libsbxcli.la) like this program does, and nothing of this
+ * program needs exporting to them. The YAML profiles reader, which run,
+ * create, shell, demo, contract and mcp call in the middle of their work,
+ * is a module instead (profile_parse.c). The design and the budget that
+ * guards it: docs/performance.md, "A lean start".
+ */
+static int part_mcp(int argc, char **argv)
+{
+    return sbx_cli_exec_part("sandboxio-mcp", argc, argv);
+}
+
+static int part_contract(int argc, char **argv)
+{
+    return sbx_cli_exec_part("sandboxio-contract", argc, argv);
+}
+
+static int part_cp(int argc, char **argv)
+{
+    return sbx_cli_exec_part("sandboxio-cp", argc, argv);
+}
 
 static const struct sbx_cli_command commands[] = {
     { "run", cmd_run, "one-shot: create, exec, destroy" },
     { "shell", cmd_shell, "an interactive shell in a fresh sandbox (run -it -- sh), or in sandbox ID" },
     { "create", cmd_create, "create a sandbox that outlives this command; print its id" },
     { "exec", cmd_exec, "run a command in a sandbox made by create" },
-    { "cp", cmd_cp, "copy files and directories between the host and a sandbox" },
+    { "cp", part_cp, "copy files and directories between the host and a sandbox" },
     { "ls", cmd_files, "list a directory of a sandbox" },
     { "rm", cmd_files, "remove a file or directory from a sandbox" },
     { "ps", cmd_ps, "list the sandboxes made by create, on every backend" },
@@ -28,11 +57,11 @@ static const struct sbx_cli_command commands[] = {
     { "pause", cmd_manage, "freeze every process of sandboxes" },
     { "resume", cmd_manage, "thaw paused sandboxes" },
     { "ttl", cmd_manage, "end a sandbox a given time from now" },
-    { "mcp", cmd_mcp, "serve the Model Context Protocol (stdio or HTTP) to agents" },
+    { "mcp", part_mcp, "serve the Model Context Protocol (stdio or HTTP) to agents" },
     { "profiles", cmd_profiles, "list the YAML profiles (DSN + policy); check a profiles file" },
     { "plugins", cmd_plugins, "list installed backends, their ABI, capabilities and tier" },
     { "doctor", cmd_doctor, "environment report to paste into an issue (no secrets)" },
-    { "contract", cmd_contract, "run the contract suite against a backend" },
+    { "contract", part_contract, "run the contract suite against a backend" },
     { "gc", cmd_gc, "remove sandboxes leaked by crashed clients" },
     { "demo", cmd_demo, "a half-minute guided tour on the default backend" },
     { "version", cmd_version, "print the versions of sandboxio and its library" },

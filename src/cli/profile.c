@@ -8,6 +8,9 @@
  * recurses and never skips a node it does not understand. Aliases and tags
  * are refused too: a profile is plain data, and an alias could multiply a
  * small file into a large one.
+ *
+ * This file is the module sandboxio-yaml.so (with profile_set.c), so that
+ * only a command that reads a profiles file maps libyaml (profile.h).
  */
 #include "config.h"
 
@@ -23,24 +26,22 @@
 
 enum shape { SCALAR, BOOLEAN, LIST, MAP };
 
-static const struct {
-    const char *name;
-    enum shape shape;
-} keys[PROFILE_N_KEYS] = {
-    [PROFILE_DSN] = { "dsn", SCALAR },
-    [PROFILE_NETWORK] = { "network", SCALAR },
-    [PROFILE_ALLOW_HOSTS] = { "allow-hosts", LIST },
-    [PROFILE_MEMORY] = { "memory", SCALAR },
-    [PROFILE_CPUS] = { "cpus", SCALAR },
-    [PROFILE_PIDS] = { "pids", SCALAR },
-    [PROFILE_DISK] = { "disk", SCALAR },
-    [PROFILE_DEFAULT_LIMITS] = { "default-limits", BOOLEAN },
-    [PROFILE_MIN_TIER] = { "min-tier", SCALAR },
-    [PROFILE_TIMEOUT] = { "timeout", SCALAR },
-    [PROFILE_OUTPUT_CAP] = { "output-cap", SCALAR },
-    [PROFILE_ENV] = { "env", MAP },
-    [PROFILE_ENV_PASS] = { "env-pass", LIST },
-    [PROFILE_TTL] = { "ttl", SCALAR },
+/* How each key's value is written; the names are in profile_set.c. */
+static const enum shape shapes[PROFILE_N_KEYS] = {
+    [PROFILE_DSN] = SCALAR,
+    [PROFILE_NETWORK] = SCALAR,
+    [PROFILE_ALLOW_HOSTS] = LIST,
+    [PROFILE_MEMORY] = SCALAR,
+    [PROFILE_CPUS] = SCALAR,
+    [PROFILE_PIDS] = SCALAR,
+    [PROFILE_DISK] = SCALAR,
+    [PROFILE_DEFAULT_LIMITS] = BOOLEAN,
+    [PROFILE_MIN_TIER] = SCALAR,
+    [PROFILE_TIMEOUT] = SCALAR,
+    [PROFILE_OUTPUT_CAP] = SCALAR,
+    [PROFILE_ENV] = MAP,
+    [PROFILE_ENV_PASS] = LIST,
+    [PROFILE_TTL] = SCALAR,
 };
 
 struct reader {
@@ -53,11 +54,6 @@ struct reader {
     struct profile *profiles;
     size_t n;
 };
-
-const char *profile_key_name(enum profile_key key)
-{
-    return key < PROFILE_N_KEYS ? keys[key].name : "?";
-}
 
 __attribute__((format(printf, 4, 5)))
 static int fail(struct reader *r, int code, const yaml_mark_t *at, const char *fmt, ...)
@@ -174,9 +170,9 @@ static int unknown_key(struct reader *r, const char *name)
     size_t best = 3;
 
     for (int k = 0; k < PROFILE_N_KEYS; k++) {
-        size_t d = distance(name, keys[k].name);
+        size_t d = distance(name, profile_key_name(k));
         if (d < best)
-            best = d, near = keys[k].name;
+            best = d, near = profile_key_name(k);
     }
     if (near)
         return fail(r, SBX_E_PROFILE_UNKNOWN_KEY, &r->ev.start_mark,
@@ -254,15 +250,15 @@ static int add_item(struct reader *r, struct profile *p, enum profile_key key, c
 /* One scalar value of key (the current event), checked and added. */
 static int take_scalar(struct reader *r, struct profile *p, enum profile_key key)
 {
-    const char *what = keys[key].name, *expected;
+    const char *what = profile_key_name(key), *expected;
 
     if (r->ev.type != YAML_SCALAR_EVENT)
         return fail(r, SBX_E_PROFILE_BAD_TYPE, &r->ev.start_mark, "'%s' takes %s, not %s", what,
-                    keys[key].shape == LIST ? "a list of single values" : "a single value",
+                    shapes[key] == LIST ? "a list of single values" : "a single value",
                     shape_name(r->ev.type));
     if (is_null(r))
         return fail(r, SBX_E_PROFILE_BAD_TYPE, &r->ev.start_mark, "'%s' has no value", what);
-    if (keys[key].shape == BOOLEAN && r->ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+    if (shapes[key] == BOOLEAN && r->ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
         return fail(r, SBX_E_PROFILE_BAD_TYPE, &r->ev.start_mark,
                     "'%s' takes true or false, not a quoted string", what);
     expected = check_value(r, key, scalar(r), &p->ttl_ms);
@@ -278,7 +274,7 @@ static int take_list(struct reader *r, struct profile *p, enum profile_key key)
 
     if (r->ev.type != YAML_SEQUENCE_START_EVENT)
         return fail(r, SBX_E_PROFILE_BAD_TYPE, &r->ev.start_mark, "'%s' takes a list, not %s",
-                    keys[key].name, shape_name(r->ev.type));
+                    profile_key_name(key), shape_name(r->ev.type));
     while ((rc = next(r)) == SBX_OK && r->ev.type != YAML_SEQUENCE_END_EVENT) {
         if ((rc = take_scalar(r, p, key)) != SBX_OK)
             return rc;
@@ -378,20 +374,20 @@ static int parse_profile(struct reader *r, struct profile *p)
             return fail(r, SBX_E_PROFILE_BAD_TYPE, &r->ev.start_mark,
                         "a setting's name must be a single value, not %s", shape_name(r->ev.type));
         for (int k = 0; k < PROFILE_N_KEYS; k++) {
-            if (strcmp(scalar(r), keys[k].name) == 0)
+            if (strcmp(scalar(r), profile_key_name(k)) == 0)
                 key = k;
         }
         if (key < 0)
             return unknown_key(r, scalar(r));
         if (given[key])
             return fail(r, SBX_E_PROFILE_DUPLICATE_KEY, &r->ev.start_mark,
-                        "'%s' is given twice in profile '%s' (first at line %zu)", keys[key].name,
+                        "'%s' is given twice in profile '%s' (first at line %zu)", profile_key_name(key),
                         p->name, seen[key].line + 1);
         given[key] = 1;
         seen[key] = r->ev.start_mark;
         if ((rc = next(r)) != SBX_OK)
             return rc;
-        switch (keys[key].shape) {
+        switch (shapes[key]) {
         case LIST: rc = take_list(r, p, (enum profile_key)key); break;
         case MAP: rc = take_env(r, p); break;
         default: rc = take_scalar(r, p, (enum profile_key)key); break;
@@ -400,15 +396,6 @@ static int parse_profile(struct reader *r, struct profile *p)
             return rc;
     }
     return rc == SBX_OK ? check_network(r, p) : rc;
-}
-
-static void profile_clear(struct profile *p)
-{
-    for (size_t i = 0; i < p->n_items; i++)
-        free(p->items[i].value);
-    free(p->items);
-    free(p->name);
-    memset(p, 0, sizeof(*p));
 }
 
 static int name_ok(const char *name)
@@ -525,8 +512,9 @@ static int merge(struct profile_set *set, struct reader *r, const char *file)
     return SBX_OK;
 }
 
-int profile_set_parse(struct profile_set *set, const char *file, const char *text, size_t len,
-                      struct profile_error *err)
+SBX_CLI_PART_EXPORT
+int profile_set_parse_yaml(struct profile_set *set, const char *file, const char *text,
+                           size_t len, struct profile_error *err)
 {
     struct reader r = { .file = file, .err = err };
     int rc;
@@ -552,24 +540,4 @@ int profile_set_parse(struct profile_set *set, const char *file, const char *tex
         profile_clear(&r.profiles[i]);
     free(r.profiles);
     return rc;
-}
-
-const struct profile *profile_set_find(const struct profile_set *set, const char *name)
-{
-    for (size_t i = 0; i < set->n; i++) {
-        if (strcmp(set->profiles[i].name, name) == 0)
-            return &set->profiles[i];
-    }
-    return NULL;
-}
-
-void profile_set_free(struct profile_set *set)
-{
-    for (size_t i = 0; i < set->n; i++)
-        profile_clear(&set->profiles[i]);
-    free(set->profiles);
-    for (size_t i = 0; i < set->n_files; i++)
-        free(set->files[i]);
-    free(set->files);
-    memset(set, 0, sizeof(*set));
 }

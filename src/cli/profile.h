@@ -8,6 +8,11 @@
  * starts "FILE:LINE:COLUMN: ". It lives in the CLI and not the library
  * because the library reads no configuration files (DESIGN.md): a program
  * using libsandboxio builds its policy itself.
+ *
+ * The reader (profile.c) links libyaml, which a command that reads no
+ * profile must not load: it is built as the module sandboxio-yaml.so
+ * (parts.h), which profile_set_parse() opens the first time it has text to
+ * parse. The rest (profile_set.c, profile_load.c) is in `sandboxio` itself.
  */
 #ifndef SBX_CLI_PROFILE_H
 #define SBX_CLI_PROFILE_H
@@ -68,7 +73,8 @@ const char *profile_key_name(enum profile_key key);
 
 /*
  * Parse text (len bytes, named file in messages) and add its profiles to
- * set; a profile already in set by that name (from an earlier file) is
+ * set, with the reader of sandboxio-yaml.so (SBX_E2002 when it cannot be
+ * loaded); a profile already in set by that name (from an earlier file) is
  * replaced. Returns SBX_OK, or an SBX code with err filled in; set is left
  * as it was before the call on error, and needs profile_set_free() either
  * way.
@@ -90,6 +96,19 @@ int profile_set_load(struct profile_set *set, const char *file, int must_exist,
  * later files override earlier ones by profile name.
  */
 int profile_set_load_default(struct profile_set *set, struct profile_error *err);
+
+/*
+ * The reader itself, the one symbol sandboxio-yaml.so exports (the same
+ * contract as profile_set_parse). SBX_CLI_PART_EXPORT makes it visible
+ * through -fvisibility=hidden.
+ */
+#define SBX_CLI_PART_EXPORT __attribute__((visibility("default")))
+#define SBX_CLI_YAML_ENTRY "profile_set_parse_yaml"
+int profile_set_parse_yaml(struct profile_set *set, const char *file, const char *text,
+                           size_t len, struct profile_error *err);
+
+/* Free what a profile holds and zero it. */
+void profile_clear(struct profile *p);
 
 /* The profile called name, or NULL. */
 const struct profile *profile_set_find(const struct profile_set *set, const char *name);

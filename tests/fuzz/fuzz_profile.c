@@ -59,9 +59,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char colon;
     int rc;
 
-    if (profile_set_parse(&set, "seed.yaml", seed, strlen(seed), &err) != SBX_OK)
+    if (profile_set_parse_yaml(&set, "seed.yaml", seed, strlen(seed), &err) != SBX_OK)
         violated("the seed is refused: %s", err.message);
-    rc = profile_set_parse(&set, "f.yaml", text, size, &err);
+    rc = profile_set_parse_yaml(&set, "f.yaml", text, size, &err);
     if (rc != SBX_OK) {
         if (rc != SBX_E_NOMEM && (rc < SBX_E_PROFILE_SYNTAX || rc > SBX_E_PROFILE_UNREADABLE))
             violated("refused with %s, not a profile code", sbx_error_id(rc));
@@ -86,8 +86,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 violated("item %zu of '%s' is incomplete", j, p->name);
         }
     }
-    if (profile_set_parse(&again, "seed.yaml", seed, strlen(seed), &err) != SBX_OK ||
-        profile_set_parse(&again, "f.yaml", text, size, &err) != SBX_OK)
+    if (profile_set_parse_yaml(&again, "seed.yaml", seed, strlen(seed), &err) != SBX_OK ||
+        profile_set_parse_yaml(&again, "f.yaml", text, size, &err) != SBX_OK)
         violated("an accepted text is refused the second time: %s", err.message);
     same_sets(&set, &again);
     profile_set_free(&again);

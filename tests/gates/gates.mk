@@ -12,7 +12,9 @@ SBX_GATE_TESTS = \
 	tests/gates/frozen-contract.sh \
 	tests/gates/repo-habits.sh \
 	tests/gates/spdx.sh \
-	tests/gates/test-sh-counts.sh
+	tests/gates/test-sh-counts.sh \
+	tests/gates/perf.sh \
+	tests/gates/perf-gates-turn-red.sh
 TESTS += $(SBX_GATE_TESTS)
 EXTRA_DIST += $(SBX_GATE_TESTS) \
 	tests/gates/fixtures/analyzer-finding.c \
@@ -24,6 +26,8 @@ EXTRA_DIST += $(SBX_GATE_TESTS) \
 	scripts/check-repo-habits.sh \
 	scripts/check-spdx.sh \
 	scripts/test-counts.sh \
+	scripts/check-perf.sh \
+	tests/gates/perf-objects-budget tests/gates/perf-callgrind-baseline \
 	docs/external-links.txt docs/security.md \
 	abi/plugin-types.c abi/plugin-types.abi abi/libsandboxio.abi abi/versions \
 	tests/frozen/error-codes.txt tests/frozen/contract-ids.txt \
@@ -40,7 +44,18 @@ AM_TESTS_ENVIRONMENT += \
 	SBX_TEST_SAN_CFLAGS='$(SAN_CFLAGS)'; export SBX_TEST_SAN_CFLAGS; \
 	SBX_TEST_SAN_LDFLAGS='$(SAN_LDFLAGS)'; export SBX_TEST_SAN_LDFLAGS;
 
-.PHONY: abi-check abi-baseline frozen-update static-analysis
+## The performance gate's programs (scripts/check-perf.sh): one sbx_exec
+## into an open sandbox, counted; and a mutant that adds a loop and a
+## library, which its test puts in front of the measured programs.
+check_PROGRAMS += tests/gates/perf_exec
+tests_gates_perf_exec_SOURCES = tests/gates/perf_exec.c
+tests_gates_perf_exec_LDADD = src/libsandboxio.la
+check_LTLIBRARIES += tests/gates/perf_mutant.la
+tests_gates_perf_mutant_la_SOURCES = tests/gates/perf_mutant.c
+tests_gates_perf_mutant_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version -shared -rpath /nowhere
+tests_gates_perf_mutant_la_LIBADD = -ldl
+
+.PHONY: abi-check abi-baseline frozen-update static-analysis perf-baseline
 ## Compare the ABIs with abi/ (also run by make check, tests/gates/abi.sh).
 abi-check: src/libsandboxio.la
 	CC='$(CC)' $(SHELL) $(srcdir)/scripts/check-abi.sh $(abs_top_builddir)
@@ -53,3 +68,8 @@ frozen-update: src/sandboxio$(EXEEXT)
 ## scan-build and cppcheck over the whole tree (the step of scripts/test.sh).
 static-analysis:
 	$(SHELL) $(srcdir)/scripts/check-static-analysis.sh
+## Record this build's callgrind figures as the baseline of its flavour
+## (tests/gates/perf-callgrind-baseline), on purpose: commit it alone, with
+## the reason (CONTRIBUTING.md, "The performance gate").
+perf-baseline: src/sandboxio$(EXEEXT) tests/gates/perf_exec$(EXEEXT)
+	$(SHELL) $(srcdir)/scripts/check-perf.sh $(abs_top_builddir) --update

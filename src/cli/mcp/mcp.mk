@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 ## (fragment: see Makefile.am)
-## `sandboxio mcp`: the MCP server, part of the sandboxio program.
-src_sandboxio_SOURCES += \
+## `sandboxio mcp`: the MCP server, an executable part of the sandboxio
+## program (src/cli/parts.h): libmicrohttpd is mapped by it alone.
+pkglibexec_PROGRAMS += src/sandboxio-mcp
+src_sandboxio_mcp_SOURCES = src/cli/part_main.c \
 	src/cli/mcp/mcp.h \
 	src/cli/mcp/args.c \
 	src/cli/mcp/auth.c \
@@ -21,8 +23,9 @@ src_sandboxio_SOURCES += \
 	src/cli/mcp/stdio.c \
 	src/cli/mcp/tighten.c \
 	src/cli/mcp/tools.c
-src_sandboxio_CFLAGS += $(MHD_CFLAGS)
-src_sandboxio_LDADD += $(MHD_LIBS)
+src_sandboxio_mcp_CPPFLAGS = $(sbx_part_cppflags) -DSBX_PART_CMD=cmd_mcp -DSBX_PART_NAME='"mcp"'
+src_sandboxio_mcp_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(MHD_CFLAGS)
+src_sandboxio_mcp_LDADD = $(SBX_CLI_LDADD) $(MHD_LIBS)
 dist_doc_DATA += docs/mcp.md
 
 ## Tests with the ecosystem's own clients (node; npm ci of tests/mcp/package-lock.json).
