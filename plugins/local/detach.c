@@ -428,7 +428,11 @@ static int connect_once(const sbx_host *host, local_sandbox *sb, int *closed)
     if (!buf)
         return host->set_error(SBX_E_NOMEM, "local: out of memory");
     long n = lp_recv(sb->ctl, &hdr, buf, INFO_MAX, &fd, &nfds);
-    if (n >= 0 && hdr.type == 0) {
+    /*
+     * A connection still in init's backlog when it closes its socket (its
+     * TTL, a destroy) is reset, not closed: that is the same ending.
+     */
+    if ((n >= 0 && hdr.type == 0) || (n < 0 && errno == ECONNRESET)) {
         *closed = 1;
         rc = host->set_error(SBX_E_BACKEND_FAILED,
                              "local: sandbox %s closed the connection (it is ending, or has "

@@ -409,6 +409,44 @@ START_TEST(an_ending_sandbox_is_gone_to_attach)
 }
 END_TEST
 
+/* A sandbox that ends with an attach still in its socket's backlog: never accepted, then reset. */
+static void *resetting_server(void *ud)
+{
+    ending *e = ud;
+    struct timespec pause = { 0, (long)e->lasts_ms * 1000000L };
+    nanosleep(&pause, NULL);
+    unlink(e->path);
+    close(e->listener); /* the pending connection is reset */
+    return NULL;
+}
+
+START_TEST(a_sandbox_ending_with_attach_in_its_backlog_is_gone)
+{
+    char id[64];
+    kill_wait(creator(NULL, 60000, NULL, id, sizeof id));
+    leave_stale(id);
+    ending e = { .lasts_ms = 100 };
+    ck_assert_int_lt(strlen(rundir) + 1 + strlen(id), sizeof e.path);
+    strcpy(e.path, rundir);
+    strcat(e.path, "/");
+    strcat(e.path, id);
+    ck_assert_int_eq(unlink(e.path), 0);
+    struct sockaddr_un a = { .sun_family = AF_UNIX };
+    memcpy(a.sun_path, e.path, sizeof a.sun_path);
+    e.listener = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+    ck_assert_int_ge(e.listener, 0);
+    ck_assert_int_eq(bind(e.listener, (struct sockaddr *)&a, sizeof a), 0);
+    ck_assert_int_eq(listen(e.listener, 8), 0);
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, resetting_server, &e), 0);
+    void *sb = NULL;
+    int rc = th_attach(id, &sb, NULL);
+    pthread_join(t, NULL);
+    ck_assert_ptr_null(sb);
+    ck_assert_int_eq(rc, SBX_E_NOT_FOUND);
+}
+END_TEST
+
 START_TEST(set_ttl_moves_the_deadline)
 {
     sbx_plugin_dsn dsn = { sizeof dsn, "local", "", "", 0, NULL };
@@ -755,6 +793,7 @@ static Suite *suite(void)
     tcase_add_test(tc, list_shows_live_sandboxes_and_drops_stale_records);
     tcase_add_test(tc, gc_removes_records_and_sockets_whose_init_is_gone);
     tcase_add_test(tc, an_ending_sandbox_is_gone_to_attach);
+    tcase_add_test(tc, a_sandbox_ending_with_attach_in_its_backlog_is_gone);
     tcase_add_test(tc, set_ttl_moves_the_deadline);
     tcase_add_test(tc, a_name_is_taken_once);
     tcase_add_test(tc, ttl_zero_still_dies_with_its_owner);
