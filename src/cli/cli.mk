@@ -75,6 +75,7 @@ SBX_CLI_TESTS = \
 	tests/cli/run-json-output.sh \
 	tests/cli/run-bad-input-exit-codes.sh \
 	tests/cli/plugins-json-lists-fake.sh \
+	tests/cli/plugins-marks-caps-not-enforceable-here.sh \
 	tests/cli/doctor-json-no-secrets.sh \
 	tests/cli/doctor-opens-no-socket.sh \
 	tests/cli/help-and-usage-errors.sh \

@@ -199,7 +199,7 @@ static int print_report_json(const struct doctor *d)
     if (!rc) rc = sbx_cli_json_add(obj, "plugin_abi", json_object_new_string(abi));
     if (!rc) rc = sbx_cli_json_add(obj, "plugin_dirs", dirs_json(d->client));
     if (!rc && d->plugins) {
-        rc = sbx_cli_json_add(obj, "plugins", sbx_cli_plugins_json(d->plugins));
+        rc = sbx_cli_json_add(obj, "plugins", sbx_cli_plugins_json(NULL, d->plugins));
         if (!rc) rc = sbx_cli_json_add(obj, "enforceable",
                                        sbx_cli_enforceable_json(d->client, d->plugins));
         if (!rc) rc = sbx_cli_json_add_null(obj, "plugins_error");
@@ -269,7 +269,7 @@ static int print_report_text(const struct doctor *d)
     }
     printf("Plugins:\n");
     if (d->plugins) {
-        sbx_cli_plugins_table(stdout, d->plugins);
+        sbx_cli_plugins_table(stdout, NULL, d->plugins);
         sbx_cli_spec_dates_text(stdout, d->plugins);
         printf("Enforceable here (declared capabilities the backend's probe confirms):\n");
         sbx_cli_enforceable_text(stdout, d->client, d->plugins);
