@@ -56,3 +56,7 @@ tests_test_doctor_install_SOURCES = tests/test_doctor_install.c src/cli/doctor_i
 tests_test_doctor_install_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/cli
 tests_test_doctor_install_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_test_doctor_install_LDADD = src/libsandboxio.la $(CHECK_LIBS)
+
+## sandboxio-plugin(7) shows every member of the plugin descriptor.
+TESTS += tests/plugin-man-page-shows-every-member.sh
+EXTRA_DIST += tests/plugin-man-page-shows-every-member.sh
