@@ -1,4 +1,41 @@
 # SPDX-License-Identifier: Apache-2.0
+## The user documentation: every page of docs/ is installed under $(docdir)
+## (cli.md, profiles.md, mcp.md and contract.md with their code's fragment,
+## the error pages in docs/errors/errors.mk), and the documentation site
+## built from them with mkdocs (mkdocs.yml) under $(docdir)/html/, where an
+## error's docs URL points by default (Makefile.am). Without mkdocs the
+## site is skipped, and configure says so.
+dist_doc_DATA += docs/index.md docs/dsn.md docs/security.md docs/packaging.md \
+	docs/performance.md docs/churn-log.md
+backendsdocdir = $(docdir)/backends
+dist_backendsdoc_DATA = docs/backends/local.md docs/backends/docker.md \
+	docs/backends/e2b.md docs/backends/daytona.md docs/backends/fake.md
+SBX_SITE_INPUTS = mkdocs.yml scripts/mkdocs-theme/main.html
+EXTRA_DIST += $(SBX_SITE_INPUTS) scripts/check-docs-site.py
+
+if SBX_DOCS_HTML
+## The site is built once by make (all), from the sources in srcdir (so a
+## distcheck's read-only tree is fine) into doc-html/ of the build tree.
+all-local: doc-html.stamp
+doc-html.stamp: $(SBX_SITE_INPUTS) $(dist_doc_DATA) $(dist_backendsdoc_DATA) $(dist_errors_DATA)
+	$(AM_V_GEN)rm -rf doc-html && \
+	$(MKDOCS) build --quiet --strict -f $(srcdir)/mkdocs.yml -d $(abs_builddir)/doc-html && \
+	touch $@
+## Only the pages: mkdocs also copies the other files of docs/ (man pages,
+## make fragments), which are installed, or not, on their own.
+install-data-local: doc-html.stamp
+	cd doc-html && find . -type f -name '*.html' | sort | while read -r f; do \
+	  $(MKDIR_P) "$(DESTDIR)$(docdir)/html/`dirname $$f`" && \
+	  $(INSTALL_DATA) "$$f" "$(DESTDIR)$(docdir)/html/$$f" || exit 1; \
+	done
+uninstall-local:
+	rm -rf "$(DESTDIR)$(docdir)/html"
+endif
+clean-local: clean-local-doc-html
+clean-local-doc-html:
+	rm -rf doc-html doc-html.stamp
+.PHONY: clean-local-doc-html
+
 ## Man pages: one page per concern of the public API, the plugin ABI in
 ## section 7, and one ".so" link page per public function so that
 ## `man FUNCTION` works. tests/test_error_catalog.c checks that every SBX_API

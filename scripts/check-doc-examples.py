@@ -25,7 +25,7 @@ A block is marked by the line just before it:
   man page:  the same words in a comment line just before .EX:
              .\\" example: compile-only: REASON
   examples/: a comment "example: compile-only: REASON" in the file's first
-             five lines.
+             ten lines (its opening comment, below the SPDX line).
 A compile-only or skip marker without a reason is an error.
 CC, CFLAGS (e.g. the sanitizer flags) and LDFLAGS come from the environment.
 """
@@ -109,10 +109,9 @@ def example_files(srcdir):
             if name.endswith('.c'):
                 path = os.path.join(root, name)
                 text = open(path, encoding='utf-8').read()
-                # The marker is a line of its own among the first five.
-                marks = [l for l in text.split('\n')[:5] if 'example:' in l]
-                yield Block(os.path.relpath(path, srcdir), 'c', text,
-                            marks[0] if marks else '')
+                # The marker's own line: MARK reads to the end of its text.
+                mark = next((line for line in text.split('\n')[:10] if 'example:' in line), '')
+                yield Block(os.path.relpath(path, srcdir), 'c', text, mark)
 
 
 def blocks(srcdir, files):

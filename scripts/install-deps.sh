@@ -12,7 +12,7 @@ PACKAGES="
   python3 util-linux procps iproute2 strace groff-base valgrind tmux
   docker.io busybox-static bubblewrap uidmap slirp4netns
   clang clang-tools libclang-rt-dev cppcheck abigail-tools
-  dpkg-dev debhelper lintian
+  dpkg-dev debhelper lintian mkdocs
 "
 missing=
 for p in $PACKAGES; do

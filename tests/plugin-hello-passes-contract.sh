@@ -4,7 +4,7 @@
 # tree standing in for the installed ones), installs into a plugin
 # directory, is listed by `sandboxio plugins` and passes the contract suite
 # with no failure. scripts/check-debian-packages.sh does the same against
-# the installed packages.
+# the installed packages. docs/packaging.md shows its result line.
 set -eu
 : "${SBX_TEST_BUILDDIR:?run this test through make check}"
 SBX="$SBX_TEST_BUILDDIR/src/sandboxio"
@@ -34,3 +34,8 @@ grep -q '^FAIL' "$TMP/contract.out" && { grep '^FAIL' "$TMP/contract.out" >&2; f
 grep -Eq '^[1-9][0-9]* passed, 0 failed, [0-9]+ skipped$' "$TMP/contract.out" ||
     { tail -n 3 "$TMP/contract.out" >&2; fail "contract hello:// passed no case"; }
 tail -n 1 "$TMP/contract.out"
+
+# docs/packaging.md shows this very line: it stays true.
+documented=$(sed -n 's/^sandboxio contract hello:\/\/ *# //p' "$SBX_TEST_SRCDIR/docs/packaging.md")
+[ "$documented" = "$(tail -n 1 "$TMP/contract.out")" ] ||
+    fail "docs/packaging.md says '$documented', the run '$(tail -n 1 "$TMP/contract.out")'"

@@ -176,11 +176,11 @@ START_TEST(known_codes_have_summary_id_and_docs_url)
                       "summary of %d is not one line", cat[i]);
         ck_assert_str_ne(summary, "unknown error code");
         char want[256];
-        snprintf(want, sizeof(want), "%s%s.md", SBX_DOCS_URL, sbx_error_id(cat[i]));
+        snprintf(want, sizeof(want), "%serrors/%s%s", SBX_DOCS_URL, sbx_error_id(cat[i]), SBX_DOCS_SUFFIX);
         ck_assert_pstr_eq(sbx_error_docs_url(cat[i]), want);
     }
     ck_assert_str_eq(sbx_error_id(SBX_E_DSN_NO_SCHEME), "SBX_E1003");
-    ck_assert_str_eq(sbx_error_docs_url(SBX_E_SYSTEM), SBX_DOCS_URL "SBX_E9003.md");
+    ck_assert_str_eq(sbx_error_docs_url(SBX_E_SYSTEM), SBX_DOCS_URL "errors/SBX_E9003" SBX_DOCS_SUFFIX);
     ck_assert_str_eq(sbx_strerror(SBX_E_NOMEM), "out of memory");
 }
 END_TEST

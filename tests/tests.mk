@@ -47,3 +47,16 @@ EXTRA_DIST += tests/tty-lib.sh tests/tty-term.sh
 ## The shape of the shared library itself.
 TESTS += tests/library-exports-only-sbx-symbols.sh
 EXTRA_DIST += tests/library-exports-only-sbx-symbols.sh
+
+## doctor's report of the libsandboxio file loaded and of every install of
+## the library (src/cli/doctor_install.c, compiled in from the CLI).
+check_PROGRAMS += tests/test_doctor_install
+TESTS += tests/test_doctor_install
+tests_test_doctor_install_SOURCES = tests/test_doctor_install.c src/cli/doctor_install.c
+tests_test_doctor_install_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/cli
+tests_test_doctor_install_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_test_doctor_install_LDADD = src/libsandboxio.la $(CHECK_LIBS)
+
+## sandboxio-plugin(7) shows every member of the plugin descriptor.
+TESTS += tests/plugin-man-page-shows-every-member.sh
+EXTRA_DIST += tests/plugin-man-page-shows-every-member.sh

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 ## The error catalog pages: one per code in include/sandboxio/errors.h,
 ## distributed and installed under $(docdir)/errors/ (the pages an error
-## points to when configure --without-docs-url).
+## points to when mkdocs builds no HTML site, docs/docs.mk).
 ## tests/test_error_catalog.c checks this list against the catalog.
 errorsdir = $(docdir)/errors
 dist_errors_DATA = docs/errors/README.md $(SBX_ERROR_PAGES)

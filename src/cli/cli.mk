@@ -54,6 +54,8 @@ src_sandboxio_SOURCES = \
 	src/cli/cmd_shell.c \
 	src/cli/cmd_version.c \
 	src/cli/doctor_enforce.c \
+	src/cli/doctor_install.c \
+	src/cli/doctor_install.h \
 	src/cli/doctor_online.c \
 	src/cli/doctor_online.h \
 	src/cli/doctor_probe.c \
@@ -117,8 +119,10 @@ SBX_CLI_TESTS = \
 	tests/cli/run-json-output.sh \
 	tests/cli/run-bad-input-exit-codes.sh \
 	tests/cli/plugins-json-lists-fake.sh \
+	tests/cli/plugins-marks-caps-not-enforceable-here.sh \
 	tests/cli/doctor-json-no-secrets.sh \
 	tests/cli/doctor-opens-no-socket.sh \
+	tests/cli/doctor-names-library-loaded.sh \
 	tests/cli/help-and-usage-errors.sh \
 	tests/cli/run-profile-reaches-backend.sh \
 	tests/cli/profiles-list-and-check.sh \

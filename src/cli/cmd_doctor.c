@@ -15,6 +15,7 @@
 #include <sandboxio/plugin.h>
 
 #include "commands.h"
+#include "doctor_install.h"
 #include "doctor_online.h"
 #include "doctor_probe.h"
 #include "plugin_report.h"
@@ -34,6 +35,10 @@ struct doctor {
     struct sbx_cli_kernel_facts kernel;
     int online;                 /* --online: the backends were contacted */
     struct sbx_cli_online contacted;
+    char library_buf[PATH_MAX];
+    const char *library;        /* the libsandboxio file loaded, NULL if unknown */
+    struct sbx_cli_install installs[2];
+    size_t n_installs;          /* /usr and /usr/local: more than one is a warning */
 };
 
 static void usage(FILE *out)
@@ -41,9 +46,10 @@ static void usage(FILE *out)
     fputs("Usage: sandboxio doctor [--online] [--json]\n"
           "\n"
           "Print a report of this environment to paste into an issue: versions,\n"
-          "plugin directories, each plugin's load result, the kernel and its\n"
-          "sandboxing features, and which credential variables are set (their\n"
-          "names only, never their values). Opens no socket: what a backend\n"
+          "the libsandboxio file loaded (and a warning when more than one install\n"
+          "is on the machine), plugin directories, each plugin's load result, the\n"
+          "kernel and its sandboxing features, and which credential variables are\n"
+          "set (their names only, never their values). Opens no socket: what a backend\n"
           "declares is shown, not whether its service answers.\n"
           "\n"
           "Options:\n"
@@ -68,6 +74,8 @@ static int doctor_gather(struct doctor *d)
     int rc;
 
     sbx_cli_kernel_probe(&d->kernel);
+    d->library = sbx_cli_library_file(d->library_buf, sizeof(d->library_buf));
+    d->n_installs = sbx_cli_installs_find("", d->installs, sizeof(d->installs) / sizeof(d->installs[0]));
     if (dsn) {
         /* On a parse error the library still gives "<invalid DSN>": the text never shows. */
         rc = sbx_dsn_redact(dsn, &d->dsn_redacted);
@@ -185,6 +193,36 @@ static json_object *default_limits_json(void)
     return obj;
 }
 
+/* [{"prefix", "file"}] of each install of libsandboxio found. */
+static json_object *installs_json(const struct doctor *d)
+{
+    json_object *array = json_object_new_array();
+
+    for (size_t i = 0; array && i < d->n_installs; i++) {
+        json_object *obj = json_object_new_object();
+        if (!obj || sbx_cli_json_add(obj, "prefix", json_object_new_string(d->installs[i].prefix)) ||
+            sbx_cli_json_add(obj, "file", json_object_new_string(d->installs[i].file)) ||
+            sbx_cli_json_push(array, obj)) {
+            json_object_put(array);
+            return NULL;
+        }
+    }
+    return array;
+}
+
+static void print_installs_text(const struct doctor *d)
+{
+    printf("libsandboxio loaded: %s\n", d->library ? d->library : "unknown");
+    if (d->n_installs < 2)
+        return;
+    printf("warning: libsandboxio is installed %zu times:", d->n_installs);
+    for (size_t i = 0; i < d->n_installs; i++)
+        printf(" %s (%s)%s", d->installs[i].prefix, d->installs[i].file,
+               i + 1 < d->n_installs ? "," : "\n");
+    printf("  each install's plugins and headers are meant for its own library: remove one\n"
+           "  (`make uninstall` in the source tree, or the distribution's packages)\n");
+}
+
 static int print_report_json(const struct doctor *d)
 {
     json_object *obj = json_object_new_object();
@@ -197,9 +235,12 @@ static int print_report_json(const struct doctor *d)
     rc = sbx_cli_json_add(obj, "sandboxio_version", json_object_new_string(PACKAGE_VERSION));
     if (!rc) rc = sbx_cli_json_add(obj, "libsandboxio_version", json_object_new_string(sbx_version()));
     if (!rc) rc = sbx_cli_json_add(obj, "plugin_abi", json_object_new_string(abi));
+    if (!rc) rc = d->library ? sbx_cli_json_add(obj, "libsandboxio_file", json_object_new_string(d->library))
+                             : sbx_cli_json_add_null(obj, "libsandboxio_file");
+    if (!rc) rc = sbx_cli_json_add(obj, "libsandboxio_installs", installs_json(d));
     if (!rc) rc = sbx_cli_json_add(obj, "plugin_dirs", dirs_json(d->client));
     if (!rc && d->plugins) {
-        rc = sbx_cli_json_add(obj, "plugins", sbx_cli_plugins_json(d->plugins));
+        rc = sbx_cli_json_add(obj, "plugins", sbx_cli_plugins_json(NULL, d->plugins));
         if (!rc) rc = sbx_cli_json_add(obj, "enforceable",
                                        sbx_cli_enforceable_json(d->client, d->plugins));
         if (!rc) rc = sbx_cli_json_add_null(obj, "plugins_error");
@@ -261,6 +302,7 @@ static int print_report_text(const struct doctor *d)
 
     printf("sandboxio %s (libsandboxio %s, plugin ABI %d.%d)\n", PACKAGE_VERSION, sbx_version(),
            SBX_PLUGIN_ABI_MAJOR, SBX_PLUGIN_ABI_MINOR);
+    print_installs_text(d);
     print_kernel_text(&d->kernel);
     printf("Plugin directories (searched in this order):\n");
     for (size_t i = 0; i < n; i++) {
@@ -269,7 +311,7 @@ static int print_report_text(const struct doctor *d)
     }
     printf("Plugins:\n");
     if (d->plugins) {
-        sbx_cli_plugins_table(stdout, d->plugins);
+        sbx_cli_plugins_table(stdout, NULL, d->plugins);
         sbx_cli_spec_dates_text(stdout, d->plugins);
         printf("Enforceable here (declared capabilities the backend's probe confirms):\n");
         sbx_cli_enforceable_text(stdout, d->client, d->plugins);

@@ -18,8 +18,10 @@ static void usage(FILE *out)
           "\n"
           "Load every plugin on the search path and show, for each: its scheme,\n"
           "the load result (ok or an SBX_E2xxx code and why), its version, plugin\n"
-          "ABI, isolation tier, declared capabilities and file. A plugin that\n"
-          "fails to load does not make this command fail. Opens no network socket.\n"
+          "ABI, isolation tier, declared capabilities and file, and the declared\n"
+          "capabilities its probe says this machine cannot enforce (as `doctor`).\n"
+          "A plugin that fails to load does not make this command fail. Opens no\n"
+          "network socket.\n"
           "\n"
           "Options:\n"
           "  --json      print a JSON array instead of a table\n"
@@ -43,14 +45,14 @@ int cmd_plugins(int argc, char **argv)
     if (status != 0)
         return status;
     if (json) {
-        json_object *array = sbx_cli_plugins_json(list);
+        json_object *array = sbx_cli_plugins_json(client, list);
 
         if (!array)
             status = sbx_cli_error(SBX_E_NOMEM, "out of memory building the plugin list");
         else
             status = sbx_cli_exit_code(sbx_cli_print_json(array, 1));
     } else {
-        sbx_cli_plugins_table(stdout, list);
+        sbx_cli_plugins_table(stdout, client, list);
     }
     sbx_plugin_list_free(list);
     sbx_client_free(client);

@@ -11,15 +11,14 @@
 #include "plugin_report.h"
 #include "util.h"
 
-/* Probe the backend with its bare DSN, "scheme://". */
-static int probe(sbx_client *client, const sbx_plugin_info *info, uint64_t *caps, char *dsn,
-                 size_t size)
+int sbx_cli_plugin_probe(sbx_client *client, const sbx_plugin_info *info, uint64_t *caps,
+                         char *dsn, size_t size)
 {
     snprintf(dsn, size, "%s://", info->scheme);
     return sbx_client_probe(client, dsn, caps, NULL);
 }
 
-static void names_text(FILE *out, uint64_t caps)
+void sbx_cli_caps_names_text(FILE *out, uint64_t caps)
 {
     int first = 1;
 
@@ -45,17 +44,17 @@ void sbx_cli_enforceable_text(FILE *out, sbx_client *client, const sbx_plugin_li
 
         if (info->load_code != SBX_OK)
             continue;
-        if (probe(client, info, &caps, dsn, sizeof(dsn)) != SBX_OK) {
+        if (sbx_cli_plugin_probe(client, info, &caps, dsn, sizeof(dsn)) != SBX_OK) {
             const sbx_error *e = sbx_error_last();
             fprintf(out, "  %-8s probe failed: %s: %s\n", info->scheme,
                     e ? e->id : "?", e ? e->message : "");
             continue;
         }
         fprintf(out, "  %-8s ", info->scheme);
-        names_text(out, caps);
+        sbx_cli_caps_names_text(out, caps);
         if (info->caps & ~caps) {
             fputs("\n           declared but not enforceable here: ", out);
-            names_text(out, info->caps & ~caps);
+            sbx_cli_caps_names_text(out, info->caps & ~caps);
         }
         fputc('\n', out);
     }
@@ -70,7 +69,7 @@ static json_object *entry_json(sbx_client *client, const sbx_plugin_info *info)
 
     if (!obj)
         return NULL;
-    code = probe(client, info, &caps, dsn, sizeof(dsn));
+    code = sbx_cli_plugin_probe(client, info, &caps, dsn, sizeof(dsn));
     rc = sbx_cli_json_add(obj, "dsn", json_object_new_string(dsn));
     if (!rc) rc = sbx_cli_json_add(obj, "probe_code", json_object_new_int(code));
     if (code == SBX_OK) {

@@ -104,7 +104,29 @@ static int add_opt(json_object *obj, const char *key, const char *value)
                  : sbx_cli_json_add_null(obj, key);
 }
 
-static json_object *plugin_json(const sbx_plugin_info *info)
+/*
+ * "enforceable" and "not_enforceable": the declared capabilities this
+ * machine can and cannot enforce, from the plugin's probe; both null, with
+ * "probe_code", when the probe failed.
+ */
+static int here_json(json_object *obj, sbx_client *client, const sbx_plugin_info *info)
+{
+    uint64_t caps = 0;
+    char dsn[128];
+    int code = sbx_cli_plugin_probe(client, info, &caps, dsn, sizeof(dsn));
+    int rc = sbx_cli_json_add(obj, "probe_code", json_object_new_int(code));
+
+    if (code == SBX_OK) {
+        if (!rc) rc = sbx_cli_json_add(obj, "enforceable", sbx_cli_caps_json(info->caps & caps));
+        if (!rc) rc = sbx_cli_json_add(obj, "not_enforceable", sbx_cli_caps_json(info->caps & ~caps));
+    } else {
+        if (!rc) rc = sbx_cli_json_add_null(obj, "enforceable");
+        if (!rc) rc = sbx_cli_json_add_null(obj, "not_enforceable");
+    }
+    return rc;
+}
+
+static json_object *plugin_json(sbx_client *client, const sbx_plugin_info *info)
 {
     json_object *obj = json_object_new_object();
     int loaded = info->load_code == SBX_OK;
@@ -126,6 +148,7 @@ static json_object *plugin_json(const sbx_plugin_info *info)
         if (!rc) rc = sbx_cli_json_add(obj, "abi_minor", json_object_new_int64(info->abi_minor));
         if (!rc) rc = sbx_cli_json_add(obj, "tier", json_object_new_string(sbx_tier_name(info->tier)));
         if (!rc) rc = sbx_cli_json_add(obj, "capabilities", sbx_cli_caps_json(info->caps));
+        if (!rc && client) rc = here_json(obj, client, info);
     } else {
         static const char *const absent[] = { "version", "description", "spec_date", "abi_major",
                                               "abi_minor", "tier", "capabilities" };
@@ -139,7 +162,7 @@ static json_object *plugin_json(const sbx_plugin_info *info)
     return obj;
 }
 
-json_object *sbx_cli_plugins_json(const sbx_plugin_list *list)
+json_object *sbx_cli_plugins_json(sbx_client *client, const sbx_plugin_list *list)
 {
     json_object *array = json_object_new_array();
     size_t n = sbx_plugin_list_count(list);
@@ -147,7 +170,7 @@ json_object *sbx_cli_plugins_json(const sbx_plugin_list *list)
     if (!array)
         return NULL;
     for (size_t i = 0; i < n; i++) {
-        if (sbx_cli_json_push(array, plugin_json(sbx_plugin_list_get(list, i)))) {
+        if (sbx_cli_json_push(array, plugin_json(client, sbx_plugin_list_get(list, i)))) {
             json_object_put(array);
             return NULL;
         }
@@ -209,7 +232,24 @@ static int widen(int width, const char *s)
     return len > width ? len : width;
 }
 
-void sbx_cli_plugins_table(FILE *out, const sbx_plugin_list *list)
+/* The second line of a loaded plugin's row: what its probe says is not here. */
+static void here_text(FILE *out, sbx_client *client, const sbx_plugin_info *info)
+{
+    uint64_t caps = 0;
+    char dsn[128];
+
+    if (sbx_cli_plugin_probe(client, info, &caps, dsn, sizeof(dsn)) != SBX_OK) {
+        const sbx_error *e = sbx_error_last();
+        fprintf(out, "  not checked on this machine: probe failed: %s: %s\n", e ? e->id : "?",
+                e && e->message ? e->message : "");
+    } else if (info->caps & ~caps) {
+        fputs("  not enforceable on this machine: ", out);
+        sbx_cli_caps_names_text(out, info->caps & ~caps);
+        fputs(" (sandboxio doctor)\n", out);
+    }
+}
+
+void sbx_cli_plugins_table(FILE *out, sbx_client *client, const sbx_plugin_list *list)
 {
     size_t n = sbx_plugin_list_count(list);
     int w_scheme = 6, w_status = 6, w_version = 7, w_abi = 3, w_tier = 4, w_caps = 12;
@@ -240,5 +280,7 @@ void sbx_cli_plugins_table(FILE *out, const sbx_plugin_list *list)
         if (info->load_code != SBX_OK)
             fprintf(out, "  %s: %s\n", r.status,
                     info->load_message ? info->load_message : sbx_strerror(info->load_code));
+        else if (client)
+            here_text(out, client, info);
     }
 }

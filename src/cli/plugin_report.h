@@ -16,11 +16,19 @@
  */
 int sbx_cli_plugins_load(sbx_client **client, sbx_plugin_list **list);
 
-/* The JSON array of every entry of list (see docs/cli.md), or NULL if out of memory. */
-json_object *sbx_cli_plugins_json(const sbx_plugin_list *list);
+/*
+ * The JSON array of every entry of list (see docs/cli.md), or NULL if out of
+ * memory. With a client, each loaded plugin is probed (sbx_cli_plugin_probe)
+ * and its entry says which declared capabilities this machine can enforce.
+ */
+json_object *sbx_cli_plugins_json(sbx_client *client, const sbx_plugin_list *list);
 
-/* The table of every entry of list, one row each, with a second line for failures. */
-void sbx_cli_plugins_table(FILE *out, const sbx_plugin_list *list);
+/*
+ * The table of every entry of list, one row each, with a second line for a
+ * failure and, with a client, one for declared capabilities its probe says
+ * are not enforceable here.
+ */
+void sbx_cli_plugins_table(FILE *out, sbx_client *client, const sbx_plugin_list *list);
 
 /*
  * The date of the provider specs a plugin is built against, from the
@@ -41,6 +49,17 @@ json_object *sbx_cli_caps_json(uint64_t caps);
  * keyed by scheme with dsn, probe_code, capabilities and not_enforceable.
  */
 void sbx_cli_enforceable_text(FILE *out, sbx_client *client, const sbx_plugin_list *list);
+
+/*
+ * Probe a loaded plugin with its bare DSN "scheme://" (written into dsn):
+ * what it can guarantee on this machine, in *caps (sbx_client_probe()).
+ * Loads the plugin only: opens no socket.
+ */
+int sbx_cli_plugin_probe(sbx_client *client, const sbx_plugin_info *info, uint64_t *caps,
+                         char *dsn, size_t size);
+
+/* "exec,stream,..." for the named bits of caps, "-" for none. */
+void sbx_cli_caps_names_text(FILE *out, uint64_t caps);
 json_object *sbx_cli_enforceable_json(sbx_client *client, const sbx_plugin_list *list);
 
 #endif

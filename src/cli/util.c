@@ -37,11 +37,13 @@ static void print_error(int code, const char *context, const char *message, cons
     fflush(stdout);
     fprintf(stderr, "sandboxio: %s: %s%s%s\n", sbx_error_id(code), context ? context : "",
             context ? ": " : "", message);
-    if (url)
-        fprintf(stderr, "  see: %s\n", url);
-    /* No documentation site: the page is installed, and as a man page too. */
-    if (url && strncmp(url, "file://", 7) == 0)
-        fprintf(stderr, "  or:  man %s\n", sbx_error_id(code));
+    /* The man page is on the machine in every build and needs no browser;
+     * the URL (configure --with-docs-url, by default the installed HTML)
+     * comes second. */
+    if (url) {
+        fprintf(stderr, "  see: man %s\n", sbx_error_id(code));
+        fprintf(stderr, "   or: %s\n", url);
+    }
 }
 
 int sbx_cli_error(int code, const char *fmt, ...)

@@ -34,8 +34,8 @@
 int sbx_cli_exit_code(int code);
 
 /*
- * Print "sandboxio: SBX_Ennnn: <message>" and "  see: <docs url>" to stderr
- * and return the exit status for code.
+ * Print "sandboxio: SBX_Ennnn: <message>", "  see: man SBX_Ennnn" and
+ * "   or: <docs url>" to stderr and return the exit status for code.
  */
 int sbx_cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

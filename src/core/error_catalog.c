@@ -18,10 +18,12 @@ typedef struct catalog_row {
 } catalog_row;
 
 /* The id and the page URL are spelled from the same literal so they cannot
- * drift apart; SBX_DOCS_URL comes from configure (--with-docs-url), or is
- * file://$(docdir)/errors/ from the Makefile when no site is configured. */
+ * drift apart. SBX_DOCS_URL is the root of the documentation site and
+ * SBX_DOCS_SUFFIX the suffix of its pages: configure's --with-docs-url, or
+ * from the Makefile the site installed under $(docdir)/html/ (".html"), or
+ * with no HTML built the Markdown pages under $(docdir)/ (".md"). */
 #define ROW(code, num, summary) \
-    { { (code), "SBX_E" #num, (summary) }, SBX_DOCS_URL "SBX_E" #num ".md" }
+    { { (code), "SBX_E" #num, (summary) }, SBX_DOCS_URL "errors/SBX_E" #num SBX_DOCS_SUFFIX }
 
 static const catalog_row catalog[] = {
     /* 1xxx: usage, DSN, configuration */

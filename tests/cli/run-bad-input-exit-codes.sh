@@ -7,8 +7,10 @@ set -eu
 
 sbx run --dsn nonsense --network open -- echo x
 expect_error 120 SBX_E1003
-# An https:// page, or the installed file:// one (configure --without-docs-url).
-grep -q "see: \(https\?\|file\)://.*SBX_E1003" "$ERR" || fail "no docs URL for SBX_E1003"
+# The man page in every build, then the page of the docs: the installed
+# file:// one by default, or a site's (configure --with-docs-url).
+grep -qx "  see: man SBX_E1003" "$ERR" || fail "no man page named for SBX_E1003"
+grep -q "^   or: \(https\?\|file\)://.*/errors/SBX_E1003\.\(html\|md\)$" "$ERR" || fail "no docs URL for SBX_E1003"
 
 sbx run --dsn nosuch:// --network open -- echo x
 expect_error 121 SBX_E2001

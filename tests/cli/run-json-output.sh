@@ -49,4 +49,4 @@ json_check 'd["exit_code"] is None and d["signal"] == 9'
 sbx run --json -- echo x
 expect_error 122 SBX_E3002
 json_check 'd["error"]["id"] == "SBX_E3002" and d["error"]["code"] == 3002'
-json_check 'd["error"]["docs_url"].endswith("SBX_E3002.md") and d["error"]["message"]'
+json_check 'd["error"]["docs_url"].endswith(("errors/SBX_E3002.html", "errors/SBX_E3002.md")) and d["error"]["message"]'

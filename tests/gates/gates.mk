@@ -7,6 +7,7 @@
 SBX_GATE_TESTS = \
 	tests/gates/doc-examples.sh \
 	tests/gates/doc-links.sh \
+	tests/gates/docs-site.sh \
 	tests/gates/static-analysis.sh \
 	tests/gates/abi.sh \
 	tests/gates/frozen-contract.sh \

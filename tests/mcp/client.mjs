@@ -46,7 +46,7 @@ export async function fails(client, name, args, id) {
   const e = r._meta['dev.sandboxio/error'];
   assert.equal(e.id, id, `${name}: ${JSON.stringify(e)}`);
   assert.equal(e.code, Number(id.slice(5)));
-  assert.match(e.docs_url, new RegExp(`${id}\\.md$`));
+  assert.match(e.docs_url, new RegExp(`/errors/${id}\\.(html|md)$`));
   assert.ok(e.message.length > 0);
   assert.ok(r.content[0].text.startsWith(`${id}: `), r.content[0].text);
   assert.equal(r.structuredContent, undefined);

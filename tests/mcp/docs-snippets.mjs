@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// Every `mcpServers` snippet of docs/mcp.md parses, and the server it names
-// runs: stdio ones are started as written (with this build's sandboxio),
-// the HTTP one against the `sandboxio mcp --http` command the page gives.
+// Every client configuration of docs/mcp.md parses, follows the documented
+// format of the client it is given for (Claude Code, Claude Desktop, Cursor,
+// VS Code: the key that holds the servers, the fields, how a variable is
+// written), and the server it names runs: stdio ones are started as written
+// (with this build's sandboxio), HTTP ones against the `sandboxio mcp --http`
+// command the page gives, their variables given the token.
 // Every tool the server lists has its section in the page.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
@@ -15,8 +18,62 @@ import { ok } from './client.mjs';
 
 const SBX = process.env.SBX;
 const page = readFileSync(join(process.env.SBX_TEST_SRCDIR, 'docs/mcp.md'), 'utf8');
-const snippets = [...page.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]).filter((t) => t.includes('mcpServers'));
-assert.ok(snippets.length >= 3, `found ${snippets.length} mcpServers snippets`);
+
+// The section on clients, one "### Client" heading each: every JSON snippet
+// under a heading is that client's configuration file.
+const section = page.slice(page.indexOf('## Configuring agent clients'), page.indexOf('## What this version'));
+assert.ok(section.length > 0, 'docs/mcp.md has no "Configuring agent clients" section');
+const snippets = [];
+for (const part of section.split(/^### /m).slice(1)) {
+  const client = part.slice(0, part.indexOf('\n')).trim();
+  for (const m of part.matchAll(/```json\n([\s\S]*?)```/g)) snippets.push({ client, text: m[1] });
+}
+
+// Each client's documented format (docs/mcp.md names the file and key of
+// each): which key holds the servers, and how a value names a variable.
+const ENV_REF = /\$\{([^}]*)\}/g;
+const rules = {
+  'Claude Code': { key: 'mcpServers', ref: /^[A-Za-z_][A-Za-z0-9_]*(:-.*)?$/, http: true },
+  'Claude Desktop': { key: 'mcpServers', ref: null, http: false },
+  'Cursor': { key: 'mcpServers', ref: /^env:[A-Za-z_][A-Za-z0-9_]*$/, http: true },
+  'VS Code': { key: 'servers', ref: /^input:[A-Za-z0-9_-]+$/, http: true, typed: true },
+};
+for (const name of Object.keys(rules))
+  assert.ok(snippets.some((s) => s.client === name), `docs/mcp.md has no snippet for ${name}`);
+
+// The references of a server's strings; checked against the client's syntax.
+function refs(server) {
+  return [...JSON.stringify(server).matchAll(ENV_REF)].map((m) => m[1]);
+}
+
+function check(client, config) {
+  const rule = rules[client];
+  assert.ok(rule, `a snippet under "${client}", a client with no rules here`);
+  const other = rule.key === 'servers' ? 'mcpServers' : 'servers';
+  assert.ok(config[rule.key] && !config[other], `${client} reads "${rule.key}", not "${other}"`);
+  const inputs = new Map((config.inputs || []).map((i) => [i.id, i]));
+  for (const [name, server] of Object.entries(config[rule.key])) {
+    if (rule.typed)
+      assert.ok(server.type === (server.command ? 'stdio' : 'http'), `${client}: ${name} needs its "type"`);
+    if (!server.command)
+      assert.ok(rule.http && server.url, `${client}: ${name} is neither a command nor a URL the client takes`);
+    for (const r of refs(server)) {
+      assert.ok(rule.ref && rule.ref.test(r), `${client}: \${${r}} in ${name} is not a variable ${client} expands`);
+      if (r.startsWith('input:'))
+        assert.equal(inputs.get(r.slice(6))?.password, true, `${client}: \${${r}} has no password input`);
+    }
+  }
+  return config[rule.key];
+}
+
+// A server's strings with every variable given its value.
+function expand(value, values) {
+  return value.replace(ENV_REF, (_, r) => {
+    const name = r.replace(/^(env|input):/, '').replace(/:-.*$/, '');
+    assert.ok(name in values, `no value for \${${r}}`);
+    return values[name];
+  });
+}
 
 async function exercise(client, label) {
   const { tools } = await client.listTools();
@@ -26,9 +83,9 @@ async function exercise(client, label) {
 }
 
 let stdio = 0, http = 0;
-for (const text of snippets) {
-  const config = JSON.parse(text);
-  for (const [name, server] of Object.entries(config.mcpServers)) {
+for (const { client, text } of snippets) {
+  const servers = check(client, JSON.parse(text));
+  for (const [name, server] of Object.entries(servers)) {
     if (server.command) {
       assert.equal(server.command, 'sandboxio', name);
       const transport = new StdioClientTransport({ command: SBX, args: server.args,
@@ -38,7 +95,6 @@ for (const text of snippets) {
       await exercise(client, name);
       stdio++;
     } else {
-      assert.equal(server.type, 'http', name);
       const line = page.match(/^ {4}(sandboxio mcp [^\n]*--http 127\.0\.0\.1:8765[^\n]*)$/m);
       assert.ok(line, 'docs/mcp.md gives no `sandboxio mcp --http` command for the HTTP snippet');
       const token = `docs-${process.pid}`;
@@ -53,9 +109,10 @@ for (const text of snippets) {
         p.stderr.on('data', (d) => { err += d; const m = err.match(/127\.0\.0\.1:(\d+)\/mcp/); if (m) resolve(m[1]); });
         p.on('exit', (c) => reject(new Error(`the documented server exited ${c}: ${err}`)));
       });
-      const url = server.url.replace(':8765/', `:${port}/`);
-      const headers = Object.fromEntries(Object.entries(server.headers)
-        .map(([k, v]) => [k, v.replace('${SANDBOXIO_MCP_TOKEN}', token)]));
+      const values = { SANDBOXIO_MCP_TOKEN: token, 'sandboxio-token': token };
+      const url = expand(server.url, values).replace(':8765/', `:${port}/`);
+      const headers = Object.fromEntries(Object.entries(server.headers || {})
+        .map(([k, v]) => [k, expand(v, values)]));
       const client = new Client({ name: 'docs-snippets', version: '1' });
       await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
       await exercise(client, name);
@@ -64,5 +121,5 @@ for (const text of snippets) {
     }
   }
 }
-assert.ok(stdio >= 2 && http >= 1, `stdio ${stdio}, http ${http}`);
+assert.ok(stdio >= 3 && http >= 3, `stdio ${stdio}, http ${http}`);
 console.log(`ok: ${stdio} stdio and ${http} HTTP snippets of docs/mcp.md`);

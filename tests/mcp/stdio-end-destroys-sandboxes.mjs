@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Every sandbox a stdio client opened is destroyed when the server gets
-// EOF on stdin, SIGTERM or SIGINT, also with a command still running:
-// checked with the local backend's own processes.
+// EOF on stdin, SIGTERM or SIGINT, also with a command still running, whose
+// call is cancelled and gets no response: checked with the local backend's
+// own processes.
 import assert from 'node:assert/strict';
 import { rawServer, initialized } from './raw-stdio.mjs';
 import { localInits, waitGone } from './procs.mjs';
@@ -19,8 +20,11 @@ async function scenario(name, end, expectCode) {
     assert.equal(r.result.isError, false, JSON.stringify(r));
     ids.push(r.result.structuredContent.sandbox_id);
   }
-  // One with a command running that would outlive the test.
-  s.request('tools/call', { name: 'sandbox_exec', arguments: { sandbox_id: ids[0], argv: ['sleep', '60'] } });
+  // One with a command running that would outlive the test: cancelled at
+  // the end, it gets no response (docs/mcp.md says so).
+  let answered = null;
+  s.request('tools/call', { name: 'sandbox_exec', arguments: { sandbox_id: ids[0], argv: ['sleep', '60'] } })
+    .then((r) => { answered = r; });
   await new Promise((r) => setTimeout(r, 300));
   const inits = localInits(s.p.pid);
   // One init per sandbox at least (an exec may add a helper of the same name).
@@ -28,6 +32,7 @@ async function scenario(name, end, expectCode) {
   end(s);
   const { code } = await s.exited;
   assert.equal(code, expectCode, `${name}: exit status`);
+  assert.equal(answered, null, `${name}: the call in flight got a response: ${JSON.stringify(answered)}`);
   assert.deepEqual(await waitGone(inits), [], `${name}: sandboxes left behind`);
   console.log(`ok: ${name} destroys every sandbox`);
 }
