@@ -21,7 +21,14 @@ src_sandboxio_SOURCES += \
 	src/cli/mcp/stdio.c \
 	src/cli/mcp/tighten.c \
 	src/cli/mcp/tools.c
-src_sandboxio_CFLAGS += $(MHD_CFLAGS)
+## Tighten-only reads allow_hosts as the local backend's egress proxy
+## enforces them: with the proxy's own parser and rules.
+src_sandboxio_SOURCES += \
+	plugins/local/proxy/allow.c \
+	plugins/local/proxy/allow.h \
+	plugins/local/proxy/parse.c \
+	plugins/local/proxy/parse.h
+src_sandboxio_CFLAGS += $(MHD_CFLAGS) -I$(top_srcdir)/plugins/local
 src_sandboxio_LDADD += $(MHD_LIBS)
 dist_doc_DATA += docs/mcp.md
 
@@ -42,7 +49,8 @@ SBX_MCP_TESTS = \
 	tests/mcp/stdio-ignored-signals-stay-ignored.sh \
 	tests/mcp/http-session-expires.sh \
 	tests/mcp/http-loopback-without-token.sh \
-	tests/mcp/http-resume.sh
+	tests/mcp/http-resume.sh \
+	tests/mcp/tighten-allow-host-ports.sh
 ## They run their sandboxes on local://: in a build without it, only the
 ## server is built.
 if SBX_ENABLE_LOCAL
@@ -55,7 +63,7 @@ EXTRA_DIST += $(SBX_MCP_TESTS) tests/mcp/lib.sh tests/mcp/client.mjs 	tests/mcp/
 	tests/mcp/sdk-stdio-pool.mjs tests/mcp/docs-snippets.mjs tests/mcp/stdio-limits.mjs \
 	tests/mcp/sdk-tighten-policy.mjs tests/mcp/stdio-ignored-signals-stay-ignored.mjs \
 	tests/mcp/http-session-expires.mjs tests/mcp/http-loopback-without-token.mjs tests/mcp/raw-stdio.mjs tests/mcp/http-resume.mjs \
-	tests/mcp/conformance-expected-failures.yml
+	tests/mcp/conformance-expected-failures.yml tests/mcp/tighten-allow-host-ports.mjs
 CLEANFILES += tests/mcp-npm.lock
 
 ## The benchmark (bench/mcp/run.sh BUILDDIR; docs/performance.md).

@@ -3,8 +3,9 @@
  * tighten.c - what of the operator's policy a call that makes a sandbox
  * (run, sandbox_create) may tighten: the network, memory, CPU, process and
  * disk limits, and the minimum tier; and the variables a command's env may
- * set (none, unless the operator allowed names with --agent-env). A value wider than the operator's is refused with
- * SBX_E_MCP_POLICY_WIDER before anything is made; "the operator's" is the
+ * set (none, unless the operator allowed names with --agent-env). A value
+ * wider than the operator's is refused with SBX_E_MCP_POLICY_WIDER before
+ * anything is made; "the operator's" is the
  * limit the backend would really apply (its default included), so that an
  * operator who set nothing still cannot be outbid past the core's default.
  * A tighter value gets a policy of its own: the operator's options replayed,
@@ -12,6 +13,7 @@
  */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
@@ -20,6 +22,7 @@
 #include <strings.h>
 
 #include "mcp.h"
+#include "proxy/allow.h"
 
 static const char *const network_names[] = { "none", "allowlist", "open" };
 
@@ -29,29 +32,79 @@ static int bad(struct mcp_args *a, const char *why)
     return SBX_E_MCP_BAD_ARGUMENTS;
 }
 
-/* Does the operator's --allow-host cover host? The same name, or the name
- * without a port covering the name with any port. */
-static int host_covered(const struct policy_opts *po, const char *host)
+/*
+ * Does the operator's --allow-host list allow all that entry allows? Both
+ * read with the egress proxy's own parser and matched with its own rules
+ * (plugins/local/proxy/allow.c), so that the check is the enforcement: an
+ * entry's ports are its :PORT, or 80 and 443 without one; a name is listed
+ * or under a listed *.domain; an address block lies inside a listed one.
+ * Every port of the entry must be allowed, each by one operator entry that
+ * holds the whole of the entry's hosts.
+ */
+static int rule_holds(const px_rule *op, const px_rule *r, uint16_t port)
 {
-    for (size_t i = 0; i < po->n_given; i++) {
-        const char *allowed = po->given[i].arg;
-        size_t n;
+    union { struct sockaddr sa; struct sockaddr_in v4; struct sockaddr_in6 v6; } lo, hi;
+    uint8_t first[16], last[16];
+    char star[PX_MAX_HOST + 3];
 
-        if (po->given[i].opt != OPT_ALLOW_HOST)
-            continue;
-        n = strlen(allowed);
-        if (strcasecmp(allowed, host) == 0)
-            return 1;
-        if (!strchr(allowed, ':') && strncasecmp(allowed, host, n) == 0 && host[n] == ':')
-            return 1;
+    if (r->kind == PX_RULE_NAME)
+        return px_allow_name(op, 1, r->name, port);
+    if (r->kind == PX_RULE_WILDCARD) {
+        /* '*' is in no listed name: "*.d" stands for every name under d,
+         * and only a *.domain over d (or d itself) matches it. */
+        snprintf(star, sizeof star, "*.%s", r->name);
+        return px_allow_name(op, 1, star, port);
     }
-    return 0;
+    /* A block is inside another when its first and last addresses are. */
+    for (int i = 0; i < 16; i++) {
+        int bits = r->prefix - 8 * i;
+        uint8_t mask = bits >= 8 ? 0xff : bits <= 0 ? 0 : (uint8_t)(0xff << (8 - bits));
+        first[i] = r->addr[i] & mask;
+        last[i] = (uint8_t)(first[i] | (uint8_t)~mask);
+    }
+    memset(&lo, 0, sizeof lo);
+    memset(&hi, 0, sizeof hi);
+    if (r->family == AF_INET) {
+        lo.v4.sin_family = hi.v4.sin_family = AF_INET;
+        memcpy(&lo.v4.sin_addr, first, 4);
+        memcpy(&hi.v4.sin_addr, last, 4);
+    } else {
+        lo.v6.sin6_family = hi.v6.sin6_family = AF_INET6;
+        memcpy(&lo.v6.sin6_addr, first, 16);
+        memcpy(&hi.v6.sin6_addr, last, 16);
+    }
+    return px_allow_addr(op, 1, &lo.sa, port) && px_allow_addr(op, 1, &hi.sa, port);
+}
+
+static int host_covered(const struct policy_opts *po, const px_rule *r)
+{
+    const uint16_t plain[] = { 80, 443 };
+    const uint16_t *ports = r->port ? &r->port : plain;
+    size_t nports = r->port ? 1 : 2;
+
+    for (size_t p = 0; p < nports; p++) {
+        size_t i;
+
+        for (i = 0; i < po->n_given; i++) {
+            px_rule op;
+            const char *why;
+
+            if (po->given[i].opt == OPT_ALLOW_HOST && px_rule_parse(po->given[i].arg, &op, &why) == 0 &&
+                rule_holds(&op, r, ports[p]))
+                break;
+        }
+        if (i == po->n_given)
+            return 0;
+    }
+    return 1;
 }
 
 static int read_network(struct mcp_tighten *t, const struct policy_opts *po, struct mcp_args *a)
 {
     const char *mode;
     json_object *hosts = NULL;
+    const char *why;
+    px_rule rule;
     size_t i, n = 0;
     int rc;
 
@@ -93,9 +146,14 @@ static int read_network(struct mcp_tighten *t, const struct policy_opts *po, str
         if (!json_object_is_type(h, json_type_string) || !*host ||
             strlen(host) != (size_t)json_object_get_string_len(h))
             return bad(a, "'allow_hosts' must be an array of host names");
+        if (px_rule_parse(host, &rule, &why) < 0) {
+            snprintf(a->why, sizeof(a->why), "allow_hosts: %.200s: %s", host, why);
+            return SBX_E_MCP_BAD_ARGUMENTS;
+        }
         /* Under --network open any list is tighter; under an allowlist only its hosts. */
-        if (po->network == SBX_NET_ALLOWLIST && !host_covered(po, host)) {
-            snprintf(a->why, sizeof(a->why), "allow_hosts: %.200s is not in the server's --allow-host list",
+        if (po->network == SBX_NET_ALLOWLIST && !host_covered(po, &rule)) {
+            snprintf(a->why, sizeof(a->why), "allow_hosts: %.120s allows more than the server's --allow-host list "
+                     "(without :PORT an entry means ports 80 and 443)",
                      host);
             return SBX_E_MCP_POLICY_WIDER;
         }
