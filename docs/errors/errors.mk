@@ -71,6 +71,7 @@ SBX_ERROR_PAGES = \
 	docs/errors/SBX_E3016.md \
 	docs/errors/SBX_E3020.md \
 	docs/errors/SBX_E3021.md \
+	docs/errors/SBX_E3022.md \
 	docs/errors/SBX_E3025.md \
 	docs/errors/SBX_E3030.md \
 	docs/errors/SBX_E3031.md \

@@ -100,6 +100,7 @@ typedef enum sbx_code {
     SBX_E_POLICY_DISK = 3016,           /* SBX_E3016 */
     SBX_E_MCP_POLICY_WIDER = 3020,      /* SBX_E3020 a tool argument widens the operator's policy */
     SBX_E_MCP_SANDBOX_LIMIT = 3021,     /* SBX_E3021 the client has its maximum of sandboxes */
+    SBX_E_MCP_SESSION_LIMIT = 3022,     /* SBX_E3022 the token has its maximum of MCP sessions */
     SBX_E_POLICY_NETWORK_OPEN = 3025,   /* SBX_E3025 the backend cannot give an open network */
     SBX_E_CAP_ATTACH = 3030,            /* SBX_E3030 */
     SBX_E_CAP_PAUSE = 3031,             /* SBX_E3031 */

@@ -50,7 +50,8 @@ SBX_MCP_TESTS = \
 	tests/mcp/http-session-expires.sh \
 	tests/mcp/http-loopback-without-token.sh \
 	tests/mcp/http-resume.sh \
-	tests/mcp/tighten-allow-host-ports.sh
+	tests/mcp/tighten-allow-host-ports.sh \
+	tests/mcp/http-sessions-and-sandboxes-capped.sh
 ## They run their sandboxes on local://: in a build without it, only the
 ## server is built.
 if SBX_ENABLE_LOCAL
@@ -63,7 +64,8 @@ EXTRA_DIST += $(SBX_MCP_TESTS) tests/mcp/lib.sh tests/mcp/client.mjs 	tests/mcp/
 	tests/mcp/sdk-stdio-pool.mjs tests/mcp/docs-snippets.mjs tests/mcp/stdio-limits.mjs \
 	tests/mcp/sdk-tighten-policy.mjs tests/mcp/stdio-ignored-signals-stay-ignored.mjs \
 	tests/mcp/http-session-expires.mjs tests/mcp/http-loopback-without-token.mjs tests/mcp/raw-stdio.mjs tests/mcp/http-resume.mjs \
-	tests/mcp/conformance-expected-failures.yml tests/mcp/tighten-allow-host-ports.mjs
+	tests/mcp/conformance-expected-failures.yml tests/mcp/tighten-allow-host-ports.mjs \
+	tests/mcp/http-sessions-and-sandboxes-capped.mjs
 CLEANFILES += tests/mcp-npm.lock
 
 ## The benchmark (bench/mcp/run.sh BUILDDIR; docs/performance.md).

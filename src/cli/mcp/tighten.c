@@ -5,9 +5,9 @@
  * disk limits, and the minimum tier; and the variables a command's env may
  * set (none, unless the operator allowed names with --agent-env). A value
  * wider than the operator's is refused with SBX_E_MCP_POLICY_WIDER before
- * anything is made; "the operator's" is the
- * limit the backend would really apply (its default included), so that an
- * operator who set nothing still cannot be outbid past the core's default.
+ * anything is made; "the operator's" is the limit the backend would really
+ * apply (its default included), so that an operator who set nothing still
+ * cannot be outbid past the core's default.
  * A tighter value gets a policy of its own: the operator's options replayed,
  * the call's on top.
  */
