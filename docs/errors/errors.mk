@@ -38,6 +38,7 @@ SBX_ERROR_PAGES = \
 	docs/errors/SBX_E1054.md \
 	docs/errors/SBX_E1055.md \
 	docs/errors/SBX_E1056.md \
+	docs/errors/SBX_E1057.md \
 	docs/errors/SBX_E1060.md \
 	docs/errors/SBX_E2001.md \
 	docs/errors/SBX_E2002.md \

@@ -63,6 +63,7 @@ typedef enum sbx_code {
     SBX_E_PROFILE_BAD_VALUE = 1054, /* SBX_E1054 a value does not parse (CLI only) */
     SBX_E_PROFILE_NOT_FOUND = 1055, /* SBX_E1055 no profile of that name (CLI only) */
     SBX_E_PROFILE_UNREADABLE = 1056, /* SBX_E1056 a profiles file cannot be read (CLI only) */
+    SBX_E_PROFILE_UNSAFE = 1057, /* SBX_E1057 another user could change a profiles file (CLI only) */
     SBX_E_MCP_STREAM_LOST = 1060,    /* SBX_E1060 an MCP event stream cannot be resumed from Last-Event-ID */
 
     /* 2xxx: plugin loading and ABI */

@@ -91,6 +91,13 @@ int profile_set_load(struct profile_set *set, const char *file, int must_exist,
  */
 int profile_set_load_default(struct profile_set *set, struct profile_error *err);
 
+/*
+ * profile_safe.c: SBX_OK if file, open as fd, is the caller's word: it and
+ * every directory above it owned by the caller or root, writable by no one
+ * else (a sticky directory excepted); else SBX_E_PROFILE_UNSAFE with err.
+ */
+int profile_file_safe(const char *file, int fd, struct profile_error *err);
+
 /* The profile called name, or NULL. */
 const struct profile *profile_set_find(const struct profile_set *set, const char *name);
 

@@ -57,6 +57,7 @@ static const catalog_row catalog[] = {
     ROW(SBX_E_PROFILE_BAD_VALUE, 1054, "a profile value is not valid for its key"),
     ROW(SBX_E_PROFILE_NOT_FOUND, 1055, "no profile of that name in any profiles file"),
     ROW(SBX_E_PROFILE_UNREADABLE, 1056, "a profiles file cannot be read"),
+    ROW(SBX_E_PROFILE_UNSAFE, 1057, "another user could change a profiles file"),
     ROW(SBX_E_MCP_STREAM_LOST, 1060, "the MCP event stream cannot be resumed"),
 
     /* 2xxx: plugin loading and ABI */
