@@ -24,6 +24,8 @@ src_sandboxio_SOURCES += \
 ## Tighten-only reads allow_hosts as the local backend's egress proxy
 ## enforces them: with the proxy's own parser and rules.
 src_sandboxio_SOURCES += \
+	src/cli/mcp/allow_cover.c \
+	src/cli/mcp/allow_cover.h \
 	plugins/local/proxy/allow.c \
 	plugins/local/proxy/allow.h \
 	plugins/local/proxy/parse.c \

@@ -13,7 +13,6 @@
  */
 #include "config.h"
 
-#include <arpa/inet.h>
 #include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
@@ -22,7 +21,7 @@
 #include <strings.h>
 
 #include "mcp.h"
-#include "proxy/allow.h"
+#include "allow_cover.h"
 
 static const char *const network_names[] = { "none", "allowlist", "open" };
 
@@ -32,71 +31,22 @@ static int bad(struct mcp_args *a, const char *why)
     return SBX_E_MCP_BAD_ARGUMENTS;
 }
 
-/*
- * Does the operator's --allow-host list allow all that entry allows? Both
- * read with the egress proxy's own parser and matched with its own rules
- * (plugins/local/proxy/allow.c), so that the check is the enforcement: an
- * entry's ports are its :PORT, or 80 and 443 without one; a name is listed
- * or under a listed *.domain; an address block lies inside a listed one.
- * Every port of the entry must be allowed, each by one operator entry that
- * holds the whole of the entry's hosts.
- */
-static int rule_holds(const px_rule *op, const px_rule *r, uint16_t port)
+/* Does the operator's --allow-host list allow all that rule allows? */
+static int host_covered(const struct policy_opts *po, const px_rule *rule, int *covered)
 {
-    union { struct sockaddr sa; struct sockaddr_in v4; struct sockaddr_in6 v6; } lo, hi;
-    uint8_t first[16], last[16];
-    char star[PX_MAX_HOST + 3];
+    px_rule *ops = calloc(po->n_given ? po->n_given : 1, sizeof(*ops));
+    const char *why;
+    size_t n = 0;
 
-    if (r->kind == PX_RULE_NAME)
-        return px_allow_name(op, 1, r->name, port);
-    if (r->kind == PX_RULE_WILDCARD) {
-        /* '*' is in no listed name: "*.d" stands for every name under d,
-         * and only a *.domain over d (or d itself) matches it. */
-        snprintf(star, sizeof star, "*.%s", r->name);
-        return px_allow_name(op, 1, star, port);
-    }
-    /* A block is inside another when its first and last addresses are. */
-    for (int i = 0; i < 16; i++) {
-        int bits = r->prefix - 8 * i;
-        uint8_t mask = bits >= 8 ? 0xff : bits <= 0 ? 0 : (uint8_t)(0xff << (8 - bits));
-        first[i] = r->addr[i] & mask;
-        last[i] = (uint8_t)(first[i] | (uint8_t)~mask);
-    }
-    memset(&lo, 0, sizeof lo);
-    memset(&hi, 0, sizeof hi);
-    if (r->family == AF_INET) {
-        lo.v4.sin_family = hi.v4.sin_family = AF_INET;
-        memcpy(&lo.v4.sin_addr, first, 4);
-        memcpy(&hi.v4.sin_addr, last, 4);
-    } else {
-        lo.v6.sin6_family = hi.v6.sin6_family = AF_INET6;
-        memcpy(&lo.v6.sin6_addr, first, 16);
-        memcpy(&hi.v6.sin6_addr, last, 16);
-    }
-    return px_allow_addr(op, 1, &lo.sa, port) && px_allow_addr(op, 1, &hi.sa, port);
-}
-
-static int host_covered(const struct policy_opts *po, const px_rule *r)
-{
-    const uint16_t plain[] = { 80, 443 };
-    const uint16_t *ports = r->port ? &r->port : plain;
-    size_t nports = r->port ? 1 : 2;
-
-    for (size_t p = 0; p < nports; p++) {
-        size_t i;
-
-        for (i = 0; i < po->n_given; i++) {
-            px_rule op;
-            const char *why;
-
-            if (po->given[i].opt == OPT_ALLOW_HOST && px_rule_parse(po->given[i].arg, &op, &why) == 0 &&
-                rule_holds(&op, r, ports[p]))
-                break;
-        }
-        if (i == po->n_given)
-            return 0;
-    }
-    return 1;
+    if (!ops)
+        return SBX_E_NOMEM;
+    /* An operator's entry the proxy could not parse allows nothing. */
+    for (size_t i = 0; i < po->n_given; i++)
+        if (po->given[i].opt == OPT_ALLOW_HOST && px_rule_parse(po->given[i].arg, &ops[n], &why) == 0)
+            n++;
+    *covered = mcp_allow_covered(ops, n, rule);
+    free(ops);
+    return SBX_OK;
 }
 
 static int read_network(struct mcp_tighten *t, const struct policy_opts *po, struct mcp_args *a)
@@ -106,7 +56,7 @@ static int read_network(struct mcp_tighten *t, const struct policy_opts *po, str
     const char *why;
     px_rule rule;
     size_t i, n = 0;
-    int rc;
+    int rc, covered;
 
     if ((rc = mcp_arg_string(a, "network", 0, &mode)))
         return rc;
@@ -151,7 +101,9 @@ static int read_network(struct mcp_tighten *t, const struct policy_opts *po, str
             return SBX_E_MCP_BAD_ARGUMENTS;
         }
         /* Under --network open any list is tighter; under an allowlist only its hosts. */
-        if (po->network == SBX_NET_ALLOWLIST && !host_covered(po, &rule)) {
+        if (po->network == SBX_NET_ALLOWLIST && (rc = host_covered(po, &rule, &covered)))
+            return rc;
+        if (po->network == SBX_NET_ALLOWLIST && !covered) {
             snprintf(a->why, sizeof(a->why), "allow_hosts: %.120s allows more than the server's --allow-host list "
                      "(without :PORT an entry means ports 80 and 443)",
                      host);
