@@ -65,10 +65,7 @@ tests_fuzz_fuzz_proxy_sni_LDFLAGS = $(FUZZ_CFLAGS)
 
 ## An MCP agent's allow_hosts against the operator's --allow-host, as the
 ## proxy reads and enforces both: every entry a client sends.
-tests_fuzz_fuzz_allow_cover_SOURCES = tests/fuzz/fuzz_allow_cover.c \
-	src/cli/mcp/allow_cover.c src/cli/mcp/allow_cover.h \
-	plugins/local/proxy/allow.c plugins/local/proxy/allow.h \
-	plugins/local/proxy/parse.c plugins/local/proxy/parse.h
+tests_fuzz_fuzz_allow_cover_SOURCES = tests/fuzz/fuzz_allow_cover.c $(SBX_MCP_ALLOW_COVER_SOURCES)
 tests_fuzz_fuzz_allow_cover_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/local
 tests_fuzz_fuzz_allow_cover_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 tests_fuzz_fuzz_allow_cover_LDFLAGS = $(FUZZ_CFLAGS)

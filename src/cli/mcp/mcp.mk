@@ -22,14 +22,11 @@ src_sandboxio_SOURCES += \
 	src/cli/mcp/tighten.c \
 	src/cli/mcp/tools.c
 ## Tighten-only reads allow_hosts as the local backend's egress proxy
-## enforces them: with the proxy's own parser and rules.
-src_sandboxio_SOURCES += \
-	src/cli/mcp/allow_cover.c \
-	src/cli/mcp/allow_cover.h \
-	plugins/local/proxy/allow.c \
-	plugins/local/proxy/allow.h \
-	plugins/local/proxy/parse.c \
-	plugins/local/proxy/parse.h
+## enforces them: with the proxy's own parser and rules (also fuzz.mk's).
+SBX_MCP_ALLOW_COVER_SOURCES = src/cli/mcp/allow_cover.c src/cli/mcp/allow_cover.h \
+	plugins/local/proxy/allow.c plugins/local/proxy/allow.h \
+	plugins/local/proxy/parse.c plugins/local/proxy/parse.h
+src_sandboxio_SOURCES += $(SBX_MCP_ALLOW_COVER_SOURCES)
 src_sandboxio_CFLAGS += $(MHD_CFLAGS) -I$(top_srcdir)/plugins/local
 src_sandboxio_LDADD += $(MHD_LIBS)
 dist_doc_DATA += docs/mcp.md
