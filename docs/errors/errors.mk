@@ -38,6 +38,7 @@ SBX_ERROR_PAGES = \
 	docs/errors/SBX_E1054.md \
 	docs/errors/SBX_E1055.md \
 	docs/errors/SBX_E1056.md \
+	docs/errors/SBX_E1057.md \
 	docs/errors/SBX_E1060.md \
 	docs/errors/SBX_E2001.md \
 	docs/errors/SBX_E2002.md \
@@ -71,6 +72,7 @@ SBX_ERROR_PAGES = \
 	docs/errors/SBX_E3016.md \
 	docs/errors/SBX_E3020.md \
 	docs/errors/SBX_E3021.md \
+	docs/errors/SBX_E3022.md \
 	docs/errors/SBX_E3025.md \
 	docs/errors/SBX_E3030.md \
 	docs/errors/SBX_E3031.md \

@@ -63,6 +63,7 @@ typedef enum sbx_code {
     SBX_E_PROFILE_BAD_VALUE = 1054, /* SBX_E1054 a value does not parse (CLI only) */
     SBX_E_PROFILE_NOT_FOUND = 1055, /* SBX_E1055 no profile of that name (CLI only) */
     SBX_E_PROFILE_UNREADABLE = 1056, /* SBX_E1056 a profiles file cannot be read (CLI only) */
+    SBX_E_PROFILE_UNSAFE = 1057, /* SBX_E1057 another user could change a profiles file (CLI only) */
     SBX_E_MCP_STREAM_LOST = 1060,    /* SBX_E1060 an MCP event stream cannot be resumed from Last-Event-ID */
 
     /* 2xxx: plugin loading and ABI */
@@ -100,6 +101,7 @@ typedef enum sbx_code {
     SBX_E_POLICY_DISK = 3016,           /* SBX_E3016 */
     SBX_E_MCP_POLICY_WIDER = 3020,      /* SBX_E3020 a tool argument widens the operator's policy */
     SBX_E_MCP_SANDBOX_LIMIT = 3021,     /* SBX_E3021 the client has its maximum of sandboxes */
+    SBX_E_MCP_SESSION_LIMIT = 3022,     /* SBX_E3022 the token has its maximum of MCP sessions */
     SBX_E_POLICY_NETWORK_OPEN = 3025,   /* SBX_E3025 the backend cannot give an open network */
     SBX_E_CAP_ATTACH = 3030,            /* SBX_E3030 */
     SBX_E_CAP_PAUSE = 3031,             /* SBX_E3031 */

@@ -161,7 +161,8 @@ TESTS += \
 	plugins/local/tests/network-helpers-get-no-client-environment.sh \
 	plugins/local/tests/run-network-allowlist-refuses-host-addresses.sh \
 	plugins/local/tests/proxy-holds-bounded-memory-for-stalled-tunnels.sh \
-	plugins/local/tests/run-network-open-caps-connections.sh
+	plugins/local/tests/run-network-open-caps-connections.sh \
+	plugins/local/tests/rundir-private-without-xdg-runtime-dir.sh
 EXTRA_DIST += \
 	plugins/local/tests/lib.sh \
 	plugins/local/tests/netns.sh \
@@ -184,6 +185,7 @@ EXTRA_DIST += \
 	plugins/local/tests/run-network-allowlist-refuses-host-addresses.sh \
 	plugins/local/tests/proxy-holds-bounded-memory-for-stalled-tunnels.sh \
 	plugins/local/tests/run-network-open-caps-connections.sh \
+	plugins/local/tests/rundir-private-without-xdg-runtime-dir.sh \
 	plugins/local/tests/proxy-relay.py \
 	plugins/local/tests/proxy-memory.py \
 	bench/local/run.sh \

@@ -5,7 +5,10 @@
  *
  * $SANDBOXIO_LOCAL_RUNDIR if set (ignored in setuid programs); else
  * /run/sandboxio for root; else $XDG_RUNTIME_DIR/sandboxio, or, where no
- * session gives one, /tmp/sandboxio-UID. Whoever can write there could
+ * session gives one, ~/.cache/sandboxio/run: a directory of the user's
+ * own, not one in a world-writable directory such as /tmp, whose name
+ * another user could take first and so block the user's sandboxes (the
+ * fallback was /tmp/sandboxio-UID). Whoever can write there could
  * point a client at a socket of theirs, so the directory is only used when
  * it is exactly what this code would have made: a directory (never a
  * symlink, which lstat and O_NOFOLLOW refuse), owned by the caller, with
@@ -17,6 +20,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,20 +31,58 @@
 
 #include "local.h"
 
-static int rundir_path(char *buf, size_t cap)
+/* Below the user's home: the directories made on the way, if missing. */
+#define HOME_RUNDIR_PARENTS { "/.cache", "/.cache/sandboxio" }
+#define HOME_RUNDIR "/.cache/sandboxio/run"
+
+/* $HOME, else the account's home; NULL if neither is an absolute path. */
+static const char *home_dir(void)
+{
+    const char *home = secure_getenv("HOME");
+    struct passwd *pw;
+
+    if (home && home[0] == '/')
+        return home;
+    pw = getpwuid(geteuid());
+    return pw && pw->pw_dir && pw->pw_dir[0] == '/' ? pw->pw_dir : NULL;
+}
+
+/* The path, and *home set when it is the fallback under the home. */
+static int rundir_path(char *buf, size_t cap, const char **home)
 {
     const char *env = secure_getenv("SANDBOXIO_LOCAL_RUNDIR");
     const char *xdg = secure_getenv("XDG_RUNTIME_DIR");
     int n;
+
+    *home = NULL;
     if (env && *env)
         n = snprintf(buf, cap, "%s", env);
     else if (geteuid() == 0)
         n = snprintf(buf, cap, "/run/sandboxio");
     else if (xdg && xdg[0] == '/')
         n = snprintf(buf, cap, "%s/sandboxio", xdg);
+    else if ((*home = home_dir()))
+        n = snprintf(buf, cap, "%s" HOME_RUNDIR, *home);
     else
-        n = snprintf(buf, cap, "/tmp/sandboxio-%u", (unsigned)geteuid());
+        n = -1;
     return n > 0 && (size_t)n < cap ? 0 : -1;
+}
+
+/*
+ * The fallback's parents, made 0700 when missing. Nothing here is trusted:
+ * the run directory itself is checked as always, and only its owner could
+ * have made one that passes.
+ */
+static void make_home_parents(const char *home)
+{
+    static const char *const below[] = HOME_RUNDIR_PARENTS;
+    char path[4096];
+
+    for (size_t i = 0; i < sizeof below / sizeof *below; i++) {
+        int n = snprintf(path, sizeof path, "%s%s", home, below[i]);
+        if (n > 0 && (size_t)n < sizeof path)
+            (void)mkdir(path, 0700);
+    }
 }
 
 static int unsafe(const sbx_host *host, const char *path, const char *why)
@@ -53,15 +95,23 @@ int local_rundir_open(const sbx_host *host, int *dirfd_out)
 {
     char path[4096];
     struct stat st, fst;
+    const char *home;
     int created = 0;
 
-    if (rundir_path(path, sizeof path) < 0)
-        return host->set_error(SBX_E_INVALID_ARGUMENT, "local: runtime directory path too long");
+    if (rundir_path(path, sizeof path, &home) < 0)
+        return host->set_error(SBX_E_INVALID_ARGUMENT,
+                               "local: no runtime directory: its path is too long, or neither "
+                               "XDG_RUNTIME_DIR nor a home directory is set "
+                               "(set SANDBOXIO_LOCAL_RUNDIR)");
     if (lstat(path, &st) < 0) {
         if (errno != ENOENT)
             return host->set_error(SBX_E_SYSTEM, "local: %s: %s", path, strerror(errno));
+        if (home)
+            make_home_parents(home);
         if (mkdir(path, 0700) < 0 && errno != EEXIST)
-            return host->set_error(SBX_E_SYSTEM, "local: creating %s: %s", path, strerror(errno));
+            return host->set_error(SBX_E_SYSTEM, "local: creating %s: %s%s", path, strerror(errno),
+                                   home ? " (without XDG_RUNTIME_DIR the runtime directory is under "
+                                          "the home: set XDG_RUNTIME_DIR or SANDBOXIO_LOCAL_RUNDIR)" : "");
         created = 1;
         if (lstat(path, &st) < 0)
             return host->set_error(SBX_E_SYSTEM, "local: %s: %s", path, strerror(errno));

@@ -22,6 +22,7 @@ src_cli_libsbxcli_la_SOURCES = \
 	src/cli/profile.h \
 	src/cli/profile_load.c \
 	src/cli/profile_parse.c \
+	src/cli/profile_safe.c \
 	src/cli/profile_set.c \
 	src/cli/run.h \
 	src/cli/run_options.c \
@@ -126,6 +127,7 @@ SBX_CLI_TESTS = \
 	tests/cli/help-and-usage-errors.sh \
 	tests/cli/run-profile-reaches-backend.sh \
 	tests/cli/profiles-list-and-check.sh \
+	tests/cli/profiles-writable-by-others-refused.sh \
 	tests/cli/run-interactive-stdin-streams.sh \
 	tests/cli/doctor-online-contacts-backends.sh \
 	tests/cli/shell-options-and-refusals.sh \
@@ -156,7 +158,8 @@ tests_cli_test_cli_parse_LDADD = src/libsandboxio.la plugins/lib/libsbxutil.la $
 check_PROGRAMS += tests/cli/test_profile
 TESTS += tests/cli/test_profile
 tests_cli_test_profile_SOURCES = tests/cli/test_profile.c tests/cli/profile_direct.c \
-	src/cli/profile.c src/cli/profile_set.c src/cli/profile_load.c src/cli/profile.h \
+	src/cli/profile.c src/cli/profile_set.c src/cli/profile_load.c src/cli/profile_safe.c \
+	src/cli/profile.h \
 	src/cli/util.c src/cli/util.h
 tests_cli_test_profile_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(JSONC_CFLAGS) $(YAML_CFLAGS)
 tests_cli_test_profile_LDADD = src/libsandboxio.la $(CHECK_LIBS) $(JSONC_LIBS) $(YAML_LIBS)

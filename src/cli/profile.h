@@ -110,6 +110,13 @@ int profile_set_parse_yaml(struct profile_set *set, const char *file, const char
 /* Free what a profile holds and zero it. */
 void profile_clear(struct profile *p);
 
+/*
+ * profile_safe.c: SBX_OK if file, open as fd, is the caller's word: it and
+ * every directory above it owned by the caller or root, writable by no one
+ * else (a sticky directory excepted); else SBX_E_PROFILE_UNSAFE with err.
+ */
+int profile_file_safe(const char *file, int fd, struct profile_error *err);
+
 /* The profile called name, or NULL. */
 const struct profile *profile_set_find(const struct profile_set *set, const char *name);
 

@@ -46,6 +46,10 @@ static int read_file(const char *file, char **text, size_t *len, struct profile_
         close(fd);
         return unreadable(err, file, S_ISREG(st.st_mode) ? "larger than 1 MiB" : "not a regular file");
     }
+    if (profile_file_safe(file, fd, err) != SBX_OK) {
+        close(fd);
+        return err->code;
+    }
     buf = malloc((size_t)st.st_size + 1);
     if (!buf) {
         close(fd);

@@ -59,6 +59,7 @@ static const catalog_row catalog[] = {
     ROW(SBX_E_PROFILE_BAD_VALUE, 1054, "a profile value is not valid for its key"),
     ROW(SBX_E_PROFILE_NOT_FOUND, 1055, "no profile of that name in any profiles file"),
     ROW(SBX_E_PROFILE_UNREADABLE, 1056, "a profiles file cannot be read"),
+    ROW(SBX_E_PROFILE_UNSAFE, 1057, "another user could change a profiles file"),
     ROW(SBX_E_MCP_STREAM_LOST, 1060, "the MCP event stream cannot be resumed"),
 
     /* 2xxx: plugin loading and ABI */
@@ -97,6 +98,7 @@ static const catalog_row catalog[] = {
     ROW(SBX_E_POLICY_DISK, 3016, "policy refused: the backend cannot limit the work directory's size"),
     ROW(SBX_E_MCP_POLICY_WIDER, 3020, "a tool argument asks for more than the operator's policy allows"),
     ROW(SBX_E_MCP_SANDBOX_LIMIT, 3021, "the MCP client has open as many sandboxes as it may"),
+    ROW(SBX_E_MCP_SESSION_LIMIT, 3022, "the MCP server has open as many sessions for this token as it may"),
     ROW(SBX_E_POLICY_NETWORK_OPEN, 3025, "policy refused: the backend cannot give the command an open network"),
     ROW(SBX_E_CAP_ATTACH, 3030, "the backend cannot name, detach, attach or list sandboxes"),
     ROW(SBX_E_CAP_PAUSE, 3031, "the backend cannot pause and resume a sandbox"),

@@ -5,7 +5,8 @@
 ## Seed corpora: tests/fuzz/corpus/<target>/.
 FUZZ_TARGETS = tests/fuzz/fuzz_dsn tests/fuzz/fuzz_docker_demux tests/fuzz/fuzz_docker_control \
 	tests/fuzz/fuzz_e2b_envelope tests/fuzz/fuzz_mcp_jsonrpc tests/fuzz/fuzz_profile \
-	tests/fuzz/fuzz_proxy_request tests/fuzz/fuzz_proxy_sni tests/fuzz/fuzz_daytona_status
+	tests/fuzz/fuzz_proxy_request tests/fuzz/fuzz_proxy_sni tests/fuzz/fuzz_daytona_status \
+	tests/fuzz/fuzz_allow_cover
 EXTRA_PROGRAMS += $(FUZZ_TARGETS)
 CLEANFILES += $(FUZZ_TARGETS)
 
@@ -61,6 +62,13 @@ tests_fuzz_fuzz_proxy_sni_SOURCES = tests/fuzz/fuzz_proxy_sni.c \
 	plugins/local/proxy/parse.c plugins/local/proxy/parse.h
 tests_fuzz_fuzz_proxy_sni_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 tests_fuzz_fuzz_proxy_sni_LDFLAGS = $(FUZZ_CFLAGS)
+
+## An MCP agent's allow_hosts against the operator's --allow-host, as the
+## proxy reads and enforces both: every entry a client sends.
+tests_fuzz_fuzz_allow_cover_SOURCES = tests/fuzz/fuzz_allow_cover.c $(SBX_MCP_ALLOW_COVER_SOURCES)
+tests_fuzz_fuzz_allow_cover_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/local
+tests_fuzz_fuzz_allow_cover_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
+tests_fuzz_fuzz_allow_cover_LDFLAGS = $(FUZZ_CFLAGS)
 
 EXTRA_DIST += scripts/run-fuzz.sh tests/fuzz/corpus tests/fuzz/fuzz_dsn.dict tests/fuzz/fuzz_profile.dict
 

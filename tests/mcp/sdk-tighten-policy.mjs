@@ -107,8 +107,8 @@ await fails(client, 'sandbox_exec', { sandbox_id: small, argv: ['true'], timeout
 await fails(client, 'sandbox_exec', { sandbox_id: box, argv: ['true'], pids: 10 }, 'SBX_E1030');
 await client.close();
 
-// An allowlist tightens only to hosts the operator allowed (a name without
-// a port covers it with any port). The fake cannot enforce an allowlist:
+// An allowlist tightens only to hosts and ports the operator allowed (a name
+// without a port means ports 80 and 443: tighten-allow-host-ports.mjs). The fake cannot enforce an allowlist:
 // a call that passes the check reaches the core's refusal, SBX_E3003.
 const fake = (await stdioClient(['--dsn', 'fake://', '--network', 'allowlist', '--allow-host', 'a.example',
                                  '--allow-host', 'b.example:443'])).client;

@@ -43,6 +43,13 @@ if [ -x "$b/src/.libs/sandboxio" ]; then
     cli="$tmp/sandboxio"
 fi
 chmod 755 "$tmp" "$tmp"/*
+# nobody's own home (root's is not): without XDG_RUNTIME_DIR, sandboxes
+# with a TTL have their runtime directory there.
+if [ -n "$as_nobody" ]; then
+    mkdir -m 0700 "$tmp/home"
+    chown 65534:65534 "$tmp/home"
+    export HOME="$tmp/home"
+fi
 
 export SANDBOXIO_PLUGIN_PATH="$tmp" SANDBOXIO_LOCAL_INIT="$tmp/sandboxio-local-init" \
        SBX_LOCAL_PROBE="$tmp/escape-probe" SBX_TEST_BUILDDIR="$tmp" CK_DEFAULT_TIMEOUT=120

@@ -16,13 +16,15 @@
 
 enum { OPT_HTTP = OPT_POLICY_END, OPT_TOKEN_FILE, OPT_MAX_SANDBOXES, OPT_IDLE_TTL, OPT_MAX_REQUEST,
        OPT_POOL, OPT_SESSION_TTL, OPT_AGENT_ENV,
-       OPT_REPLAY_BUFFER, OPT_RESUME_WINDOW };
+       OPT_REPLAY_BUFFER, OPT_RESUME_WINDOW, OPT_MAX_TOTAL_SANDBOXES, OPT_MAX_SESSIONS };
 
 static const struct option options[] = {
     RUN_POLICY_OPTIONS,
     { "http", required_argument, NULL, OPT_HTTP },
     { "token-file", required_argument, NULL, OPT_TOKEN_FILE },
     { "max-sandboxes", required_argument, NULL, OPT_MAX_SANDBOXES },
+    { "max-total-sandboxes", required_argument, NULL, OPT_MAX_TOTAL_SANDBOXES },
+    { "max-sessions", required_argument, NULL, OPT_MAX_SESSIONS },
     { "idle-ttl", required_argument, NULL, OPT_IDLE_TTL },
     { "session-ttl", required_argument, NULL, OPT_SESSION_TTL },
     { "max-request", required_argument, NULL, OPT_MAX_REQUEST },
@@ -55,6 +57,9 @@ static void usage(FILE *out)
           "  --token-file FILE  the bearer token HTTP clients must send (else\n"
           "                     $SANDBOXIO_MCP_TOKEN)\n"
           "  --max-sandboxes N  sandboxes one client may have open (default 8)\n"
+          "  --max-total-sandboxes N  sandboxes the whole server may have at once, run's\n"
+          "                     included (default 64)\n"
+          "  --max-sessions N   HTTP sessions the token may have open at once (default 16)\n"
           "  --idle-ttl S       destroy a sandbox unused this long (default 10m; 0: never)\n"
           "  --session-ttl S    end an HTTP session that sent nothing this long, and\n"
           "                     destroy its sandboxes (default 30m; 0: never)\n"
@@ -90,6 +95,17 @@ static int add_agent_env(struct mcp_config *cfg, const char *pattern)
     return 0;
 }
 
+/* A count from 1 (up to a million) for option name. */
+static int parse_count(const char *name, const char *text, size_t *out)
+{
+    uint64_t v;
+
+    if (sbx_cli_parse_uint(text, 1000000, &v) || v == 0)
+        return sbx_cli_error(SBX_E_BAD_SIZE, "%s: '%s' is not a count from 1", name, text);
+    *out = (size_t)v;
+    return 0;
+}
+
 static int parse(struct mcp_config *cfg, int argc, char **argv)
 {
     uint64_t v;
@@ -97,6 +113,8 @@ static int parse(struct mcp_config *cfg, int argc, char **argv)
 
     memset(cfg, 0, sizeof(*cfg));
     cfg->max_sandboxes = 8;
+    cfg->max_total_sandboxes = 64;
+    cfg->max_sessions = 16;
     cfg->idle_ttl_ms = 600000;
     cfg->session_ttl_ms = 1800000;
     cfg->max_request = (size_t)4 << 20;
@@ -122,9 +140,16 @@ static int parse(struct mcp_config *cfg, int argc, char **argv)
             cfg->token_file = optarg;
             break;
         case OPT_MAX_SANDBOXES:
-            if (sbx_cli_parse_uint(optarg, 1000000, &v) || v == 0)
-                return sbx_cli_error(SBX_E_BAD_SIZE, "--max-sandboxes: '%s' is not a count from 1", optarg);
-            cfg->max_sandboxes = (size_t)v;
+            if ((status = parse_count("--max-sandboxes", optarg, &cfg->max_sandboxes)))
+                return status;
+            break;
+        case OPT_MAX_TOTAL_SANDBOXES:
+            if ((status = parse_count("--max-total-sandboxes", optarg, &cfg->max_total_sandboxes)))
+                return status;
+            break;
+        case OPT_MAX_SESSIONS:
+            if ((status = parse_count("--max-sessions", optarg, &cfg->max_sessions)))
+                return status;
             break;
         case OPT_IDLE_TTL:
             if (sbx_cli_parse_duration_ms(optarg, &v))

@@ -272,13 +272,16 @@ static enum MHD_Result post(struct http_server *hs, struct MHD_Connection *conn,
                        "Content-Type must be application/json\n", NULL);
     if (!id && is_initialize(body, req->len)) {
         char sid[40];
-        if (mcp_random_id(sid, sizeof(sid), "") != 0 || !(s = mcp_session_new(hs->server, sid)))
+        int rc = mcp_random_id(sid, sizeof(sid), "") != 0 ? SBX_E_SYSTEM
+                 : mcp_session_new_http(&s, hs->server, sid);
+        /* Full: unavailable until a session ends, as the reference SDKs answer. */
+        if (rc == SBX_E_MCP_SESSION_LIMIT)
+            return respond_rpc_error(conn, MHD_HTTP_SERVICE_UNAVAILABLE, JSONRPC_SERVER_ERROR,
+                                     "SBX_E3022: the server has as many sessions open as its "
+                                     "--max-sessions allows: end one (DELETE) or try again later");
+        if (rc != SBX_OK)
             return respond_rpc_error(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, JSONRPC_INTERNAL_ERROR,
                                      "cannot create a session");
-        pthread_mutex_lock(&hs->server->lock);
-        s->http = 1;
-        s->http_refs = 1;
-        pthread_mutex_unlock(&hs->server->lock);
     } else if (!(s = session_of(hs, conn, &ret))) {
         return ret;
     }

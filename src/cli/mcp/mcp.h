@@ -27,6 +27,8 @@ struct mcp_config {
     struct policy_opts po;      /* the operator's DSN and policy (ceilings) */
     const char *dsn;            /* policy_opts_dsn(&po) */
     size_t max_sandboxes;       /* per session */
+    size_t max_total_sandboxes; /* the whole server's: the sessions' and run's */
+    size_t max_sessions;        /* HTTP sessions per bearer token (there is one token) */
     uint64_t idle_ttl_ms;       /* an unused sandbox is destroyed after this */
     uint64_t session_ttl_ms;    /* an HTTP session without requests ends after this (0: never) */
     size_t max_request;         /* bytes of one JSON-RPC message */
@@ -47,6 +49,10 @@ struct mcp_server {
     pthread_mutex_t lock;       /* guards sessions and stopping */
     pthread_cond_t wake;
     struct mcp_session *sessions;
+    /* Sandboxes of all sessions, run's included. Its lock is taken with
+     * others held (the reaper holds lock) and takes none itself. */
+    pthread_mutex_t boxes_lock;
+    size_t open_boxes;
     int stopping;
     pthread_t reaper;
     int reaper_running;
@@ -131,9 +137,24 @@ int mcp_session_get_box(struct mcp_session *session, const char *id, struct mcp_
 void mcp_session_put_box(struct mcp_session *session, struct mcp_box *box);
 /* Take it out of the table; destroyed now, or by the last call using it. */
 int mcp_session_drop_box(struct mcp_session *session, const char *id);
-/* Reserve a place for a sandbox about to be made (the limit is checked here). */
-int mcp_session_reserve(struct mcp_session *session);
+/*
+ * Reserve a place for a sandbox about to be made: the session's limit and
+ * the server's are checked here. SBX_E_MCP_SANDBOX_LIMIT with *what
+ * "session" or "server", the limit that is full.
+ */
+int mcp_session_reserve(struct mcp_session *session, const char **what);
 void mcp_session_unreserve(struct mcp_session *session);
+/*
+ * A new HTTP session, referenced once: SBX_OK, SBX_E_NOMEM, or
+ * SBX_E_MCP_SESSION_LIMIT when --max-sessions are open.
+ */
+int mcp_session_new_http(struct mcp_session **out, struct mcp_server *server, const char *id);
+/*
+ * A place among the server's --max-total-sandboxes for a sandbox about to be
+ * made (SBX_OK or SBX_E_MCP_SANDBOX_LIMIT), and its release: n places.
+ */
+int mcp_server_reserve(struct mcp_server *server);
+void mcp_server_unreserve(struct mcp_server *server, size_t n);
 
 /*
  * protocol.c: one message in; its response, if any, and the notifications

@@ -23,7 +23,14 @@ src_sandboxio_mcp_SOURCES = src/cli/part_main.c \
 	src/cli/mcp/stdio.c \
 	src/cli/mcp/tighten.c \
 	src/cli/mcp/tools.c
-src_sandboxio_mcp_CPPFLAGS = $(sbx_part_cppflags) -DSBX_PART_CMD=cmd_mcp -DSBX_PART_NAME='"mcp"'
+## Tighten-only reads allow_hosts as the local backend's egress proxy
+## enforces them: with the proxy's own parser and rules (also fuzz.mk's).
+SBX_MCP_ALLOW_COVER_SOURCES = src/cli/mcp/allow_cover.c src/cli/mcp/allow_cover.h \
+	plugins/local/proxy/allow.c plugins/local/proxy/allow.h \
+	plugins/local/proxy/parse.c plugins/local/proxy/parse.h
+src_sandboxio_mcp_SOURCES += $(SBX_MCP_ALLOW_COVER_SOURCES)
+src_sandboxio_mcp_CPPFLAGS = $(sbx_part_cppflags) -DSBX_PART_CMD=cmd_mcp -DSBX_PART_NAME='"mcp"' \
+	-I$(top_srcdir)/plugins/local
 src_sandboxio_mcp_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(MHD_CFLAGS)
 src_sandboxio_mcp_LDADD = $(SBX_CLI_LDADD) $(MHD_LIBS)
 dist_doc_DATA += docs/mcp.md
@@ -46,7 +53,9 @@ SBX_MCP_TESTS = \
 	tests/mcp/http-session-expires.sh \
 	tests/mcp/http-loopback-without-token.sh \
 	tests/mcp/http-resume.sh \
-	tests/mcp/sdk-text-content-carries-result.sh
+	tests/mcp/sdk-text-content-carries-result.sh \
+	tests/mcp/tighten-allow-host-ports.sh \
+	tests/mcp/http-sessions-and-sandboxes-capped.sh
 ## They run their sandboxes on local://: in a build without it, only the
 ## server is built.
 if SBX_ENABLE_LOCAL
@@ -60,7 +69,9 @@ EXTRA_DIST += $(SBX_MCP_TESTS) tests/mcp/lib.sh tests/mcp/client.mjs 	tests/mcp/
 	tests/mcp/sdk-tighten-policy.mjs tests/mcp/stdio-ignored-signals-stay-ignored.mjs \
 	tests/mcp/http-session-expires.mjs tests/mcp/http-loopback-without-token.mjs tests/mcp/raw-stdio.mjs tests/mcp/http-resume.mjs \
 	tests/mcp/sdk-text-content-carries-result.mjs \
-	tests/mcp/conformance-expected-failures.yml
+	tests/mcp/conformance-expected-failures.yml \
+	tests/mcp/conformance-expected-failures.yml tests/mcp/tighten-allow-host-ports.mjs \
+	tests/mcp/http-sessions-and-sandboxes-capped.mjs
 CLEANFILES += tests/mcp-npm.lock
 
 ## The benchmark (bench/mcp/run.sh BUILDDIR; docs/performance.md).

@@ -52,6 +52,7 @@ int mcp_server_init(struct mcp_server *server, const struct mcp_config *config)
     memset(server, 0, sizeof(*server));
     server->config = config;
     pthread_mutex_init(&server->lock, NULL);
+    pthread_mutex_init(&server->boxes_lock, NULL);
     pthread_cond_init(&server->wake, NULL);
     server->tools = mcp_tools_list();
     if (!server->tools)
@@ -146,5 +147,6 @@ void mcp_server_release(struct mcp_server *server)
     sbx_pool_free(server->pool);
     sbx_client_free(server->client);
     pthread_cond_destroy(&server->wake);
+    pthread_mutex_destroy(&server->boxes_lock);
     pthread_mutex_destroy(&server->lock);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * session.c - one client's sandboxes: a table under ids nobody else can
- * guess, a limit on how many are open, the idle TTL, and their destruction
+ * guess, a limit on how many are open (the session's and the whole
+ * server's, which run's sandboxes count in too), the idle TTL, their destruction
  * when the session ends. A sandbox in use by a call is never destroyed
  * under it: dropping it takes it out of the table, and the last call using
  * it destroys it.
@@ -14,7 +15,7 @@
 
 #include "mcp.h"
 
-struct mcp_session *mcp_session_new(struct mcp_server *server, const char *id)
+static struct mcp_session *session_alloc(struct mcp_server *server, const char *id)
 {
     struct mcp_session *s = calloc(1, sizeof(*s));
 
@@ -26,11 +27,74 @@ struct mcp_session *mcp_session_new(struct mcp_server *server, const char *id)
     pthread_cond_init(&s->calls_done, NULL);
     pthread_mutex_init(&s->replay_lock, NULL);
     s->last_seen_ms = mcp_now_ms();
+    return s;
+}
+
+static void session_free(struct mcp_session *s)
+{
+    pthread_mutex_destroy(&s->replay_lock);
+    pthread_cond_destroy(&s->calls_done);
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+}
+
+struct mcp_session *mcp_session_new(struct mcp_server *server, const char *id)
+{
+    struct mcp_session *s = session_alloc(server, id);
+
+    if (!s)
+        return NULL;
     pthread_mutex_lock(&server->lock);
     s->next = server->sessions;
     server->sessions = s;
     pthread_mutex_unlock(&server->lock);
     return s;
+}
+
+/* Counted and linked under one lock: parallel initializes cannot pass the cap together. */
+int mcp_session_new_http(struct mcp_session **out, struct mcp_server *server, const char *id)
+{
+    struct mcp_session *s = session_alloc(server, id);
+    size_t open = 0;
+
+    *out = NULL;
+    if (!s)
+        return SBX_E_NOMEM;
+    s->http = 1;
+    s->http_refs = 1;
+    pthread_mutex_lock(&server->lock);
+    for (struct mcp_session *o = server->sessions; o; o = o->next)
+        open += o->http;
+    if (open >= server->config->max_sessions) {
+        pthread_mutex_unlock(&server->lock);
+        session_free(s);
+        return SBX_E_MCP_SESSION_LIMIT;
+    }
+    s->next = server->sessions;
+    server->sessions = s;
+    pthread_mutex_unlock(&server->lock);
+    *out = s;
+    return SBX_OK;
+}
+
+int mcp_server_reserve(struct mcp_server *server)
+{
+    int rc = SBX_OK;
+
+    pthread_mutex_lock(&server->boxes_lock);
+    if (server->open_boxes >= server->config->max_total_sandboxes)
+        rc = SBX_E_MCP_SANDBOX_LIMIT;
+    else
+        server->open_boxes++;
+    pthread_mutex_unlock(&server->boxes_lock);
+    return rc;
+}
+
+void mcp_server_unreserve(struct mcp_server *server, size_t n)
+{
+    pthread_mutex_lock(&server->boxes_lock);
+    server->open_boxes -= n;
+    pthread_mutex_unlock(&server->boxes_lock);
 }
 
 static void box_free(struct mcp_box *box)
@@ -65,6 +129,8 @@ void mcp_session_close(struct mcp_session *s)
     boxes = s->boxes;
     s->boxes = NULL;
     pthread_mutex_unlock(&s->lock);
+    /* No call runs: every place taken is a sandbox of the table, or a doomed one gone. */
+    mcp_server_unreserve(server, s->open_boxes);
 
     while (boxes) {
         struct mcp_box *next = boxes->next;
@@ -72,16 +138,14 @@ void mcp_session_close(struct mcp_session *s)
         boxes = next;
     }
     mcp_replay_release(s);
-    pthread_mutex_destroy(&s->replay_lock);
-    pthread_cond_destroy(&s->calls_done);
-    pthread_mutex_destroy(&s->lock);
-    free(s);
+    session_free(s);
 }
 
 void mcp_session_reap(struct mcp_session *s, uint64_t now_ms)
 {
     uint64_t ttl = s->server->config->idle_ttl_ms;
     struct mcp_box *dead = NULL;
+    size_t n = 0;
 
     if (!ttl)
         return;
@@ -93,11 +157,13 @@ void mcp_session_reap(struct mcp_session *s, uint64_t now_ms)
             b->next = dead;
             dead = b;
             s->open_boxes--;
+            n++;
         } else {
             p = &b->next;
         }
     }
     pthread_mutex_unlock(&s->lock);
+    mcp_server_unreserve(s->server, n);
     while (dead) {
         struct mcp_box *next = dead->next;
         box_free(dead);
@@ -105,16 +171,24 @@ void mcp_session_reap(struct mcp_session *s, uint64_t now_ms)
     }
 }
 
-int mcp_session_reserve(struct mcp_session *s)
+int mcp_session_reserve(struct mcp_session *s, const char **what)
 {
     int rc = SBX_OK;
 
+    /* One lock at a time: the reaper takes a session's under the server's. */
+    *what = "session";
     pthread_mutex_lock(&s->lock);
     if (s->open_boxes >= s->server->config->max_sandboxes)
         rc = SBX_E_MCP_SANDBOX_LIMIT;
     else
         s->open_boxes++;
     pthread_mutex_unlock(&s->lock);
+    if (rc == SBX_OK && (rc = mcp_server_reserve(s->server)) != SBX_OK) {
+        *what = "server";
+        pthread_mutex_lock(&s->lock);
+        s->open_boxes--;
+        pthread_mutex_unlock(&s->lock);
+    }
     return rc;
 }
 
@@ -123,6 +197,7 @@ void mcp_session_unreserve(struct mcp_session *s)
     pthread_mutex_lock(&s->lock);
     s->open_boxes--;
     pthread_mutex_unlock(&s->lock);
+    mcp_server_unreserve(s->server, 1);
 }
 
 int mcp_session_add_box(struct mcp_session *s, sbx_sandbox *sandbox, struct mcp_box **out)
@@ -197,6 +272,7 @@ int mcp_session_drop_box(struct mcp_session *s, const char *id)
     pthread_mutex_unlock(&s->lock);
     if (!found)
         return SBX_E_MCP_NO_SANDBOX;
+    mcp_server_unreserve(s->server, 1);
     if (now) {
         int rc = sbx_sandbox_destroy(found->sandbox);
         box_free(found);

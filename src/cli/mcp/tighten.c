@@ -3,10 +3,11 @@
  * tighten.c - what of the operator's policy a call that makes a sandbox
  * (run, sandbox_create) may tighten: the network, memory, CPU, process and
  * disk limits, and the minimum tier; and the variables a command's env may
- * set (none, unless the operator allowed names with --agent-env). A value wider than the operator's is refused with
- * SBX_E_MCP_POLICY_WIDER before anything is made; "the operator's" is the
- * limit the backend would really apply (its default included), so that an
- * operator who set nothing still cannot be outbid past the core's default.
+ * set (none, unless the operator allowed names with --agent-env). A value
+ * wider than the operator's is refused with SBX_E_MCP_POLICY_WIDER before
+ * anything is made; "the operator's" is the limit the backend would really
+ * apply (its default included), so that an operator who set nothing still
+ * cannot be outbid past the core's default.
  * A tighter value gets a policy of its own: the operator's options replayed,
  * the call's on top.
  */
@@ -20,6 +21,7 @@
 #include <strings.h>
 
 #include "mcp.h"
+#include "allow_cover.h"
 
 static const char *const network_names[] = { "none", "allowlist", "open" };
 
@@ -29,31 +31,32 @@ static int bad(struct mcp_args *a, const char *why)
     return SBX_E_MCP_BAD_ARGUMENTS;
 }
 
-/* Does the operator's --allow-host cover host? The same name, or the name
- * without a port covering the name with any port. */
-static int host_covered(const struct policy_opts *po, const char *host)
+/* Does the operator's --allow-host list allow all that rule allows? */
+static int host_covered(const struct policy_opts *po, const px_rule *rule, int *covered)
 {
-    for (size_t i = 0; i < po->n_given; i++) {
-        const char *allowed = po->given[i].arg;
-        size_t n;
+    px_rule *ops = calloc(po->n_given ? po->n_given : 1, sizeof(*ops));
+    const char *why;
+    size_t n = 0;
 
-        if (po->given[i].opt != OPT_ALLOW_HOST)
-            continue;
-        n = strlen(allowed);
-        if (strcasecmp(allowed, host) == 0)
-            return 1;
-        if (!strchr(allowed, ':') && strncasecmp(allowed, host, n) == 0 && host[n] == ':')
-            return 1;
-    }
-    return 0;
+    if (!ops)
+        return SBX_E_NOMEM;
+    /* An operator's entry the proxy could not parse allows nothing. */
+    for (size_t i = 0; i < po->n_given; i++)
+        if (po->given[i].opt == OPT_ALLOW_HOST && px_rule_parse(po->given[i].arg, &ops[n], &why) == 0)
+            n++;
+    *covered = mcp_allow_covered(ops, n, rule);
+    free(ops);
+    return SBX_OK;
 }
 
 static int read_network(struct mcp_tighten *t, const struct policy_opts *po, struct mcp_args *a)
 {
     const char *mode;
     json_object *hosts = NULL;
+    const char *why;
+    px_rule rule;
     size_t i, n = 0;
-    int rc;
+    int rc, covered;
 
     if ((rc = mcp_arg_string(a, "network", 0, &mode)))
         return rc;
@@ -93,9 +96,16 @@ static int read_network(struct mcp_tighten *t, const struct policy_opts *po, str
         if (!json_object_is_type(h, json_type_string) || !*host ||
             strlen(host) != (size_t)json_object_get_string_len(h))
             return bad(a, "'allow_hosts' must be an array of host names");
+        if (px_rule_parse(host, &rule, &why) < 0) {
+            snprintf(a->why, sizeof(a->why), "allow_hosts: %.200s: %s", host, why);
+            return SBX_E_MCP_BAD_ARGUMENTS;
+        }
         /* Under --network open any list is tighter; under an allowlist only its hosts. */
-        if (po->network == SBX_NET_ALLOWLIST && !host_covered(po, host)) {
-            snprintf(a->why, sizeof(a->why), "allow_hosts: %.200s is not in the server's --allow-host list",
+        if (po->network == SBX_NET_ALLOWLIST && (rc = host_covered(po, &rule, &covered)))
+            return rc;
+        if (po->network == SBX_NET_ALLOWLIST && !covered) {
+            snprintf(a->why, sizeof(a->why), "allow_hosts: %.120s allows more than the server's --allow-host list "
+                     "(without :PORT an entry means ports 80 and 443)",
                      host);
             return SBX_E_MCP_POLICY_WIDER;
         }

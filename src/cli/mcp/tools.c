@@ -110,9 +110,12 @@ static int exec_options(struct mcp_session *s, struct mcp_call *call, struct mcp
 }
 
 /* A failure of an argument check or of the library, as a tool result. */
+static const char server_full[] =
+    "the server has as many sandboxes open as its --max-total-sandboxes allows: try again later";
+
 static json_object *failed(struct mcp_args *a, int rc)
 {
-    if (rc == SBX_E_MCP_BAD_ARGUMENTS || rc == SBX_E_MCP_POLICY_WIDER)
+    if (rc == SBX_E_MCP_BAD_ARGUMENTS || rc == SBX_E_MCP_POLICY_WIDER || rc == SBX_E_MCP_SANDBOX_LIMIT)
         return mcp_result_error(rc, a->why);
     return mcp_result_lib_error(rc, NULL);
 }
@@ -253,12 +256,18 @@ static json_object *tool_run(struct mcp_session *s, struct mcp_call *call, struc
     if ((rc = sbx_cmd_new(&cmd, code ? code_argv : (const char *const *)argv)) ||
         (rc = exec_options(s, call, a, cmd, &cap)))
         goto out;
+    /* Its sandbox counts among the server's while it lives. */
+    if ((rc = mcp_server_reserve(s->server))) {
+        snprintf(a->why, sizeof(a->why), "%s", server_full);
+        goto out;
+    }
     if (code || use_pool(s, policy)) {
         rc = run_code(s, &ctx, call, cap, policy, code, file, cmd, &result);
     } else if (!(rc = sbx_client_probe(s->server->client, cfg->dsn, &caps, NULL))) {
         choose_streaming(&ctx, call, caps, cap);
         rc = exec_cmd(s, &ctx, NULL, policy, cmd, &result);
     }
+    mcp_server_unreserve(s->server, 1);
 out:
     out = rc ? failed(a, rc) : result_of(&ctx, result);
     mcp_tighten_release(&tighter);
@@ -295,6 +304,7 @@ static json_object *tool_create(struct mcp_session *s, struct mcp_call *call, st
     sbx_policy *own = NULL;
     struct mcp_box *box;
     json_object *obj;
+    const char *full;
     int rc;
 
     (void)call;
@@ -305,9 +315,10 @@ static json_object *tool_create(struct mcp_session *s, struct mcp_call *call, st
         return obj;
     }
     mcp_tighten_release(&tighter);
-    if ((rc = mcp_session_reserve(s))) {
+    if ((rc = mcp_session_reserve(s, &full))) {
         sbx_policy_free(own);
-        return mcp_result_error(rc, "destroy a sandbox of this session first (sandbox_list shows them)");
+        return mcp_result_error(rc, strcmp(full, "server") == 0 ? server_full
+                                : "destroy a sandbox of this session first (sandbox_list shows them)");
     }
     rc = sbx_sandbox_open(&sandbox, s->server->client, cfg->dsn, own ? own : cfg->po.policy);
     sbx_policy_free(own);
