@@ -39,25 +39,18 @@ org=$(node -p "require('$RIG_JSON').organizationId")
 env -u DAYTONA_API_KEY DAYTONA_JWT_TOKEN="$jwt" DAYTONA_ORGANIZATION_ID="$org" \
     "$SBX" run --dsn "$DSN" -- true >"$REC/jwt.out" 2>&1 || { cat "$REC/jwt.out"; fail "a run with a JWT failed"; }
 # The daemon's 410 to input for a command that has ended, made certain:
-# the command kills its wrapper at once; its stdin comes 0.3 s after the
-# command was handed over (seen in the rig's recorded requests), while the
-# adapter still waits for a status that never comes (it asks the
-# command's record after 1 s, then fails SBX_E4009). Elsewhere the 410
-# depends on a race (the contract's unread stdin meets it or not, as the
-# status is seen before or after the wrapper's end).
-stdin_after_exec() {
-    ctl DELETE "$RIG_SIDE_LOG" >/dev/null || fail "the rig's control endpoint did not answer"
-    tries=0
-    until ctl GET "$RIG_SIDE_LOG" | grep -q '/exec"'; do
-        tries=$((tries + 1))
-        [ "$tries" -lt 300 ] || fail "the command was never handed over"
-        sleep 0.1
-    done
-    sleep 0.3
-    printf x
-}
+# the command kills its wrapper at once, and the rig's front door holds its
+# stdin (given before the run starts) until the daemon has the command's
+# exit code ("after-exit", doubles/faults.js), so it always reaches the
+# daemon after the end, never before. The adapter sends it as soon as the
+# command is handed over and looks at the command's record only after 1 s
+# without output (then fails SBX_E4009, which the test checks); stopping,
+# it waits for the held call's answer. Elsewhere the 410 depends on a race
+# (the contract's unread stdin meets it or not, as the status is seen
+# before or after the wrapper's end).
+ctl_fault '{"target":"toolbox","path":"/input$","action":"after-exit"}'
 gone=0
-stdin_after_exec | "$SBX" run --dsn "$DSN" -- sh -c 'kill -9 $PPID' >"$REC/gone.out" 2>&1 || gone=$?
+printf x | "$SBX" run --dsn "$DSN" -- sh -c 'kill -9 $PPID' >"$REC/gone.out" 2>&1 || gone=$?
 grep -q SBX_E4009 "$REC/gone.out" || { cat "$REC/gone.out"; fail "a run whose wrapper was killed did not fail as SBX_E4009 (exit $gone)"; }
 "$SBX" gc "$DSN" >"$REC/gc.out" 2>&1 || { cat "$REC/gc.out"; fail "sandboxio gc failed"; }
 "$SBX" doctor --online >"$REC/doctor.out" 2>&1 || { cat "$REC/doctor.out"; fail "sandboxio doctor --online failed"; }
