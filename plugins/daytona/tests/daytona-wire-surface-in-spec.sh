@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: Apache-2.0
 # Every wire element the daytona adapter uses is in the specs it is tested
 # against. The adapter runs against the rig with its traffic recorded at
-# both front doors (the contract suite, a run from an image with a target,
-# a run with a JWT, stdin sent to a command that has ended, gc, doctor
-# --online); the surface
-# built from the recording (tests/churn/spec-check.js record) must equal
-# plugins/daytona/wire-surface.txt, kept in the tree so a reviewer sees what
-# the adapter depends on, and the spec check must find each of its elements
+# both front doors (the contract suite but its exit-code sweep, a run from
+# an image with a target, a run with a JWT, stdin sent to a command that has
+# ended, gc, doctor --online); the surface built from the recording
+# (tests/churn/spec-check.js record) must equal plugins/daytona/wire-surface.txt,
+# kept in the tree so a reviewer sees what the adapter depends on, and the
+# spec check must find each of its elements
 # in the stored api-openapi.yaml and toolbox-openapi.yaml (the toolbox's
 # paths under the proxy's /{sandboxId}, as the adapter calls them).
 # SBX_UPDATE_SURFACE=1 writes the new surface into the source tree instead.
@@ -28,8 +28,13 @@ trap 'rig_stop; rm -rf "$REC"' EXIT
 export DAYTONA_WIRE_RECORD="$REC/wire.jsonl"
 rig_start
 DSN="daytona://?snapshot=daytona-small"
-SANDBOXIO_MUST_WORK=1 "$SBX" contract "$DSN" >"$REC/contract.out" 2>&1 ||
-    { cat "$REC/contract.out"; fail "the contract suite failed"; }
+# The contract suite but SBX-EXEC-001 (exit codes 0..255): its 256 execs
+# make the calls every other exec makes, and took half the suite's time
+# (daytona-passes-contract runs it). Three patterns: --only takes one.
+for only in 'SBX-[!E]*' 'SBX-EXEC-00[!1]' 'SBX-EXEC-0[!0]*'; do
+    SANDBOXIO_MUST_WORK=1 "$SBX" contract "$DSN" --only "$only" >"$REC/contract.out" 2>&1 ||
+        { cat "$REC/contract.out"; fail "the contract suite failed ($only)"; }
+done
 # What the suite does not send: a build from an image with a target and a
 # ttl, and the other credential (a JWT with its organisation).
 "$SBX" run --dsn "daytona://?image=python:3.12-slim&target=eu&ttl=120" -- true >"$REC/image.out" 2>&1 ||
