@@ -25,7 +25,7 @@ A block is marked by the line just before it:
   man page:  the same words in a comment line just before .EX:
              .\\" example: compile-only: REASON
   examples/: a comment "example: compile-only: REASON" in the file's first
-             five lines.
+             five lines after its SPDX licence line.
 A compile-only or skip marker without a reason is an error.
 CC, CFLAGS (e.g. the sanitizer flags) and LDFLAGS come from the environment.
 """
@@ -109,7 +109,11 @@ def example_files(srcdir):
             if name.endswith('.c'):
                 path = os.path.join(root, name)
                 text = open(path, encoding='utf-8').read()
-                head = '\n'.join(text.split('\n')[:5])
+                lines = text.split('\n')
+                # The licence line every source opens with does not count.
+                if lines and 'SPDX-License-Identifier' in lines[0]:
+                    lines = lines[1:]
+                head = '\n'.join(lines[:5])
                 yield Block(os.path.relpath(path, srcdir), 'c', text,
                             head if 'example:' in head else '')
 
