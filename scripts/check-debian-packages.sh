@@ -8,10 +8,17 @@
 # against the installed -dev packages and contract-test it, then purge
 # everything and check that nothing of sandboxio is left in /usr, /etc, /var.
 #
-# Needs root (it installs packages) and a machine with no sandboxio
-# installed, from source or from packages: it leaves the machine as it found
-# it, and exits 77 (SKIP) when it cannot. scripts/install-deps.sh installs
-# what it needs (dpkg-dev, debhelper, lintian).
+# Needs root (it installs packages). It runs in a mount namespace of its
+# own where /usr, /etc and /var are overlays on a tmpfs (whatever dpkg and
+# apt write there goes with the namespace: the machine is left exactly as
+# it was) and /usr/local is an empty tmpfs: a source install there (the
+# README's first command makes one) can neither answer instead of the
+# packages nor be touched by them. Where no such namespace can be made
+# (no unshare, a container without CAP_SYS_ADMIN), it installs on the
+# machine itself, which must then hold no sandboxio, from source or from
+# packages: it leaves the machine as it found it, and exits 77 (SKIP) when
+# it cannot. scripts/install-deps.sh installs what it needs (dpkg-dev,
+# debhelper, lintian).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 say() { echo "check-debian-packages: $*"; }
@@ -22,6 +29,8 @@ skip() { echo "SKIP: check-debian-packages: $*"; exit 77; }
 for t in dpkg-buildpackage dh lintian apt-get; do
   command -v "$t" >/dev/null 2>&1 || skip "no $t (scripts/install-deps.sh installs it)"
 done
+. "$top/scripts/throwaway-root.sh"
+throwaway_root "$0" "$@"
 # A source install would answer instead of the packages.
 for f in /usr/local/bin/sandboxio /usr/local/lib/libsandboxio.so.0 \
     /usr/local/lib/pkgconfig/sandboxio-plugin.pc /usr/local/include/sandboxio; do

@@ -7,7 +7,7 @@
 //                                      the path; for the toolbox, the path
 //                                      after /{sandboxId})
 //     "times": 1,                      how many requests it hits (0: all)
-//     "action": "status" | "stuck-creating" | "delete-mid-exec",
+//     "action": "status" | "stuck-creating" | "delete-mid-exec" | "after-exit",
 //     "status": 429, "retryAfter": 1, "message": "...",   for "status"
 //     "afterMs": 200 }                 for "delete-mid-exec"
 // "status" answers the request with that HTTP status and Daytona's error
@@ -16,7 +16,11 @@
 // reports it started; "delete-mid-exec" (on a toolbox request) deletes the
 // request's sandbox that long after the request arrived, as a TTL or
 // another client would: from then on the API says 404 for it and the
-// toolbox proxy too.
+// toolbox proxy too; "after-exit" (on a command's input) holds the request
+// at the front door until its command has ended (or never can: its
+// session's shell exited), then passes it on: stdin that the network
+// delivered late, so the daemon's 410 for it is certain, not a race with
+// the command's end.
 function matches(rule, target, method, pathname) {
   if (rule.target !== target) return false;
   if (rule.method && rule.method !== method) return false;
@@ -36,7 +40,7 @@ export class Faults {
     for (const r of [].concat(rules)) {
       if (!["api", "toolbox"].includes(r.target)) throw new Error(`bad fault target ${r.target}`);
       const action = r.status ? "status" : r.action;
-      if (!["status", "stuck-creating", "delete-mid-exec"].includes(action))
+      if (!["status", "stuck-creating", "delete-mid-exec", "after-exit"].includes(action))
         throw new Error(`bad fault action ${r.action}`);
       this.rules.push({ times: 1, ...r, action, hits: 0 });
     }
@@ -65,6 +69,11 @@ export class Faults {
   stuckCreating(req) {
     const pathname = new URL(req.url, "http://x").pathname;
     return !!this.take("api", req.method, pathname, ["stuck-creating"]);
+  }
+
+  // True when this toolbox request must wait for its command's end.
+  afterExit(method, pathname) {
+    return !!this.take("toolbox", method, pathname, ["after-exit"]);
   }
 
   // Arms the deletion of `sandboxId` if a rule asks for it.

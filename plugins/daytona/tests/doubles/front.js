@@ -34,6 +34,7 @@
 // /files/bulk-download; every other toolbox call is spec-checked.
 import http from "node:http";
 import net from "node:net";
+import { commandOver } from "./toolbox.js";
 
 const BODY_RECORD_LIMIT = 64 * 1024;
 
@@ -144,7 +145,20 @@ export function createToolboxFront({ prismPort, toolboxPort, faults, cp, recorde
     const sb = cp.sandboxes.get(id);
     if (!sb || sb.state !== "started") return { answer: [404, proxyError(404, "sandbox not found", req), {}] };
     faults.toolboxRequest(req.method, rest, id);
-    return { sb };
+    return { sb, rest };
+  }
+
+  // The "after-exit" fault: an input request waits here until its command
+  // is over (the double's state, looked at every 10 ms; its body stays
+  // unread meanwhile), or its sandbox is gone, or 60 s have passed.
+  async function heldUntilExit(sb, rest) {
+    const m = /^\/process\/session\/([^/]+)\/command\/([^/]+)\/input$/.exec(rest);
+    if (!m) return;
+    const [sid, cmdId] = [decodeURIComponent(m[1]), decodeURIComponent(m[2])];
+    for (const until = Date.now() + 60000; Date.now() < until; ) {
+      if (sb.state !== "started" || commandOver(sb, sid, cmdId)) return;
+      await new Promise((r) => setTimeout(r, 10));
+    }
   }
 
   const server = http.createServer((req, res) => {
@@ -162,7 +176,10 @@ export function createToolboxFront({ prismPort, toolboxPort, faults, cp, recorde
     // runner does when the container goes.
     c.sb.sockets.add(req.socket);
     res.on("close", () => c.sb.sockets.delete(req.socket));
-    toPrism(req, res, prismPort, record, cp.violations, null, toolboxPort, taped);
+    if (!faults.afterExit(req.method, c.rest))
+      return toPrism(req, res, prismPort, record, cp.violations, null, toolboxPort, taped);
+    heldUntilExit(c.sb, c.rest).then(() =>
+      toPrism(req, res, prismPort, record, cp.violations, null, toolboxPort, taped));
   });
 
   server.on("upgrade", (req, socket, head) => {

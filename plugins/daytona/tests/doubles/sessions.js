@@ -169,6 +169,15 @@ export class Session {
     }
   }
 
+  // Whether input to cmdId can no longer reach a reader: the command has
+  // an exit code, or it never will (its session's shell exited, or the
+  // session or the command is gone). The front door's "after-exit" fault
+  // holds an input until then.
+  over(cmdId) {
+    if (this.deleted || this.exited || !this.commands.has(cmdId)) return true;
+    return this.get(cmdId).exitCode !== undefined;
+  }
+
   log(cmd) {
     try {
       return fs.readFileSync(this.host(cmd, "output.log"));
@@ -197,9 +206,14 @@ export class Session {
                                     fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
         break;
       } catch (e) {
+        // No reader (yet, or any more): the answer comes from the command's
+        // state, not from when its reader went away. A command that has
+        // ended is 410, and so is one whose session's shell has exited (it
+        // will never have an exit code), as the daemon's first checks say.
         if (this.get(cmdId).exitCode !== undefined)
           throw new HttpError(410, `command has already completed with exit code ${cmd.exitCode}`, "COMMAND_ALREADY_COMPLETED");
-        if ((e.code !== "ENOENT" && e.code !== "ENXIO") || waited >= 10000 || this.exited)
+        if (this.exited) throw new HttpError(410, "session process has exited", "GONE");
+        if ((e.code !== "ENOENT" && e.code !== "ENXIO") || waited >= 10000)
           throw new HttpError(500, `failed to open input pipe: ${e.message}`, "INTERNAL_SERVER_ERROR");
         await new Promise((r) => setTimeout(r, 10));
       }

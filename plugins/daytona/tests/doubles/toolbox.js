@@ -80,6 +80,13 @@ function sessionsOf(sb) {
   return sb.sessionMap;
 }
 
+// Whether input to the command sessionId/cmdId of sandbox sb can no longer
+// reach a reader (see Session.over); an unknown session counts as over.
+export function commandOver(sb, sessionId, cmdId) {
+  const s = sessionsOf(sb).get(sessionId);
+  return !s || s.over(cmdId);
+}
+
 function sessionOf(sb, id) {
   const s = sessionsOf(sb).get(id);
   if (!s || s.deleted) throw new HttpError(404, "session not found", "NOT_FOUND");
