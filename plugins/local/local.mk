@@ -151,7 +151,8 @@ TESTS += \
 	plugins/local/tests/demo-on-local.sh \
 	plugins/local/tests/run-network-open-reaches-netns-not-host.sh \
 	plugins/local/tests/run-network-allowlist-holds.sh \
-	plugins/local/tests/proxy-relays-and-keeps-bounds.sh
+	plugins/local/tests/proxy-relays-and-keeps-bounds.sh \
+	plugins/local/tests/cp-keeps-modes-mtimes-links.sh
 EXTRA_DIST += \
 	plugins/local/tests/lib.sh \
 	plugins/local/tests/netns.sh \
@@ -168,6 +169,7 @@ EXTRA_DIST += \
 	plugins/local/tests/run-network-open-reaches-netns-not-host.sh \
 	plugins/local/tests/run-network-allowlist-holds.sh \
 	plugins/local/tests/proxy-relays-and-keeps-bounds.sh \
+	plugins/local/tests/cp-keeps-modes-mtimes-links.sh \
 	plugins/local/tests/proxy-relay.py \
 	bench/local/run.sh \
 	bench/local-net/run.sh \

@@ -8,6 +8,7 @@ src_sandboxio_SOURCES = \
 	src/cli/cmd_contract.c \
 	src/cli/cmd_demo.c \
 	src/cli/cmd_cp.c \
+	src/cli/cp_copy.c \
 	src/cli/cmd_create.c \
 	src/cli/cmd_exec.c \
 	src/cli/cmd_files.c \
@@ -90,6 +91,7 @@ SBX_CLI_TESTS = \
 	tests/cli/create-ttl-ends-sandbox.sh \
 	tests/cli/create-bad-input-exit-codes.sh \
 	tests/cli/cp-tar-streams.sh \
+	tests/cli/cp-keeps-modes-mtimes-links.sh \
 	tests/cli/exec-tty-refused-without-pty.sh
 TESTS += $(SBX_CLI_TESTS)
 EXTRA_DIST += $(SBX_CLI_TESTS) tests/cli/lib.sh tests/cli/interactive-echo.py
