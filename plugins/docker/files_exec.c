@@ -16,11 +16,17 @@ static int enomem(dk_sandbox *sb)
     return sb->host->set_error(SBX_E_NOMEM, "docker: out of memory");
 }
 
-/* Prints the count, the names NUL-terminated, then "hexmode size" per name. */
+/*
+ * Prints the count, the names NUL-terminated, then "hexmode size mtime" per
+ * name, then each symlink's target NUL-terminated, in the names' order
+ * (read with a sentinel so a target's trailing newlines are kept).
+ */
 static const char list_script[] =
     "cd -- \"$1\" || exit 3; set --; for f in * .*; do case $f in .|..) ;; *)"
     " if [ -e \"$f\" ] || [ -L \"$f\" ]; then set -- \"$@\" \"$f\"; fi;; esac; done;"
-    " echo $#; [ $# -eq 0 ] && exit 0; printf '%s\\0' \"$@\"; exec stat -c '%f %s' -- \"$@\"";
+    " echo $#; [ $# -eq 0 ] && exit 0; printf '%s\\0' \"$@\"; stat -c '%f %s %Y' -- \"$@\" || exit 4;"
+    " for f; do if [ -L \"$f\" ]; then t=$(readlink -- \"$f\"; echo x); printf '%s\\0' \"${t%?x}\";"
+    " fi; done";
 
 static int sbx_type_of(unsigned long mode)
 {
@@ -76,24 +82,43 @@ int dk_file_list(void *sandbox, const char *path,
             p = nul + 1;
         }
     }
+    sbx_plugin_dirent *ents = rc == SBX_OK && count ? calloc(count, sizeof(*ents)) : NULL;
+    if (rc == SBX_OK && count && !ents)
+        rc = enomem(sb);
     for (unsigned long i = 0; rc == SBX_OK && i < count; i++) {
         unsigned long mode = 0;
         unsigned long long size = 0;
+        long long mtime = 0;
         int used = 0;
-        if (sscanf(p, "%lx %llu%n", &mode, &size, &used) != 2) {
+        if (sscanf(p, "%lx %llu %lld%n", &mode, &size, &mtime, &used) != 3) {
             rc = sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "docker: bad stat line in a listing");
             break;
         }
         p += used;
         if (p < end && *p == '\n')
             p++;
-        sbx_plugin_dirent ent = {.struct_size = sizeof(ent), .name = names[i],
-                                 .type = sbx_type_of(mode), .size = size,
-                                 .mode = (uint32_t)(mode & 07777)};
-        if (entry(userdata, &ent) != 0)
+        ents[i] = (sbx_plugin_dirent){.struct_size = sizeof(ents[i]), .name = names[i],
+                                      .type = sbx_type_of(mode), .size = size,
+                                      .mode = (uint32_t)(mode & 07777), .mtime = mtime};
+    }
+    for (unsigned long i = 0; rc == SBX_OK && i < count; i++) {
+        if (ents[i].type != 3)
+            continue;
+        char *nul = p < end ? memchr(p, '\0', (size_t)(end - p)) : NULL;
+        if (!nul) {
+            rc = sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "docker: a link's target is missing "
+                                     "from the listing of \"%s\"", path);
+            break;
+        }
+        ents[i].link_target = p;
+        p = nul + 1;
+    }
+    for (unsigned long i = 0; rc == SBX_OK && i < count; i++) {
+        if (entry(userdata, &ents[i]) != 0)
             rc = sb->host->set_error(SBX_E_EXEC_ABORTED, "docker: the lister of \"%s\" stopped",
                                      path);
     }
+    free(ents);
     free(names);
     sbx_buf_clear(&out);
     dk_resolved_clear(&r);
