@@ -2,7 +2,6 @@
 /*
  * hello://, the smallest sandboxio backend: built out of tree against the
  * installed plugin headers alone (pkg-config sandboxio-plugin).
- *
  * example: compile-only: a plugin, not a program (tests/plugin-hello-passes-contract.sh runs it)
  *
  * A hello sandbox is only a name: it runs no command and holds no file, so
