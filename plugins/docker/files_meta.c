@@ -1,16 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Modes, mtimes and symlinks (file-meta), each with one short exec in the
- * container: the archive endpoints can make a link or set a time only as a
- * new entry, not on what is there. Paths are resolved and checked against
- * symlink escapes first, the last component left unfollowed; then the
- * commands act on the entry itself (`touch -h`, `ln -sfT`, `chmod` only
- * once `[ -L ]` said it is no link). Racy against a command that swaps a
- * link in between, as every check from outside is: the container is the
- * boundary. `touch -d @SEC` takes whole seconds (busybox's too): an mtime's
- * nanoseconds are not kept.
+ * container (plugins/lib's metadata scripts): the archive endpoints can
+ * make a link or set a time only as a new entry, not on what is there.
+ * Paths are resolved and checked against symlink escapes first, the last
+ * component left unfollowed.
  */
 #include "docker.h"
+#include "../lib/sbx-metascript.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,28 +35,6 @@ static int meta_path(dk_sandbox *sb, const char *rel, bool parents_may_miss, dk_
     return rc;
 }
 
-/* Exit 4: the command failed, 5: a mode asked on a symlink, 6: a directory in the way. */
-static const char symlink_script[] =
-    "if [ -d \"$1\" ] && [ ! -L \"$1\" ]; then exit 6; fi;"
-    " mkdir -p -- \"${1%/*}\" && ln -sfT -- \"$2\" \"$1\" || exit 4";
-
-static const char meta_script[] =
-    "if [ -n \"$2\" ]; then [ -L \"$1\" ] && exit 5; chmod \"$2\" -- \"$1\" || exit 4; fi;"
-    " if [ -n \"$3\" ]; then touch -h -c -d \"@$3\" -- \"$1\" || exit 4; fi";
-
-static int script_status(dk_sandbox *sb, int rc, int code, const char *what, const char *path)
-{
-    if (rc != SBX_OK || code == 0)
-        return rc;
-    if (code == 5)
-        return sb->host->set_error(SBX_E_NOT_REGULAR,
-                                   "docker: \"%s\" is a symlink: it has no mode of its own", path);
-    if (code == 6)
-        return sb->host->set_error(SBX_E_IS_DIRECTORY, "docker: \"%s\" is a directory", path);
-    return sb->host->set_error(SBX_E_BACKEND_FAILED, "docker: %s \"%s\" failed (status %d)", what,
-                               path, code);
-}
-
 int dk_file_symlink(void *sandbox, const char *path, const char *target)
 {
     dk_sandbox *sb = sandbox;
@@ -68,9 +43,10 @@ int dk_file_symlink(void *sandbox, const char *path, const char *target)
     int code = -1, rc = meta_path(sb, path, true, &r, &abs);
     if (rc)
         return rc;
-    const char *const argv[] = {"/bin/sh", "-c", symlink_script, "sbx-ln", abs, target, NULL};
+    const char *const argv[] = {"/bin/sh", "-c", SBX_SYMLINK_SCRIPT, "sbx-ln", abs, target, NULL};
     rc = dk_exec_simple(sb, argv, NULL, 0, &code);
-    rc = script_status(sb, rc, code, "making the symlink", path);
+    if (rc == SBX_OK)
+        rc = sbx_meta_status(sb->host, DK_NAME, code, "making the symlink", path);
     free(abs);
     dk_resolved_clear(&r);
     return rc;
@@ -84,13 +60,12 @@ int dk_file_set_meta(void *sandbox, const char *path, const sbx_plugin_file_meta
     int code = -1, rc = meta_path(sb, path, false, &r, &abs);
     if (rc)
         return rc;
-    if (meta->what & SBX_PLUGIN_META_MODE)
-        snprintf(mode, sizeof(mode), "%o", (unsigned)(meta->mode & 07777));
-    if (meta->what & SBX_PLUGIN_META_MTIME)
-        snprintf(mtime, sizeof(mtime), "%lld", (long long)meta->mtime);
-    const char *const argv[] = {"/bin/sh", "-c", meta_script, "sbx-meta", abs, mode, mtime, NULL};
+    sbx_meta_args(meta, mode, mtime);
+    const char *const argv[] = {"/bin/sh", "-c", SBX_META_SCRIPT, "sbx-meta", abs, mode, mtime,
+                                NULL};
     rc = dk_exec_simple(sb, argv, NULL, 0, &code);
-    rc = script_status(sb, rc, code, "setting the metadata of", path);
+    if (rc == SBX_OK)
+        rc = sbx_meta_status(sb->host, DK_NAME, code, "setting the metadata of", path);
     free(abs);
     dk_resolved_clear(&r);
     return rc;
