@@ -50,6 +50,9 @@ void sbxc_case_file_not_regular(sbxc_ctx *ctx);
 void sbxc_case_file_read_cap(sbxc_ctx *ctx);
 void sbxc_case_file_list_cap(sbxc_ctx *ctx);
 void sbxc_case_file_mode(sbxc_ctx *ctx);
+void sbxc_case_file_meta_kept(sbxc_ctx *ctx);
+void sbxc_case_file_symlink_kept(sbxc_ctx *ctx);
+void sbxc_case_file_link_replaced(sbxc_ctx *ctx);
 /* cases_escape.c */
 void sbxc_case_escape_paths(sbxc_ctx *ctx);
 void sbxc_case_escape_symlinks(sbxc_ctx *ctx);

@@ -26,6 +26,7 @@ contract_libsbxcontract_la_SOURCES = \
 	contract/cases_files.c \
 	contract/cases_files_hostile.c \
 	contract/cases_files_mode.c \
+	contract/cases_files_meta.c \
 	contract/cases_escape.c \
 	contract/cases_attach.c \
 	contract/cases_persist.c \

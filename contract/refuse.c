@@ -17,7 +17,7 @@
 typedef struct refusal {
     uint64_t cap;
     int code;       /* 0: the API has no operation that needs the cap alone */
-    enum { BY_OPEN, BY_EXEC, BY_STREAM, BY_FILES, BY_NATIVE, BY_ATTACH, BY_PAUSE,
+    enum { BY_OPEN, BY_EXEC, BY_STREAM, BY_FILES, BY_META, BY_NATIVE, BY_ATTACH, BY_PAUSE,
            BY_NOTHING } how;
     int old_code;   /* also right: a plugin without the ABI members (0: none) */
 } refusal;
@@ -27,6 +27,7 @@ typedef struct refusal {
 static const refusal refusals[] = {
     { SBX_CAP_EXEC, SBX_E_CAP_EXEC, BY_EXEC, 0 },
     { SBX_CAP_FILES, SBX_E_CAP_FILES, BY_FILES, 0 },
+    { SBX_CAP_FILE_META, SBX_E_CAP_FILE_META, BY_META, 0 },
     { SBX_CAP_STREAM, SBX_E_CAP_STREAM, BY_STREAM, 0 },
     { SBX_CAP_STDIN, SBX_E_CAP_STDIN, BY_EXEC, 0 },
     { SBX_CAP_PTY, SBX_E_CAP_PTY, BY_EXEC, 0 },
@@ -169,6 +170,8 @@ static int attempt(sbxc_ctx *ctx, const refusal *r)
         sbx_result_free(res);
     } else if (r->how == BY_FILES) {
         rc = sbx_file_write(sb, marker, "ran\n", 4, 0644);
+    } else if (r->how == BY_META) {
+        rc = sbx_file_symlink(sb, marker, "ran");
     } else {
         char *out = NULL;
         rc = sbx_native(sb, "sbxc-contract-probe", NULL, &out);

@@ -12,6 +12,7 @@
 
 #define EXEC SBX_CAP_EXEC
 #define FILES SBX_CAP_FILES
+#define META SBX_CAP_FILE_META
 #define ISOLATED SBXC_NEEDS_ISOLATION
 
 const sbxc_case sbxc_cases[] = {
@@ -90,6 +91,12 @@ const sbxc_case sbxc_cases[] = {
       SBXC_MUST, FILES, 0, 60, sbxc_case_file_mode },
     { "SBX-FILE-011", "a directory past the listing bounds is refused with SBX_E5007, at them listed",
       SBXC_MUST, FILES | EXEC, 0, 180, sbxc_case_file_list_cap },
+    { "SBX-FILE-012", "a file keeps the mode and mtime set on it (0600 key, 0755 script runs)",
+      SBXC_MUST, FILES | META, 0, 60, sbxc_case_file_meta_kept },
+    { "SBX-FILE-013", "a symlink is listed as one with its target, never followed, one leading out too",
+      SBXC_MUST, FILES | META, 0, 60, sbxc_case_file_symlink_kept },
+    { "SBX-FILE-014", "a write or a link over a link replaces it, never writes through it",
+      SBXC_MUST, FILES | META, 0, 60, sbxc_case_file_link_replaced },
     /* persistence */
     { "SBX-PERS-001", "a file written by one exec is read by the next", SBXC_MUST,
       EXEC | SBX_CAP_PERSIST, 0, 60, sbxc_case_persist_between_execs },

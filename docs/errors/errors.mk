@@ -79,6 +79,7 @@ SBX_ERROR_PAGES = \
 	docs/errors/SBX_E3032.md \
 	docs/errors/SBX_E3033.md \
 	docs/errors/SBX_E3040.md \
+	docs/errors/SBX_E3041.md \
 	docs/errors/SBX_E4001.md \
 	docs/errors/SBX_E4002.md \
 	docs/errors/SBX_E4003.md \

@@ -45,7 +45,13 @@ extern "C" {
  * policy itself with SBX_E_POLICY_NETWORK_OPEN.
  */
 #define SBX_CAP_NET_OPEN       (UINT64_C(1) << 21)
-#define SBX_CAP_ALL_KNOWN      ((UINT64_C(1) << 22) - 1)
+/*
+ * Files keep their metadata: sbx_file_chmod(), sbx_file_set_mtime() and
+ * sbx_file_symlink() work, and a listing gives each entry's mtime and a
+ * symlink's target. What `sandboxio cp` needs to copy as `docker cp` does.
+ */
+#define SBX_CAP_FILE_META      (UINT64_C(1) << 22)
+#define SBX_CAP_ALL_KNOWN      ((UINT64_C(1) << 23) - 1)
 
 /**
  * sbx_cap_name - the lower-case name of one capability bit ("net-none").

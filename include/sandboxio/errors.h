@@ -108,6 +108,7 @@ typedef enum sbx_code {
     SBX_E_POLICY_WIDER = 3032,          /* SBX_E3032 an attach policy wider than the stored one */
     SBX_E_POLICY_FIXED = 3033,          /* SBX_E3033 an attach policy tightens a fixed control */
     SBX_E_CAP_PTY = 3040,               /* SBX_E3040 the backend cannot run a command on a terminal */
+    SBX_E_CAP_FILE_META = 3041,         /* SBX_E3041 the backend cannot keep modes, mtimes, symlinks */
 
     /* 4xxx: backend and provider */
     SBX_E_BACKEND_UNAVAILABLE = 4001,   /* SBX_E4001 */

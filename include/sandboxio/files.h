@@ -79,9 +79,41 @@ typedef struct sbx_dirent {
     int type;           /* sbx_file_type */
     uint64_t size;
     uint32_t mode;      /* permission bits */
+    /* Where the backend declares SBX_CAP_FILE_META (else 0, 0, NULL): */
+    int64_t mtime;      /* last modification of the entry itself, Unix seconds */
+    uint32_t mtime_nsec;
+    const char *link_target; /* a symlink's target, verbatim; NULL for other types */
 } sbx_dirent;
 
 typedef struct sbx_dirlist sbx_dirlist;
+
+/*
+ * Metadata (SBX_CAP_FILE_META, else SBX_E_CAP_FILE_META): none of these
+ * follows the last component of path when it is a symlink.
+ */
+
+/**
+ * sbx_file_chmod - set path's permission bits (07777) to mode exactly,
+ * whatever the backend's umask. A symlink has no mode of its own:
+ * SBX_E_NOT_REGULAR.
+ */
+SBX_API int sbx_file_chmod(sbx_sandbox *sandbox, const char *path, uint32_t mode);
+
+/**
+ * sbx_file_set_mtime - set path's modification time to sec.nsec (Unix
+ * time); a symlink's own time, never its target's.
+ */
+SBX_API int sbx_file_set_mtime(sbx_sandbox *sandbox, const char *path, int64_t sec,
+                               uint32_t nsec);
+
+/**
+ * sbx_file_symlink - make path a symbolic link to target. target is kept
+ * verbatim, never resolved nor checked (it may point out of the sandbox: a
+ * later file call through it is refused with SBX_E_PATH_ESCAPE). A file or
+ * link at path is replaced, never written through; a directory there is
+ * SBX_E_IS_DIRECTORY. Missing parents are created.
+ */
+SBX_API int sbx_file_symlink(sbx_sandbox *sandbox, const char *path, const char *target);
 
 /**
  * The most entries, and the most bytes of names (their lengths summed),

@@ -44,7 +44,7 @@ extern "C" {
 #endif
 
 #define SBX_PLUGIN_ABI_MAJOR 1
-#define SBX_PLUGIN_ABI_MINOR 2
+#define SBX_PLUGIN_ABI_MINOR 3
 #define SBX_PLUGIN_ENTRY "sandboxio_plugin_v1"
 
 #if defined(__GNUC__)
@@ -200,7 +200,23 @@ typedef struct sbx_plugin_dirent {
     int type;          /* sbx_file_type, from sandboxio/files.h values: 1 reg, 2 dir, 3 link, 4 other */
     uint64_t size;
     uint32_t mode;
+    /* --- minor 3 (filled by a plugin declaring SBX_CAP_FILE_META) --- */
+    int64_t mtime;            /* last modification, Unix seconds (the entry itself, never a link's target) */
+    uint32_t mtime_nsec;      /* and nanoseconds, 0 where the backend keeps none */
+    const char *link_target;  /* for a symlink: its target, verbatim, never resolved; else NULL */
 } sbx_plugin_dirent;
+
+/** What file_set_meta() sets (minor 3). */
+typedef struct sbx_plugin_file_meta {
+    uint32_t struct_size;
+    uint32_t what;            /* SBX_PLUGIN_META_* bits: the members below to apply */
+    uint32_t mode;            /* permission bits (07777); never on a symlink */
+    int64_t mtime;            /* Unix seconds */
+    uint32_t mtime_nsec;
+} sbx_plugin_file_meta;
+
+#define SBX_PLUGIN_META_MODE  UINT32_C(1)
+#define SBX_PLUGIN_META_MTIME UINT32_C(2)
 
 /** What open_named() is asked for besides the limits (minor 2). */
 typedef struct sbx_plugin_sandbox_opts {
@@ -248,8 +264,9 @@ typedef struct sbx_plugin_sandbox_info {
  * must be present (struct_size >= SBX_PLUGIN_V1_0_SIZE); of the functions,
  * init, open, destroy are required, the rest may be NULL when the
  * corresponding capability is not declared. Minor 1 appends `run`; minor
- * 2 the lifecycle members from `open_named` to `resume`; the core uses a
- * member only where struct_size covers it.
+ * 2 the lifecycle members from `open_named` to `ping`; minor 3
+ * `file_symlink` and `file_set_meta`. The core uses a member only where
+ * struct_size covers it.
  */
 typedef struct sbx_plugin {
     uint32_t struct_size;   /* sizeof(sbx_plugin) the plugin was built with */
@@ -359,7 +376,24 @@ typedef struct sbx_plugin {
      * Only `sandboxio doctor --online` and sbx_client_ping() call it.
      */
     int (*ping)(void *state, const sbx_plugin_dsn *dsn, char **detail);
-    /* --- end of minor 2: append new members below, bump the minor --- */
+    /* --- minor 3 (SBX_CAP_FILE_META) --- */
+    /**
+     * Create path as a symbolic link holding target verbatim (never
+     * resolved, never checked: it may point anywhere, even out). An
+     * existing file or link at path is replaced, never written through; a
+     * directory there fails with SBX_E_IS_DIRECTORY. The parent is resolved
+     * as for file_write (a symlink leading out is SBX_E_PATH_ESCAPE);
+     * missing parents are created.
+     */
+    int (*file_symlink)(void *sandbox, const char *path, const char *target);
+    /**
+     * Set the mode and/or the modification time of path itself: its last
+     * component is never followed. A mode on a symlink fails with
+     * SBX_E_NOT_REGULAR; a time on a symlink is the link's own. Leading
+     * components resolve as for file_read.
+     */
+    int (*file_set_meta)(void *sandbox, const char *path, const sbx_plugin_file_meta *meta);
+    /* --- end of minor 3: append new members below, bump the minor --- */
 } sbx_plugin;
 
 #define SBX_PLUGIN_V1_0_SIZE \

@@ -259,6 +259,8 @@ int daytona_file_list(void *sandbox, const char *path,
                       int (*entry)(void *userdata, const sbx_plugin_dirent *ent), void *userdata);
 int daytona_file_remove(void *sandbox, const char *path, int recursive);
 int daytona_file_mkdir(void *sandbox, const char *path);
+int daytona_file_symlink(void *sandbox, const char *path, const char *target);
+int daytona_file_set_meta(void *sandbox, const char *path, const sbx_plugin_file_meta *meta);
 
 /* gc.c */
 int daytona_gc(void *state, const sbx_plugin_dsn *dsn,

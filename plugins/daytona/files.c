@@ -12,6 +12,7 @@
  */
 #include "daytona.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include <sandboxio/errors.h>
 #include <sandboxio/files.h>
 
+#include "../lib/sbx-metascript.h"
 #include "../lib/sbx-pathprobe.h"
 
 static int probe(daytona_sandbox *sb, const char *rel, bool leaf, sbx_probe *pr)
@@ -49,6 +51,29 @@ static int probe(daytona_sandbox *sb, const char *rel, bool leaf, sbx_probe *pr)
         rc = sbx_probe_parse(pr, host, DAYTONA_NAME, sb->home, rel, out.data);
     sbx_buf_clear(&out);
     return rc;
+}
+
+/* `sh -c script sh a1 [a2 [a3]]` through /process/execute; its output (if out) and status. */
+static int shell(daytona_sandbox *sb, const char *script, const char *a1, const char *a2,
+                 const char *a3, sbx_buf *out, int *code)
+{
+    const char *argv[] = {"sh", "-c", script, "sh", a1, a2, a3, NULL};
+    char *line = daytona_quote_argv(argv);
+    sbx_buf ignored = {0};
+    if (!line)
+        return sb->host->set_error(SBX_E_NOMEM, "daytona: out of memory");
+    int rc = daytona_shell(sb, line, out ? out : &ignored, code);
+    free(line);
+    sbx_buf_clear(&ignored);
+    return rc;
+}
+
+/* A helper script's status as sbx_meta_status() maps it. */
+static int meta_script(daytona_sandbox *sb, const char *script, const char *a1, const char *a2,
+                       const char *a3, const char *rel, const char *what)
+{
+    int code = -1, rc = shell(sb, script, a1, a2, a3, NULL, &code);
+    return rc ? rc : sbx_meta_status(sb->host, DAYTONA_NAME, code, what, rel);
 }
 
 static int wrong(daytona_sandbox *sb, const char *rel, int type, bool want_dir)
@@ -125,9 +150,22 @@ int daytona_file_write(void *sandbox, const char *path, uint64_t size, uint32_t 
     daytona_sandbox *sb = sandbox;
     sbx_probe pr;
     char url[1400], type[96];
-    int rc = probe(sb, path, false, &pr);
+    /*
+     * The leaf unresolved: the daemon's upload follows a symlink, so one at
+     * the path (once known not to lead out) is removed and replaced by the
+     * file, never written through.
+     */
+    int rc = probe(sb, path, true, &pr);
     if (rc)
         return rc;
+    if (pr.type == SBX_PROBE_LINK) {
+        sbx_probe through;
+        if ((rc = probe(sb, path, false, &through)) != SBX_OK ||
+            (rc = meta_script(sb, "rm -f -- \"$1\" || exit 4", pr.path, NULL, NULL, path,
+                              "replacing the symlink")) != SBX_OK)
+            return rc;
+        pr.type = SBX_PROBE_NONE;
+    }
     if (pr.type != SBX_PROBE_FILE && pr.type != SBX_PROBE_NONE)
         return wrong(sb, path, pr.type, false);
     if ((rc = daytona_tb_path(sb, url, sizeof(url), "/files/upload-v2", "path", pr.path)))
@@ -195,6 +233,7 @@ int daytona_file_read(void *sandbox, const char *path,
 }
 
 /* GET /files?path= of a resolved directory: its entries (FileInfo) in *list. */
+/* The daemon's list of directory path (resolved): kept for remove's emptiness check. */
 static int list_dir(daytona_sandbox *sb, const char *path, json_object **list)
 {
     char url[1400];
@@ -207,46 +246,105 @@ static int list_dir(daytona_sandbox *sb, const char *path, json_object **list)
     return rc;
 }
 
+/*
+ * The daemon's list follows symlinks (a dangling one is left out) and gives
+ * no link's target, so a directory is listed by a command: one line per
+ * entry, "hexmode size mtime hexname [hextarget]", the names and targets
+ * in hex since the answer is a JSON string (no NUL, any byte kept).
+ */
+static const char list_script[] =
+    "cd -- \"$1\" || exit 3; for f in * .*; do case $f in .|..) continue;; esac;"
+    " [ -e \"$f\" ] || [ -L \"$f\" ] || continue; s=$(stat -c '%f %s %Y' -- \"$f\") || continue;"
+    " n=$(printf '%s' \"$f\" | od -An -tx1 -v | tr -d ' \\n'); t=;"
+    " if [ -L \"$f\" ]; then t=$(readlink -- \"$f\"; echo x);"
+    " t=\" $(printf '%s' \"${t%?x}\" | od -An -tx1 -v | tr -d ' \\n')\"; fi;"
+    " echo \"$s $n$t\"; done";
+
+/*
+ * Decode the hex at *p, up to a space, a newline or the end, in place
+ * (NUL-terminated); *p moves past that separator, *sep gets it. NULL for
+ * bad or empty hex, or a NUL byte in it.
+ */
+static char *unhex(char **p, char *sep)
+{
+    char *start = *p, *w = start, *r = start;
+    while (*r && *r != ' ' && *r != '\n') {
+        unsigned v;
+        if (!isxdigit((unsigned char)r[0]) || !isxdigit((unsigned char)r[1]) ||
+            sscanf(r, "%2x", &v) != 1 || v == 0)
+            return NULL;
+        *w++ = (char)v;
+        r += 2;
+    }
+    *sep = *r;
+    *p = *r ? r + 1 : r;
+    if (w == start)
+        return NULL;
+    *w = '\0';
+    return start;
+}
+
+static int sbx_type_of(unsigned long mode)
+{
+    switch (mode & 0170000) {
+    case 0100000: return 1;
+    case 0040000: return 2;
+    case 0120000: return 3;
+    default: return 4;
+    }
+}
+
 int daytona_file_list(void *sandbox, const char *path,
                       int (*entry)(void *userdata, const sbx_plugin_dirent *ent), void *userdata)
 {
     daytona_sandbox *sb = sandbox;
     sbx_probe pr;
+    sbx_buf out = {0};
+    int code = -1;
     int rc = probe(sb, path, false, &pr);
     if (rc)
         return rc;
     if (pr.type != SBX_PROBE_DIR)
         return wrong(sb, path, pr.type, true);
-    json_object *list = NULL;
-    rc = list_dir(sb, pr.path, &list);
-    size_t n = rc == SBX_OK ? json_object_array_length(list) : 0;
-    /* The answer's size is bounded by the HTTP layer's; its entries by the core's. */
-    if (n > SBX_FILE_LIST_MAX_ENTRIES)
-        rc = sb->host->set_error(SBX_E_LIST_TOO_LARGE, "daytona: %s has %zu entries", path, n);
-    for (size_t i = 0; rc == SBX_OK && i < n; i++) {
-        json_object *e = json_object_array_get_idx(list, i);
-        const char *name = sbx_json_str(e, "name"), *mode = sbx_json_str(e, "mode");
-        const char *perm = sbx_json_str(e, "permissions");
-        if (!name || !name[0] || strchr(name, '/')) {
-            rc = sb->host->set_error(SBX_E_BACKEND_PROTOCOL,
-                                     "daytona: the file list has an entry without a name");
+    rc = shell(sb, list_script, pr.path, NULL, NULL, &out, &code);
+    if (rc == SBX_OK && code != 0)
+        rc = sb->host->set_error(SBX_E_BACKEND_FAILED, "daytona: listing \"%s\" failed (status %d)",
+                                 path, code);
+    size_t n = 0;
+    for (char *p = out.data; rc == SBX_OK && p && *p;) {
+        unsigned long mode = 0;
+        unsigned long long size = 0;
+        long long mtime = 0;
+        int used = 0;
+        if (sscanf(p, "%lx %llu %lld %n", &mode, &size, &mtime, &used) != 3 || !used) {
+            rc = sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "daytona: bad line in the listing "
+                                     "of \"%s\"", path);
             break;
         }
-        /* mode is Go's FileMode.String(): 'd' a directory, 'L' a link, '-' a file. */
-        int type = sbx_json_bool(e, "isDir") ? 2 : mode && mode[0] == 'L' ? 3
-                                                 : mode && mode[0] == '-' ? 1 : 4;
-        int64_t size = sbx_json_int(e, "size", 0);
+        p += used;
+        char sep = 0, *target = NULL, *name = unhex(&p, &sep);
+        if (name && sep == ' ')
+            target = unhex(&p, &sep);
+        if (!name || strchr(name, '/') || sep == ' ' ||
+            (sbx_type_of(mode) == 3) != (target != NULL)) {
+            rc = sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "daytona: bad entry in the listing "
+                                     "of \"%s\"", path);
+            break;
+        }
+        /* The answer's size is bounded by the HTTP layer's; its entries by the core's. */
+        if (++n > SBX_FILE_LIST_MAX_ENTRIES) {
+            rc = sb->host->set_error(SBX_E_LIST_TOO_LARGE, "daytona: %s has more than %zu entries",
+                                     path, (size_t)SBX_FILE_LIST_MAX_ENTRIES);
+            break;
+        }
         sbx_plugin_dirent d = {
-            .struct_size = sizeof(d),
-            .name = name,
-            .type = type,
-            .size = size > 0 ? (uint64_t)size : 0,
-            .mode = perm ? (uint32_t)strtoul(perm, NULL, 8) & 07777 : 0,
+            .struct_size = sizeof(d), .name = name, .type = sbx_type_of(mode), .size = size,
+            .mode = (uint32_t)(mode & 07777), .mtime = mtime, .link_target = target,
         };
         if (entry(userdata, &d) != 0)
             break;
     }
-    json_object_put(list);
+    sbx_buf_clear(&out);
     return rc;
 }
 
@@ -295,4 +393,32 @@ int daytona_file_remove(void *sandbox, const char *path, int recursive)
         strcat(url, "&recursive=true");
     return rc ? rc : daytona_tb_call(sb, "DELETE", url, NULL, SBX_HTTP_RETRY_AUTO, "removing",
                                      NULL, NULL);
+}
+
+int daytona_file_symlink(void *sandbox, const char *path, const char *target)
+{
+    daytona_sandbox *sb = sandbox;
+    sbx_probe pr;
+    int rc = probe(sb, path, true, &pr);
+    if (rc)
+        return rc;
+    if (pr.type == SBX_PROBE_NOTDIR)
+        return wrong(sb, path, pr.type, false);
+    return meta_script(sb, SBX_SYMLINK_SCRIPT, pr.path, target, NULL, path,
+                       "making the symlink");
+}
+
+int daytona_file_set_meta(void *sandbox, const char *path, const sbx_plugin_file_meta *meta)
+{
+    daytona_sandbox *sb = sandbox;
+    sbx_probe pr;
+    char mode[16], mtime[32];
+    int rc = probe(sb, path, true, &pr);
+    if (rc)
+        return rc;
+    if (pr.type == SBX_PROBE_NONE || pr.type == SBX_PROBE_NOTDIR)
+        return wrong(sb, path, pr.type, false);
+    sbx_meta_args(meta, mode, mtime);
+    return meta_script(sb, SBX_META_SCRIPT, pr.path, mode, mtime, path,
+                       "setting the metadata of");
 }

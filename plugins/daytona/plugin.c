@@ -24,7 +24,7 @@
  */
 #define DAYTONA_CAPS                                                                       \
     (SBX_CAP_EXEC | SBX_CAP_STREAM | SBX_CAP_STDIN | SBX_CAP_FILES | SBX_CAP_ENV |         \
-     SBX_CAP_CWD | SBX_CAP_TIMEOUT | SBX_CAP_NET_NONE | SBX_CAP_PERSIST)
+     SBX_CAP_CWD | SBX_CAP_TIMEOUT | SBX_CAP_NET_NONE | SBX_CAP_PERSIST | SBX_CAP_FILE_META)
 
 static int daytona_init(const sbx_host *host, void **state)
 {
@@ -79,6 +79,8 @@ static const sbx_plugin descriptor = {
     .sandbox_id = daytona_sandbox_id,
     .gc = daytona_gc,
     .ping = daytona_ping,
+    .file_symlink = daytona_file_symlink,
+    .file_set_meta = daytona_file_set_meta,
 };
 
 SBX_PLUGIN_EXPORT const sbx_plugin *sandboxio_plugin_v1(void);

@@ -367,6 +367,9 @@ int dk_file_list(void *sandbox, const char *path,
                  int (*entry)(void *userdata, const sbx_plugin_dirent *ent), void *userdata);
 int dk_file_remove(void *sandbox, const char *path, int recursive);
 int dk_file_mkdir(void *sandbox, const char *path);
+/* files_meta.c */
+int dk_file_symlink(void *sandbox, const char *path, const char *target);
+int dk_file_set_meta(void *sandbox, const char *path, const sbx_plugin_file_meta *meta);
 
 /* --- pathcheck.c ---------------------------------------------------------- */
 

@@ -196,9 +196,22 @@ int dk_file_write(void *sandbox, const char *path, uint64_t size, uint32_t mode,
 {
     dk_sandbox *sb = sandbox;
     dk_resolved r;
-    int rc = dk_resolve(sb, path, true, &r);
+    /*
+     * The last component unfollowed: a symlink there is replaced (the
+     * engine removes what is at an entry's path before unpacking it), never
+     * written through, once it is known not to lead out.
+     */
+    int rc = dk_resolve(sb, path, false, &r);
     if (rc)
         return rc;
+    if (!r.rest[0] && r.st.type == 3) {
+        dk_resolved through;
+        if ((rc = dk_resolve(sb, path, true, &through)) != SBX_OK) {
+            dk_resolved_clear(&r);
+            return rc;
+        }
+        dk_resolved_clear(&through);
+    }
     if (!r.rest[0] && r.st.type == 2) {
         rc = sb->host->set_error(SBX_E_IS_DIRECTORY, "docker: \"%s\" is a directory", path);
     } else if (r.rest[0] && r.st.type != 2) {

@@ -19,12 +19,14 @@ static int enomem(dk_sandbox *sb)
 }
 
 /*
- * Prints the count, the names NUL-terminated, then "hexmode size" per name;
- * only a count past $2 (the core's bound) when there are more, without
- * reading further. Each name is kept in a variable of its own (v1, v2...)
- * and they become the arguments in one eval: appending to "$@" one by one
- * costs time squared in the number of names (200 s for 65,536 names in dash).
- * xargs splits them for stat: 2 MiB of names may pass ARG_MAX.
+ * Prints the count, the names NUL-terminated, then "hexmode size mtime" per
+ * name, then each symlink's target NUL-terminated, in the names' order
+ * (read with a sentinel so a target's trailing newlines are kept); only a
+ * count past $2 (the core's bound) when there are more, without reading
+ * further. Each name is kept in a variable of its own (v1, v2...) and they
+ * become the arguments in one eval: appending to "$@" one by one costs time
+ * squared in the number of names (200 s for 65,536 names in dash). xargs
+ * splits them for stat: 2 MiB of names may pass ARG_MAX.
  */
 static const char list_script[] =
     "cd -- \"$1\" || exit 3; n=0; for f in * .*; do case $f in .|..) ;; *)"
@@ -32,10 +34,15 @@ static const char list_script[] =
     " [ $n -gt \"$2\" ] && { echo $n; exit 0; }; eval \"v$n=\\$f\"; fi;; esac; done;"
     " echo $n; [ $n -eq 0 ] && exit 0;"
     " eval \"set -- $(i=1; while [ $i -le $n ]; do printf '\"$v%d\" ' $i; i=$((i+1)); done)\";"
-    " printf '%s\\0' \"$@\"; printf '%s\\0' \"$@\" | xargs -0 stat -c '%f %s' --";
+    " printf '%s\\0' \"$@\"; printf '%s\\0' \"$@\" | xargs -0 stat -c '%f %s %Y' -- || exit 4;"
+    " for f; do if [ -L \"$f\" ]; then t=$(readlink -- \"$f\"; echo x); printf '%s\\0' \"${t%?x}\";"
+    " fi; done";
 
-/* The most a listing within the core's bounds prints: names, NULs, stat lines, count. */
-#define LIST_OUTPUT_MAX (SBX_FILE_LIST_MAX_NAME_BYTES + SBX_FILE_LIST_MAX_ENTRIES * 32 + 64)
+/*
+ * The most a listing within the core's bounds prints: names and link targets
+ * (both counted as name bytes by the core), NULs, stat lines, the count.
+ */
+#define LIST_OUTPUT_MAX (2 * SBX_FILE_LIST_MAX_NAME_BYTES + SBX_FILE_LIST_MAX_ENTRIES * 64 + 64)
 
 static int sbx_type_of(unsigned long mode)
 {
@@ -97,24 +104,43 @@ int dk_file_list(void *sandbox, const char *path,
             p = nul + 1;
         }
     }
+    sbx_plugin_dirent *ents = rc == SBX_OK && count ? calloc(count, sizeof(*ents)) : NULL;
+    if (rc == SBX_OK && count && !ents)
+        rc = enomem(sb);
     for (unsigned long i = 0; rc == SBX_OK && i < count; i++) {
         unsigned long mode = 0;
         unsigned long long size = 0;
+        long long mtime = 0;
         int used = 0;
-        if (sscanf(p, "%lx %llu%n", &mode, &size, &used) != 2) {
+        if (sscanf(p, "%lx %llu %lld%n", &mode, &size, &mtime, &used) != 3) {
             rc = sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "docker: bad stat line in a listing");
             break;
         }
         p += used;
         if (p < end && *p == '\n')
             p++;
-        sbx_plugin_dirent ent = {.struct_size = sizeof(ent), .name = names[i],
-                                 .type = sbx_type_of(mode), .size = size,
-                                 .mode = (uint32_t)(mode & 07777)};
-        if (entry(userdata, &ent) != 0)
+        ents[i] = (sbx_plugin_dirent){.struct_size = sizeof(ents[i]), .name = names[i],
+                                      .type = sbx_type_of(mode), .size = size,
+                                      .mode = (uint32_t)(mode & 07777), .mtime = mtime};
+    }
+    for (unsigned long i = 0; rc == SBX_OK && i < count; i++) {
+        if (ents[i].type != 3)
+            continue;
+        char *nul = p < end ? memchr(p, '\0', (size_t)(end - p)) : NULL;
+        if (!nul) {
+            rc = sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "docker: a link's target is missing "
+                                     "from the listing of \"%s\"", path);
+            break;
+        }
+        ents[i].link_target = p;
+        p = nul + 1;
+    }
+    for (unsigned long i = 0; rc == SBX_OK && i < count; i++) {
+        if (entry(userdata, &ents[i]) != 0)
             rc = sb->host->set_error(SBX_E_EXEC_ABORTED, "docker: the lister of \"%s\" stopped",
                                      path);
     }
+    free(ents);
     free(names);
     sbx_buf_clear(&out);
     dk_resolved_clear(&r);

@@ -17,7 +17,8 @@
     (SBX_CAP_EXEC | SBX_CAP_STREAM | SBX_CAP_STDIN | SBX_CAP_FILES | SBX_CAP_ENV |        \
      SBX_CAP_CWD | SBX_CAP_TIMEOUT | SBX_CAP_NET_NONE | SBX_CAP_LIMIT_MEMORY |            \
      SBX_CAP_LIMIT_CPU | SBX_CAP_LIMIT_PIDS | SBX_CAP_PERSIST | SBX_CAP_OOM_REPORT |        \
-     SBX_CAP_LIMIT_DISK | SBX_CAP_ATTACH | SBX_CAP_PAUSE | SBX_CAP_PTY)
+     SBX_CAP_LIMIT_DISK | SBX_CAP_ATTACH | SBX_CAP_PAUSE | SBX_CAP_PTY |                  \
+     SBX_CAP_FILE_META)
 
 static int dk_init(const sbx_host *host, void **state)
 {
@@ -73,6 +74,8 @@ static const sbx_plugin descriptor = {
     .pause = dk_pause,
     .resume = dk_resume,
     .ping = dk_ping,
+    .file_symlink = dk_file_symlink,
+    .file_set_meta = dk_file_set_meta,
 };
 
 SBX_PLUGIN_EXPORT const sbx_plugin *sandboxio_plugin_v1(void);

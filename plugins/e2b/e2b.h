@@ -237,6 +237,8 @@ int e2b_file_list(void *sandbox, const char *path,
                   int (*entry)(void *userdata, const sbx_plugin_dirent *ent), void *userdata);
 int e2b_file_remove(void *sandbox, const char *path, int recursive);
 int e2b_file_mkdir(void *sandbox, const char *path);
+int e2b_file_symlink(void *sandbox, const char *path, const char *target);
+int e2b_file_set_meta(void *sandbox, const char *path, const sbx_plugin_file_meta *meta);
 
 /* sandbox.c */
 /* A handle with its control-plane session, no sandbox yet. */

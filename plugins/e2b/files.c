@@ -21,11 +21,13 @@
 #include <sandboxio/errors.h>
 #include <sandboxio/files.h>
 
+#include "../lib/sbx-metascript.h"
 #include "../lib/sbx-pathprobe.h"
+#include "../lib/sbx-time.h"
 
 typedef sbx_probe probe;
 enum { T_NONE = SBX_PROBE_NONE, T_FILE = SBX_PROBE_FILE, T_DIR = SBX_PROBE_DIR,
-       T_NOTDIR = SBX_PROBE_NOTDIR };
+       T_LINK = SBX_PROBE_LINK, T_NOTDIR = SBX_PROBE_NOTDIR };
 
 static int probe_path(e2b_sandbox *sb, const char *rel, bool leaf, probe *pr)
 {
@@ -45,6 +47,21 @@ static int probe_path(e2b_sandbox *sb, const char *rel, bool leaf, probe *pr)
     if (rc == SBX_OK)
         rc = sbx_probe_parse(pr, host, E2B_NAME, E2B_HOME, rel, out.data);
     sbx_buf_clear(&out);
+    return rc;
+}
+
+/* `sh -c script sh abs [a2 [a3]]`; its status mapped by sbx_meta_status(). */
+static int run_script(e2b_sandbox *sb, const char *script, const char *abs, const char *a2,
+                      const char *a3, const char *rel, const char *what)
+{
+    const char *argv[] = {"/bin/sh", "-c", script, "sh", abs, a2, a3, NULL};
+    sbx_buf out = {0};
+    sbx_plugin_exit x = {.struct_size = sizeof(x)};
+    int rc = e2b_run_quiet(sb, argv, &out, &x);
+    sbx_buf_clear(&out);
+    if (rc == SBX_OK)
+        rc = sbx_meta_status(sb->host, E2B_NAME, x.exited ? x.exit_code : 128 + x.signal, what,
+                             rel);
     return rc;
 }
 
@@ -111,9 +128,22 @@ int e2b_file_write(void *sandbox, const char *path, uint64_t size, uint32_t mode
     e2b_sandbox *sb = sandbox;
     probe pr;
     char url[1400];
-    int rc = probe_path(sb, path, false, &pr);
+    /*
+     * The leaf unresolved: envd's upload follows a symlink, so one at the
+     * path (once known not to lead out) is removed and replaced by the
+     * file, never written through.
+     */
+    int rc = probe_path(sb, path, true, &pr);
     if (rc)
         return rc;
+    if (pr.type == T_LINK) {
+        probe through;
+        if ((rc = probe_path(sb, path, false, &through)) != SBX_OK ||
+            (rc = run_script(sb, "rm -f -- \"$1\"", pr.path, NULL, NULL, path, "replacing the "
+                             "symlink")) != SBX_OK)
+            return rc;
+        pr.type = T_NONE;
+    }
     if (pr.type != T_FILE && pr.type != T_NONE)
         return wrong_type(sb, path, pr.type, false);
     if ((rc = files_path(sb, pr.path, url, sizeof(url))))
@@ -239,7 +269,18 @@ int e2b_file_list(void *sandbox, const char *path,
             .type = entry_type(sbx_json_str(e, "type")),
             .size = size ? (uint64_t)strtoull(json_object_get_string(size), NULL, 10) : 0,
             .mode = (uint32_t)sbx_json_int(e, "mode", 0) & 07777,
+            .link_target = sbx_json_str(e, "symlinkTarget"),
         };
+        if (d.type == 3 && !d.link_target)
+            rc = sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "e2b: ListDir gave the symlink %s "
+                                     "no target", name);
+        else if (sbx_json_str(e, "modifiedTime") &&
+                 sbx_rfc3339_parse(sbx_json_str(e, "modifiedTime"), &d.mtime,
+                                   &d.mtime_nsec) != 0)
+            rc = sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "e2b: ListDir gave %s a bad "
+                                     "modifiedTime", name);
+        if (rc != SBX_OK)
+            break;
         if (entry(userdata, &d) != 0)
             break;
     }
@@ -291,4 +332,31 @@ int e2b_file_remove(void *sandbox, const char *path, int recursive)
     rc = e2b_rpc(sb, "filesystem.Filesystem/Remove", body, true, "removing", NULL);
     free(body);
     return rc;
+}
+
+int e2b_file_symlink(void *sandbox, const char *path, const char *target)
+{
+    e2b_sandbox *sb = sandbox;
+    probe pr;
+    int rc = probe_path(sb, path, true, &pr);
+    if (rc)
+        return rc;
+    if (pr.type == T_NOTDIR)
+        return wrong_type(sb, path, pr.type, false);
+    return run_script(sb, SBX_SYMLINK_SCRIPT, pr.path, target, NULL, path, "making the symlink");
+}
+
+int e2b_file_set_meta(void *sandbox, const char *path, const sbx_plugin_file_meta *meta)
+{
+    e2b_sandbox *sb = sandbox;
+    probe pr;
+    char mode[16], mtime[32];
+    int rc = probe_path(sb, path, true, &pr);
+    if (rc)
+        return rc;
+    if (pr.type == T_NONE || pr.type == T_NOTDIR)
+        return wrong_type(sb, path, pr.type, false);
+    sbx_meta_args(meta, mode, mtime);
+    return run_script(sb, SBX_META_SCRIPT, pr.path, mode, mtime, path,
+                      "setting the metadata of");
 }

@@ -21,6 +21,7 @@
 #include <sandboxio/errors.h>
 
 #include "../lib/sbx-owner.h"
+#include "../lib/sbx-time.h"
 
 int e2b_open_named(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
                    const sbx_plugin_sandbox_opts *opts, void **sandbox)
@@ -31,17 +32,9 @@ int e2b_open_named(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limi
 /* RFC 3339 ("2026-12-01T12:00:00.123Z", as E2B writes startedAt, endAt) in Unix ms; 0 if not. */
 static int64_t time_ms(const char *text)
 {
-    struct tm tm = {0};
-    const char *rest = text ? strptime(text, "%Y-%m-%dT%H:%M:%S", &tm) : NULL;
-    if (!rest)
-        return 0;
-    int64_t ms = (int64_t)timegm(&tm) * 1000;
-    if (*rest == '.') {
-        int64_t scale = 100;
-        for (rest++; *rest >= '0' && *rest <= '9'; rest++, scale /= 10)
-            ms += scale > 0 ? (*rest - '0') * scale : 0;
-    }
-    return ms;
+    int64_t sec;
+    uint32_t nsec;
+    return sbx_rfc3339_parse(text, &sec, &nsec) == 0 ? sec * 1000 + nsec / 1000000 : 0;
 }
 
 static int state_of(const char *s)

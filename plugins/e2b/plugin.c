@@ -23,7 +23,7 @@
 #define E2B_CAPS                                                                          \
     (SBX_CAP_EXEC | SBX_CAP_STREAM | SBX_CAP_STDIN | SBX_CAP_FILES | SBX_CAP_ENV |        \
      SBX_CAP_CWD | SBX_CAP_TIMEOUT | SBX_CAP_NET_NONE | SBX_CAP_PERSIST | SBX_CAP_PAUSE |   \
-     SBX_CAP_ATTACH)
+     SBX_CAP_ATTACH | SBX_CAP_FILE_META)
 
 static int e2b_init(const sbx_host *host, void **state)
 {
@@ -85,6 +85,8 @@ static const sbx_plugin descriptor = {
     .pause = e2b_pause,
     .resume = e2b_resume,
     .ping = e2b_ping,
+    .file_symlink = e2b_file_symlink,
+    .file_set_meta = e2b_file_set_meta,
 };
 
 SBX_PLUGIN_EXPORT const sbx_plugin *sandboxio_plugin_v1(void);

@@ -136,6 +136,8 @@ int fake_file_list(void *sandbox, const char *path,
                    int (*entry)(void *userdata, const sbx_plugin_dirent *ent), void *userdata);
 int fake_file_remove(void *sandbox, const char *path, int recursive);
 int fake_file_mkdir(void *sandbox, const char *path);
+int fake_file_symlink(void *sandbox, const char *path, const char *target);
+int fake_file_set_meta(void *sandbox, const char *path, const sbx_plugin_file_meta *meta);
 
 /* --- state.c: the per-user state directory and its meta files ------------ */
 

@@ -5,6 +5,7 @@
  * directory and is renamed into place, so a reader never sees half a file.
  */
 #include "fake.h"
+#include "../lib/sbx-fsmeta.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -249,6 +250,8 @@ static int list_dir(fake_sandbox *sb, const char *path,
     while ((errno = 0, de = readdir(dir)) != NULL) {
         sbx_plugin_dirent ent = {.struct_size = sizeof(ent), .name = de->d_name};
         struct stat st;
+        char target[4096];
+        int err;
 
         if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
             continue;
@@ -261,6 +264,12 @@ static int list_dir(fake_sandbox *sb, const char *path,
         ent.type = dirent_type(st.st_mode);
         ent.size = (uint64_t)st.st_size;
         ent.mode = (uint32_t)(st.st_mode & 07777);
+        if ((err = sbx_fsmeta_fill(fd, de->d_name, &st, &ent, target, sizeof(target))) != 0) {
+            if (err == ENOENT)
+                continue;
+            rc = fake_errno_error(host, err, "cannot read a link of", path);
+            break;
+        }
         if (entry(userdata, &ent) != 0) {
             rc = host->set_error(SBX_E_EXEC_ABORTED, "fake: the lister of \"%s\" stopped", path);
             break;
@@ -343,6 +352,58 @@ int fake_file_mkdir(void *sandbox, const char *path)
     if (rc != SBX_OK)
         return rc;
     rc = fake_mkdir_beneath(sb, path, NULL);
+    fake_leave(sb);
+    return rc;
+}
+
+/* The parent of path, opened beneath the root (created if mkdir), and its last component. */
+static int open_parent(fake_sandbox *sb, const char *path, bool mkdir, int *dir_fd,
+                       const char **base)
+{
+    char *parent = NULL;
+    int rc = split_path(sb->host, path, &parent, base);
+
+    if (rc != SBX_OK)
+        return rc;
+    rc = mkdir ? fake_mkdir_beneath(sb, parent, dir_fd)
+               : fake_open_beneath(sb, parent, O_PATH | O_DIRECTORY | O_CLOEXEC, 0, dir_fd);
+    free(parent);
+    return rc;
+}
+
+int fake_file_symlink(void *sandbox, const char *path, const char *target)
+{
+    fake_sandbox *sb = sandbox;
+    const char *base;
+    int rc = fake_enter(sb), dir_fd = -1, err;
+
+    if (rc != SBX_OK)
+        return rc;
+    if ((rc = open_parent(sb, path, true, &dir_fd, &base)) == SBX_OK &&
+        (err = sbx_fsmeta_symlink(dir_fd, base, target)) != 0)
+        rc = fake_errno_error(sb->host, err, "cannot make the symlink", path);
+    if (dir_fd >= 0)
+        close(dir_fd);
+    fake_leave(sb);
+    return rc;
+}
+
+int fake_file_set_meta(void *sandbox, const char *path, const sbx_plugin_file_meta *meta)
+{
+    fake_sandbox *sb = sandbox;
+    const char *base;
+    int rc = fake_enter(sb), dir_fd = -1, err;
+
+    if (rc != SBX_OK)
+        return rc;
+    if ((rc = open_parent(sb, path, false, &dir_fd, &base)) == SBX_OK &&
+        (err = sbx_fsmeta_set(dir_fd, base, meta)) != 0)
+        rc = err == EOPNOTSUPP
+                 ? sb->host->set_error(SBX_E_NOT_REGULAR,
+                                       "fake: \"%s\" is a symlink: it has no mode of its own", path)
+                 : fake_errno_error(sb->host, err, "cannot set the metadata of", path);
+    if (dir_fd >= 0)
+        close(dir_fd);
     fake_leave(sb);
     return rc;
 }

@@ -92,7 +92,7 @@ static const sbx_plugin fake_descriptor = {
     .description = "host processes in a private temp dir; for tests, NOT a security boundary",
     .caps = SBX_CAP_EXEC | SBX_CAP_STREAM | SBX_CAP_STDIN | SBX_CAP_FILES | SBX_CAP_ENV |
             SBX_CAP_CWD | SBX_CAP_TIMEOUT | SBX_CAP_PERSIST | SBX_CAP_NATIVE | SBX_CAP_ATTACH |
-            SBX_CAP_PAUSE,
+            SBX_CAP_PAUSE | SBX_CAP_FILE_META,
     .tier = SBX_TIER_NONE,
     .init = fake_init,
     .fini = fake_fini,
@@ -116,6 +116,9 @@ static const sbx_plugin fake_descriptor = {
     .set_ttl = fake_set_ttl,
     .pause = fake_pause,
     .resume = fake_resume,
+    .ping = NULL,
+    .file_symlink = fake_file_symlink,
+    .file_set_meta = fake_file_set_meta,
 };
 
 SBX_PLUGIN_EXPORT const sbx_plugin *sandboxio_plugin_v1(void);

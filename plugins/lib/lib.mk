@@ -6,7 +6,8 @@
 ##               DSN options, endpoint URLs, owner labels and the gc
 ##               sweep, the in-sandbox path probe, a stdin feeder thread,
 ##               the create loop that never retries blindly (the CLI
-##               uses its base64 too)
+##               uses its base64 too), file metadata on a host filesystem
+##               and the commands that set it inside a sandbox
 ##   libsbxjson  json-c helpers
 ##   libsbxhttp  libcurl sessions with retry, redaction and the status map,
 ##               and the pool of them a plugin's sandboxes share
@@ -30,7 +31,13 @@ plugins_lib_libsbxutil_la_SOURCES = \
 	plugins/lib/sbx-feed.h \
 	plugins/lib/feed.c \
 	plugins/lib/sbx-create.h \
-	plugins/lib/create.c
+	plugins/lib/create.c \
+	plugins/lib/sbx-fsmeta.h \
+	plugins/lib/fsmeta.c \
+	plugins/lib/sbx-metascript.h \
+	plugins/lib/metascript.c \
+	plugins/lib/sbx-time.h \
+	plugins/lib/rfc3339.c
 
 if SBX_NEED_JSON_PLUGIN
 noinst_LTLIBRARIES += plugins/lib/libsbxjson.la

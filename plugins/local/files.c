@@ -24,6 +24,7 @@
 #include <sandboxio/files.h>
 
 #include "local.h"
+#include "../lib/sbx-fsmeta.h"
 
 #define IO_CHUNK (256 * 1024)
 
@@ -199,6 +200,32 @@ int local_file_mkdir(void *sandbox, const char *path)
     return make_dirs(sb, path, strlen(path));
 }
 
+/*
+ * A symlink at path that stays inside the work dir is removed, so the write
+ * replaces it as the other backends' writes do, instead of writing through
+ * it; one that leads out is refused, as any path through it is.
+ */
+static int unlink_inner_link(local_sandbox *sb, const char *path)
+{
+    struct stat st;
+    char *name;
+    int rc = SBX_OK, parent = open_parent(sb, path, &name);
+
+    if (parent < 0)
+        return map_errno(sb->host, errno, "write", path);
+    if (fstatat(parent, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
+        int fd = open_beneath(sb, path, O_PATH, 0);
+        if (fd >= 0)
+            close(fd);
+        if (fd < 0 && errno != ENOENT) /* it leads out, or loops */
+            rc = open_failed(sb, errno, "write", path);
+        else if (as_sandbox(sb, unlinkat(parent, name, 0)) < 0 && errno != ENOENT)
+            rc = map_errno(sb->host, errno, "write", path);
+    }
+    close(parent);
+    return rc;
+}
+
 int local_file_write(void *sandbox, const char *path, uint64_t size, uint32_t mode,
                      long (*read_cb)(void *userdata, void *buf, size_t len), void *userdata)
 {
@@ -215,7 +242,15 @@ int local_file_write(void *sandbox, const char *path, uint64_t size, uint32_t mo
      * client. Without a reader its open fails with ENXIO (as a socket's
      * does); with one it opens, and fstat refuses it before any byte goes in.
      */
-    fd = open_beneath(sb, path, O_WRONLY | O_CREAT | O_TRUNC | O_NOCTTY | O_NONBLOCK, mode & 0777);
+    if ((rc = unlink_inner_link(sb, path)) != SBX_OK)
+        return rc;
+    /*
+     * O_NOFOLLOW: the file is written itself, never through a symlink; one
+     * planted again since the unlink above fails the write (ELOOP: refused
+     * as an escape) rather than be followed.
+     */
+    fd = open_beneath(sb, path, O_WRONLY | O_CREAT | O_TRUNC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW,
+                      mode & 0777);
     if (fd < 0)
         return open_failed(sb, errno, "write", path);
     if ((rc = check_regular(sb->host, fd, "write", path)) != SBX_OK)
@@ -346,7 +381,6 @@ int local_file_list(void *sandbox, const char *path,
     }
     if (rc == SBX_OK && errno)
         rc = map_errno(sb->host, errno, "list", path);
-    closedir(d);
     if (n > 1)
         qsort(v, n, sizeof *v, by_name);
     for (size_t i = 0; i < n; i++) {
@@ -356,10 +390,16 @@ int local_file_list(void *sandbox, const char *path,
             .type = S_ISREG(m) ? 1 : S_ISDIR(m) ? 2 : S_ISLNK(m) ? 3 : 4,
             .size = (uint64_t)v[i].st.st_size, .mode = m & 07777,
         };
-        if (rc == SBX_OK && cb(userdata, &ent))
+        char target[4096];
+        int err = rc == SBX_OK ? sbx_fsmeta_fill(dirfd(d), v[i].name, &v[i].st, &ent, target,
+                                                 sizeof target) : 0;
+        if (err && err != ENOENT)
+            rc = map_errno(sb->host, err, "list", path);
+        if (rc == SBX_OK && !err && cb(userdata, &ent))
             rc = sb->host->set_error(SBX_E_EXEC_ABORTED, "local: list '%s': stopped", path);
         free(v[i].name);
     }
+    closedir(d);
     free(v);
     return rc;
 }
@@ -421,4 +461,40 @@ int local_file_remove(void *sandbox, const char *path, int recursive)
     }
     close(parent);
     return rc;
+}
+
+int local_file_symlink(void *sandbox, const char *path, const char *target)
+{
+    local_sandbox *sb = sandbox;
+    const char *slash = strrchr(path, '/');
+    char *name;
+    int rc, err;
+
+    if (slash && (rc = make_dirs(sb, path, (size_t)(slash - path))) != SBX_OK)
+        return rc;
+    int parent = open_parent(sb, path, &name);
+    if (parent < 0)
+        return map_errno(sb->host, errno, "symlink", path);
+    err = (int)as_sandbox(sb, sbx_fsmeta_symlink(parent, name, target));
+    close(parent);
+    return err ? map_errno(sb->host, err, "symlink", path) : SBX_OK;
+}
+
+int local_file_set_meta(void *sandbox, const char *path, const sbx_plugin_file_meta *meta)
+{
+    local_sandbox *sb = sandbox;
+    char *name;
+    int err;
+
+    if (!path[0])
+        return sb->host->set_error(SBX_E_BAD_PATH, "local: the work dir's own metadata is fixed");
+    int parent = open_parent(sb, path, &name);
+    if (parent < 0)
+        return map_errno(sb->host, errno, "set metadata of", path);
+    err = (int)as_sandbox(sb, sbx_fsmeta_set(parent, name, meta));
+    close(parent);
+    if (err == EOPNOTSUPP)
+        return sb->host->set_error(SBX_E_NOT_REGULAR,
+                                   "local: '%s' is a symlink: it has no mode of its own", path);
+    return err ? map_errno(sb->host, err, "set metadata of", path) : SBX_OK;
 }

@@ -214,5 +214,7 @@ int local_file_list(void *sandbox, const char *path,
                     int (*entry)(void *userdata, const sbx_plugin_dirent *ent), void *userdata);
 int local_file_remove(void *sandbox, const char *path, int recursive);
 int local_file_mkdir(void *sandbox, const char *path);
+int local_file_symlink(void *sandbox, const char *path, const char *target);
+int local_file_set_meta(void *sandbox, const char *path, const sbx_plugin_file_meta *meta);
 
 #endif

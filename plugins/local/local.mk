@@ -37,7 +37,7 @@ plugins_local_sandboxio_local_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DSBX_LOCAL_PROXY='"$(pkglibexecdir)/sandboxio-local-proxy"'
 nodist_plugins_local_sandboxio_local_la_SOURCES = plugins/local/filter-bpf.h
 plugins_local_sandboxio_local_la_LDFLAGS = $(SBX_PLUGIN_LINK)
-plugins_local_sandboxio_local_la_LIBADD = -ldl -lpthread
+plugins_local_sandboxio_local_la_LIBADD = plugins/lib/libsbxutil.la -ldl -lpthread
 
 ## The filter generator runs on the build machine (a cross build would need
 ## one built for the build machine). The explicit dependency covers builds
@@ -162,7 +162,8 @@ TESTS += \
 	plugins/local/tests/run-network-allowlist-refuses-host-addresses.sh \
 	plugins/local/tests/proxy-holds-bounded-memory-for-stalled-tunnels.sh \
 	plugins/local/tests/run-network-open-caps-connections.sh \
-	plugins/local/tests/rundir-private-without-xdg-runtime-dir.sh
+	plugins/local/tests/rundir-private-without-xdg-runtime-dir.sh \
+	plugins/local/tests/cp-keeps-modes-mtimes-links.sh
 EXTRA_DIST += \
 	plugins/local/tests/lib.sh \
 	plugins/local/tests/netns.sh \
@@ -186,6 +187,7 @@ EXTRA_DIST += \
 	plugins/local/tests/proxy-holds-bounded-memory-for-stalled-tunnels.sh \
 	plugins/local/tests/run-network-open-caps-connections.sh \
 	plugins/local/tests/rundir-private-without-xdg-runtime-dir.sh \
+	plugins/local/tests/cp-keeps-modes-mtimes-links.sh \
 	plugins/local/tests/proxy-relay.py \
 	plugins/local/tests/proxy-memory.py \
 	bench/local/run.sh \

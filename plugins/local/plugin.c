@@ -23,7 +23,7 @@
 #define LOCAL_BASE_CAPS \
     (SBX_CAP_EXEC | SBX_CAP_STREAM | SBX_CAP_STDIN | SBX_CAP_FILES | SBX_CAP_ENV \
      | SBX_CAP_CWD | SBX_CAP_TIMEOUT | SBX_CAP_NET_NONE | SBX_CAP_PERSIST | SBX_CAP_ATTACH \
-     | SBX_CAP_PTY)
+     | SBX_CAP_PTY | SBX_CAP_FILE_META)
 
 /*
  * Process limits are RLIMIT_NPROC inside the sandbox's own user namespace:
@@ -206,6 +206,9 @@ static const sbx_plugin descriptor = {
     .set_ttl = local_set_ttl,
     .pause = local_pause,
     .resume = local_resume,
+    .ping = NULL,
+    .file_symlink = local_file_symlink,
+    .file_set_meta = local_file_set_meta,
 };
 
 SBX_PLUGIN_EXPORT const sbx_plugin *sandboxio_plugin_v1(void);

@@ -73,7 +73,7 @@ sbx_part_cppflags = $(AM_CPPFLAGS)
 
 ## `cp`: with "-", tar streams through libarchive, where it was looked for.
 pkglibexec_PROGRAMS += src/sandboxio-cp
-src_sandboxio_cp_SOURCES = src/cli/part_main.c src/cli/cmd_cp.c src/cli/cp_out.c src/cli/cp.h
+src_sandboxio_cp_SOURCES = src/cli/part_main.c src/cli/cmd_cp.c src/cli/cp_copy.c src/cli/cp_out.c src/cli/cp.h
 if SBX_HAVE_ARCHIVE
 src_sandboxio_cp_SOURCES += src/cli/cp_tar.c
 else
@@ -141,7 +141,9 @@ SBX_CLI_TESTS = \
 	tests/cli/cp-tar-streams.sh \
 	tests/cli/exec-tty-refused-without-pty.sh \
 	tests/cli/tty-refused-without-terminal.sh \
-	tests/cli/ps-quiet-about-unreachable-backends.sh
+	tests/cli/ps-quiet-about-unreachable-backends.sh \
+	tests/cli/cp-keeps-modes-mtimes-links.sh \
+	tests/cli/exec-tty-refused-without-pty.sh
 TESTS += $(SBX_CLI_TESTS)
 EXTRA_DIST += $(SBX_CLI_TESTS) tests/cli/lib.sh tests/cli/interactive-echo.py
 

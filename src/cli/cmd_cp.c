@@ -2,14 +2,12 @@
 /*
  * cmd_cp.c - `sandboxio cp SRC DST`, as `docker cp`: one side ID:PATH, the
  * other a host path or "-" (a tar stream on stdin or stdout). Files are
- * streamed, directories copied recursively; a DST that is an existing
- * directory receives SRC under its own name.
+ * streamed, directories copied recursively (cp_copy.c, cp_tar.c), modes,
+ * mtimes and symlinks kept; a DST that is an existing directory receives
+ * SRC under its own name.
  */
 #include "config.h"
 
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,93 +50,6 @@ int cp_remote_is_dir(sbx_sandbox *sb, const char *path)
     return rc == SBX_E_NOT_DIRECTORY ? 0 : rc;
 }
 
-static long fd_read(void *userdata, void *buf, size_t len)
-{
-    ssize_t n;
-
-    do
-        n = read(*(int *)userdata, buf, len);
-    while (n < 0 && errno == EINTR);
-    return (long)n;
-}
-
-/* Host path src (file or tree) to sandbox path dst. SBX code, reported. */
-static int copy_in(sbx_sandbox *sb, const char *src, const char *dst)
-{
-    struct stat st;
-    int rc = SBX_OK;
-
-    if (lstat(src, &st) != 0)
-        return (sbx_cli_error(SBX_E_NOT_FOUND, "cp: %s: %s", src, strerror(errno)), SBX_E_NOT_FOUND);
-    if (S_ISREG(st.st_mode)) {
-        int fd = open(src, O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
-            return (sbx_cli_error(SBX_E_SYSTEM, "cp: %s: %s", src, strerror(errno)), SBX_E_SYSTEM);
-        rc = sbx_file_write_from(sb, dst, (uint64_t)st.st_size, st.st_mode & 0777, fd_read, &fd);
-        close(fd);
-        return rc ? (sbx_cli_error_lib(rc, dst), rc) : SBX_OK;
-    }
-    if (!S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "sandboxio: cp: skipping %s: only files and directories are copied\n",
-                src);
-        return SBX_OK;
-    }
-    if (*dst && (rc = sbx_file_mkdir(sb, dst)) != SBX_OK)
-        return (sbx_cli_error_lib(rc, dst), rc);
-    DIR *d = opendir(src);
-    if (!d)
-        return (sbx_cli_error(SBX_E_SYSTEM, "cp: %s: %s", src, strerror(errno)), SBX_E_SYSTEM);
-    for (struct dirent *e; rc == SBX_OK && (e = readdir(d)) != NULL;) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        char *s = cp_join(src, e->d_name), *t = cp_join(dst, e->d_name);
-        rc = s && t ? copy_in(sb, s, t) : (sbx_cli_error(SBX_E_NOMEM, "cp: out of memory"),
-                                           SBX_E_NOMEM);
-        free(s);
-        free(t);
-    }
-    closedir(d);
-    return rc;
-}
-
-/* Sandbox path src (file or tree) to host path dst. SBX code, reported. */
-static int copy_out(sbx_sandbox *sb, const char *src, const char *dst)
-{
-    int dir = *src ? cp_remote_is_dir(sb, src) : 1, rc = SBX_OK;
-
-    if (dir < 0 || dir > 1)
-        return (sbx_cli_error_lib(dir, src), dir);
-    if (!dir) {
-        int fd = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        if (fd < 0)
-            return (sbx_cli_error(SBX_E_SYSTEM, "cp: %s: %s", dst, strerror(errno)), SBX_E_SYSTEM);
-        rc = cp_out_file(sb, src, fd);
-        if (close(fd) != 0 && rc == SBX_OK)
-            rc = SBX_E_SYSTEM;
-        return rc ? (sbx_cli_error_lib(rc, src), rc) : SBX_OK;
-    }
-    if (mkdir(dst, 0755) != 0 && errno != EEXIST)
-        return (sbx_cli_error(SBX_E_SYSTEM, "cp: %s: %s", dst, strerror(errno)), SBX_E_SYSTEM);
-    sbx_dirlist *list = NULL;
-    if ((rc = sbx_file_list(sb, src, &list)) != SBX_OK)
-        return (sbx_cli_error_lib(rc, src), rc);
-    for (size_t i = 0; rc == SBX_OK && i < sbx_dirlist_count(list); i++) {
-        const sbx_dirent *e = sbx_dirlist_get(list, i);
-        if (e->type != SBX_FILE_REGULAR && e->type != SBX_FILE_DIRECTORY) {
-            fprintf(stderr, "sandboxio: cp: skipping %s/%s: not a file or directory\n", src,
-                    e->name);
-            continue;
-        }
-        char *s = cp_join(src, e->name), *t = cp_join(dst, e->name);
-        rc = s && t ? copy_out(sb, s, t) : (sbx_cli_error(SBX_E_NOMEM, "cp: out of memory"),
-                                            SBX_E_NOMEM);
-        free(s);
-        free(t);
-    }
-    sbx_dirlist_free(list);
-    return rc;
-}
-
 /* Where SRC lands: inside DST when DST is an existing directory (or ends in '/'). */
 static char *target(const char *dst, int dst_is_dir, const char *src)
 {
@@ -170,7 +81,12 @@ static void usage(FILE *out)
           "  --max-size SIZE  write at most SIZE bytes out of the sandbox, holes\n"
           "                   included (default 1G, 0 for no bound): past it the\n"
           "                   copy stops with SBX_E5009. Zero blocks are written\n"
-          "                   as holes, so a sparse file stays sparse\n",
+          "                   as holes, so a sparse file stays sparse\n"
+          "\n"
+          "Each file keeps its permission bits and mtime, never the setuid, setgid\n"
+          "or sticky bit; a symlink is copied as a symlink, never followed, on\n"
+          "either side (nor one at the destination written through). A backend\n"
+          "that cannot keep these is refused with SBX_E3041.\n",
           out);
 }
 
@@ -226,7 +142,7 @@ int cmd_cp(int argc, char **argv)
         } else {
             int is_dir = !*dpath || dpath[strlen(dpath) - 1] == '/' ||
                          cp_remote_is_dir(sb, dpath) == 1;
-            rc = (to = target(dpath, is_dir, src)) ? copy_in(sb, src, to) : SBX_E_NOMEM;
+            rc = (to = target(dpath, is_dir, src)) ? cp_copy_in(sb, src, to) : SBX_E_NOMEM;
         }
         status = sbx_cli_exit_code(rc);
     } else if (status == 0) {
@@ -235,7 +151,7 @@ int cmd_cp(int argc, char **argv)
             fflush(stdout);
             rc = cp_tar_out(sb, spath, STDOUT_FILENO);
         } else {
-            rc = (to = target(dst, host_is_dir(dst), spath)) ? copy_out(sb, spath, to)
+            rc = (to = target(dst, host_is_dir(dst), spath)) ? cp_copy_out(sb, spath, to)
                                                              : SBX_E_NOMEM;
         }
         status = sbx_cli_exit_code(rc);

@@ -66,6 +66,10 @@ static int print_list(const sbx_dirlist *list, int json)
         if (rc == SBX_OK)
             rc = sbx_cli_json_add(o, "mode", json_object_new_int((int)e->mode));
         if (rc == SBX_OK)
+            rc = sbx_cli_json_add(o, "mtime", json_object_new_int64(e->mtime));
+        if (rc == SBX_OK && e->link_target)
+            rc = sbx_cli_json_add(o, "target", json_object_new_string(e->link_target));
+        if (rc == SBX_OK)
             rc = sbx_cli_json_push(rows, o);
         else
             json_object_put(o);

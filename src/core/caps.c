@@ -32,6 +32,7 @@ static const struct {
     {SBX_CAP_ATTACH, "attach"},
     {SBX_CAP_PTY, "pty"},
     {SBX_CAP_NET_OPEN, "net-open"},
+    {SBX_CAP_FILE_META, "file-meta"},
 };
 
 const char *sbx_cap_name(uint64_t cap)

@@ -105,6 +105,7 @@ static const catalog_row catalog[] = {
     ROW(SBX_E_POLICY_WIDER, 3032, "the attach policy is wider than the one the sandbox was created with"),
     ROW(SBX_E_POLICY_FIXED, 3033, "the attach policy tightens a control fixed when the sandbox was created"),
     ROW(SBX_E_CAP_PTY, 3040, "the backend cannot run a command on a terminal"),
+    ROW(SBX_E_CAP_FILE_META, 3041, "the backend cannot keep file modes, mtimes or symlinks"),
 
     /* 4xxx: backend and provider */
     ROW(SBX_E_BACKEND_UNAVAILABLE, 4001, "the backend is not available"),

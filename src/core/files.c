@@ -141,6 +141,60 @@ int sbx_file_mkdir(sbx_sandbox *sandbox, const char *path)
     return sbx__error_ensure(rc, "creating the directory");
 }
 
+/* Preamble of the metadata calls: the files preamble, then file-meta. */
+static int prepare_meta(sbx_sandbox *sb, const char *path, char **clean)
+{
+    int rc = sbx__sandbox_usable(sb);
+    if (rc == SBX_OK)
+        rc = sbx__sandbox_need(sb, SBX_CAP_FILES);
+    if (rc == SBX_OK)
+        rc = sbx__sandbox_need(sb, SBX_CAP_FILE_META);
+    return rc ? rc : prepare(sb, path, false, clean);
+}
+
+static int set_meta(sbx_sandbox *sb, const char *path, const sbx_plugin_file_meta *meta)
+{
+    char *clean = NULL;
+    int rc = prepare_meta(sb, path, &clean);
+    if (rc)
+        return rc;
+    rc = sb->plugin->desc->file_set_meta(sb->handle, clean, meta);
+    free(clean);
+    return sbx__error_ensure(rc, "setting the file's metadata");
+}
+
+int sbx_file_chmod(sbx_sandbox *sandbox, const char *path, uint32_t mode)
+{
+    if (mode & ~07777u)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "file mode 0%o has bits beyond 07777", mode);
+    sbx_plugin_file_meta m = {.struct_size = sizeof(m), .what = SBX_PLUGIN_META_MODE,
+                              .mode = mode};
+    return set_meta(sandbox, path, &m);
+}
+
+int sbx_file_set_mtime(sbx_sandbox *sandbox, const char *path, int64_t sec, uint32_t nsec)
+{
+    if (nsec >= 1000000000u)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "nanoseconds %u out of range", nsec);
+    sbx_plugin_file_meta m = {.struct_size = sizeof(m), .what = SBX_PLUGIN_META_MTIME,
+                              .mtime = sec, .mtime_nsec = nsec};
+    return set_meta(sandbox, path, &m);
+}
+
+int sbx_file_symlink(sbx_sandbox *sandbox, const char *path, const char *target)
+{
+    if (!target || !*target || strlen(target) >= 4096)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT,
+                              "a symlink's target must be 1 to 4095 bytes");
+    char *clean = NULL;
+    int rc = prepare_meta(sandbox, path, &clean);
+    if (rc)
+        return rc;
+    rc = sandbox->plugin->desc->file_symlink(sandbox->handle, clean, target);
+    free(clean);
+    return sbx__error_ensure(rc, "creating the symlink");
+}
+
 int sbx_file_remove(sbx_sandbox *sandbox, const char *path, int recursive)
 {
     char *clean = NULL;
@@ -190,10 +244,31 @@ static int list_entry(void *userdata, const sbx_plugin_dirent *ent)
         l->failure = SBX_E_NOMEM;
         return 1;
     }
-    l->items[l->n++] = (sbx_dirent){name, ent->type, ent->size, ent->mode};
+    sbx_dirent d = {name, ent->type, ent->size, ent->mode, 0, 0, NULL};
+    /* A plugin older than minor 3 has none of these: they stay 0 and NULL. */
+    if (SBX_STRUCT_HAS(ent, link_target)) {
+        d.mtime = ent->mtime;
+        d.mtime_nsec = ent->mtime_nsec;
+        if (ent->type == SBX_FILE_SYMLINK && ent->link_target) {
+            /* A link's target is held too: it counts as name bytes. */
+            size_t tlen = strlen(ent->link_target);
+            if (tlen > SBX_FILE_LIST_MAX_NAME_BYTES - l->name_bytes - len) {
+                free(name);
+                l->failure = SBX_E_LIST_TOO_LARGE;
+                return 1;
+            }
+            if (!(d.link_target = strdup(ent->link_target))) {
+                free(name);
+                l->failure = SBX_E_NOMEM;
+                return 1;
+            }
+            len += tlen;
+        }
+    }
+    l->items[l->n++] = d;
     l->name_bytes += len;
     /* cppcheck-suppress memleak ; name is the list's now: sbx_dirlist_free() frees it
-       (cppcheck does not follow a pointer into a const member of a compound literal) */
+       (cppcheck does not follow a pointer into a member of a struct copied into the list) */
     return 0;
 }
 
@@ -252,8 +327,10 @@ void sbx_dirlist_free(sbx_dirlist *list)
 {
     if (!list)
         return;
-    for (size_t i = 0; i < list->n; i++)
+    for (size_t i = 0; i < list->n; i++) {
         free((char *)list->items[i].name);
+        free((char *)list->items[i].link_target);
+    }
     free(list->items);
     free(list);
 }

@@ -158,6 +158,11 @@ static int check_descriptor(const sbx_plugin *d, lt_dlhandle h, const char *path
                                       !d->file_remove || !d->file_mkdir))
         return refuse(SBX_E_PLUGIN_INCOMPLETE, h, path,
                       "declares 'files' but lacks a file function");
+    if ((d->caps & SBX_CAP_FILE_META) &&
+        (!(d->caps & SBX_CAP_FILES) || !SBX_PLUGIN_HAS(d, file_symlink) ||
+         !SBX_PLUGIN_HAS(d, file_set_meta)))
+        return refuse(SBX_E_PLUGIN_INCOMPLETE, h, path,
+                      "declares 'file-meta' but lacks 'files' or a minor-3 file member");
     if ((d->caps & SBX_CAP_NATIVE) && !d->native)
         return refuse(SBX_E_PLUGIN_INCOMPLETE, h, path, "declares 'native' but has no native");
     if ((d->caps & SBX_CAP_ATTACH) &&

@@ -13,7 +13,7 @@ unset DAYTONA_API_KEY
 
 sbx doctor --json
 expect_status 0
-json_check 'd["sandboxio_version"] and d["libsandboxio_version"] and d["plugin_abi"] == "1.2"'
+json_check 'd["sandboxio_version"] and d["libsandboxio_version"] and d["plugin_abi"] == "1.3"'
 json_check 'd["default_limits"] == {"pids": 1024, "memory": 2147483648, "disk": 1073741824}'
 json_check '"'"$FAKE_DIR"'" in [x["path"] for x in d["plugin_dirs"]]'
 json_check 'all(x["exists"] for x in d["plugin_dirs"] if x["path"] == "'"$FAKE_DIR"'")'

@@ -238,7 +238,7 @@ static int tc_file_list(void *sb, const char *path,
     if (strncmp(path, "many-", 5) == 0)
         return tc_file_list_many(path, entry, ud);
     for (size_t i = 0; i < 3; i++) {
-        sbx_plugin_dirent e = {sizeof(e), names[i], 1, 0, 0644};
+        sbx_plugin_dirent e = {.struct_size = sizeof(e), .name = names[i], .type = 1, .mode = 0644};
         if (entry(ud, &e))
             return SBX_E_NOMEM;
     }
