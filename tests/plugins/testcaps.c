@@ -221,7 +221,7 @@ static int tc_file_list_many(const char *path, int (*entry)(void *, const sbx_pl
     for (; i < n; i++) {
         snprintf(name, sizeof name, "%08lu", i);
         name[8] = len > 8 ? 'n' : '\0';
-        sbx_plugin_dirent e = {sizeof(e), name, 1, 0, 0644};
+        sbx_plugin_dirent e = {.struct_size = sizeof(e), .name = name, .type = 1, .mode = 0644};
         if (entry(ud, &e))
             break;
     }

@@ -48,12 +48,16 @@ blocks=$(stat -c %b "$tmp/sparse")
   "$(md5sum <"$tmp/data" | cut -d' ' -f1)" ] || fail "data differs after the copy"
 
 # Bounded: by default 1 GiB, and the file written stays within it.
+# A copy is written under a temporary name and renamed when whole: a
+# refused one leaves neither the file nor its temporary behind.
 refused "cp of 2 GiB under the default bound" "$id:sparse" "$tmp/default"
-[ "$(stat -c %s "$tmp/default")" -le 1073741824 ] || fail "wrote past the default bound"
+[ ! -e "$tmp/default" ] || [ "$(stat -c %s "$tmp/default")" -le 1073741824 ] ||
+    fail "wrote past the default bound"
 refused "cp past --max-size" --max-size 1k "$id:data" "$tmp/small"
-[ "$(stat -c %s "$tmp/small")" -le 1024 ] || fail "wrote past --max-size 1k"
+[ ! -e "$tmp/small" ] || [ "$(stat -c %s "$tmp/small")" -le 1024 ] || fail "wrote past --max-size 1k"
+[ -z "$(ls -A "$tmp" | grep '^\.sbx-cp-')" ] || fail "a refused copy left its temporary file"
 refused "a directory past --max-size in all" --max-size 1M "$id:d" "$tmp/d"
-if readelf -d "$b/src/.libs/sandboxio" "$S" 2>/dev/null | grep NEEDED | grep -q libarchive; then
+if readelf -d "$b/src/.libs/sandboxio-cp" "$b/src/sandboxio-cp" 2>/dev/null | grep NEEDED | grep -q libarchive; then
     refused "a tar stream past --max-size" --max-size 1k "$id:data" -
 fi
 # 0: no bound.
