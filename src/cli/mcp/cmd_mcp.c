@@ -59,7 +59,7 @@ static void usage(FILE *out)
           "  --max-sandboxes N  sandboxes one client may have open (default 8)\n"
           "  --max-total-sandboxes N  sandboxes the whole server may have at once, run's\n"
           "                     included (default 64)\n"
-          "  --max-sessions N   HTTP sessions the token may have open at once (default 16)\n"
+          "  --max-sessions N   HTTP sessions the token may have open at once (default 64)\n"
           "  --idle-ttl S       destroy a sandbox unused this long (default 10m; 0: never)\n"
           "  --session-ttl S    end an HTTP session that sent nothing this long, and\n"
           "                     destroy its sandboxes (default 30m; 0: never)\n"
@@ -114,7 +114,7 @@ static int parse(struct mcp_config *cfg, int argc, char **argv)
     memset(cfg, 0, sizeof(*cfg));
     cfg->max_sandboxes = 8;
     cfg->max_total_sandboxes = 64;
-    cfg->max_sessions = 16;
+    cfg->max_sessions = 64;
     cfg->idle_ttl_ms = 600000;
     cfg->session_ttl_ms = 1800000;
     cfg->max_request = (size_t)4 << 20;
