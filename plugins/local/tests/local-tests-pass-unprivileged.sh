@@ -36,11 +36,16 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 cp "$init" "$plugin" "$b/plugins/local/tests/test_local_exec" "$b/plugins/local/tests/test_local_lifecycle" \
    "$b/plugins/local/tests/test_local_detach" \
    "$b/plugins/local/tests/test_local_escape" "$b/plugins/local/tests/escape-probe" "$tmp/"
-# The CLI for the contract suite: libtool keeps the real binary in .libs.
+# The CLI for the contract suite: libtool keeps the real binaries in .libs.
+# A program in a .libs directory finds its parts (`contract` is one) in the
+# directory above, as in the build tree (src/cli/parts.c).
 cli=
-if [ -x "$b/src/.libs/sandboxio" ]; then
-    cp "$b/src/.libs/sandboxio" "$b"/src/.libs/libsandboxio.so* "$tmp/"
-    cli="$tmp/sandboxio"
+if [ -x "$b/src/.libs/sandboxio" ] && [ -x "$b/src/.libs/sandboxio-contract" ]; then
+    mkdir "$tmp/.libs"
+    cp "$b/src/.libs/sandboxio" "$b"/src/.libs/libsandboxio.so* "$tmp/.libs/"
+    cp "$b/src/.libs/sandboxio-contract" "$tmp/"
+    chmod 755 "$tmp/.libs" "$tmp"/.libs/*
+    cli="$tmp/.libs/sandboxio"
 fi
 chmod 755 "$tmp" "$tmp"/*
 # nobody's own home (root's is not): without XDG_RUNTIME_DIR, sandboxes
@@ -69,7 +74,7 @@ $as_nobody "$tmp/test_local_lifecycle"
 $as_nobody "$tmp/test_local_detach"
 $as_nobody "$tmp/test_local_escape"
 if [ -n "$cli" ]; then
-    $as_nobody env LD_LIBRARY_PATH="$tmp" "$cli" contract local://
+    $as_nobody env LD_LIBRARY_PATH="$tmp/.libs" "$cli" contract local://
 else
     echo "note: no built CLI in $b/src/.libs: contract suite not run unprivileged" >&2
 fi
