@@ -123,7 +123,7 @@ expect_stdout "$(printf 'kept\n600 regular file')"
 echo "PASS: a symlink at the sandbox destination is never written through"
 
 # --- tar streams keep them too ---------------------------------------------
-if readelf -d "$SBX_TEST_BUILDDIR/src/.libs/sandboxio" "$SBX" 2>/dev/null | grep NEEDED |
+if readelf -d "$SBX_TEST_BUILDDIR/src/.libs/sandboxio-cp" 2>/dev/null | grep NEEDED |
         grep -q libarchive; then
     "$SBX" cp "$id:in" - >"$TMP/t.tar" 2>"$ERR" || fail "cp to - failed"
     tar -tvf "$TMP/t.tar" >"$OUT"
