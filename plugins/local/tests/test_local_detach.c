@@ -381,13 +381,16 @@ static void *closing_server(void *ud)
     return NULL;
 }
 
-START_TEST(an_ending_sandbox_is_gone_to_attach)
+/*
+ * Attach to a dead sandbox whose init's socket is replaced by one that
+ * server() keeps for lasts_ms before it goes: what attach returns.
+ */
+static int attach_to_ending(void *(*server)(void *), int lasts_ms)
 {
     char id[64];
     kill_wait(creator(NULL, 60000, NULL, id, sizeof id));
     leave_stale(id);
-    /* Its init's socket, replaced by one that closes every connection for 300 ms, then goes. */
-    ending e = { .lasts_ms = 300 };
+    ending e = { .lasts_ms = lasts_ms };
     ck_assert_int_lt(strlen(rundir) + 1 + strlen(id), sizeof e.path);
     strcpy(e.path, rundir);
     strcat(e.path, "/");
@@ -400,12 +403,18 @@ START_TEST(an_ending_sandbox_is_gone_to_attach)
     ck_assert_int_eq(bind(e.listener, (struct sockaddr *)&a, sizeof a), 0);
     ck_assert_int_eq(listen(e.listener, 8), 0);
     pthread_t t;
-    ck_assert_int_eq(pthread_create(&t, NULL, closing_server, &e), 0);
+    ck_assert_int_eq(pthread_create(&t, NULL, server, &e), 0);
     void *sb = NULL;
     int rc = th_attach(id, &sb, NULL);
     pthread_join(t, NULL);
     ck_assert_ptr_null(sb);
-    ck_assert_int_eq(rc, SBX_E_NOT_FOUND);
+    return rc;
+}
+
+START_TEST(an_ending_sandbox_is_gone_to_attach)
+{
+    /* Its socket closes every connection for 300 ms, then goes. */
+    ck_assert_int_eq(attach_to_ending(closing_server, 300), SBX_E_NOT_FOUND);
 }
 END_TEST
 
@@ -422,28 +431,7 @@ static void *resetting_server(void *ud)
 
 START_TEST(a_sandbox_ending_with_attach_in_its_backlog_is_gone)
 {
-    char id[64];
-    kill_wait(creator(NULL, 60000, NULL, id, sizeof id));
-    leave_stale(id);
-    ending e = { .lasts_ms = 100 };
-    ck_assert_int_lt(strlen(rundir) + 1 + strlen(id), sizeof e.path);
-    strcpy(e.path, rundir);
-    strcat(e.path, "/");
-    strcat(e.path, id);
-    ck_assert_int_eq(unlink(e.path), 0);
-    struct sockaddr_un a = { .sun_family = AF_UNIX };
-    memcpy(a.sun_path, e.path, sizeof a.sun_path);
-    e.listener = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-    ck_assert_int_ge(e.listener, 0);
-    ck_assert_int_eq(bind(e.listener, (struct sockaddr *)&a, sizeof a), 0);
-    ck_assert_int_eq(listen(e.listener, 8), 0);
-    pthread_t t;
-    ck_assert_int_eq(pthread_create(&t, NULL, resetting_server, &e), 0);
-    void *sb = NULL;
-    int rc = th_attach(id, &sb, NULL);
-    pthread_join(t, NULL);
-    ck_assert_ptr_null(sb);
-    ck_assert_int_eq(rc, SBX_E_NOT_FOUND);
+    ck_assert_int_eq(attach_to_ending(resetting_server, 100), SBX_E_NOT_FOUND);
 }
 END_TEST
 
