@@ -20,7 +20,7 @@
 #include "run_tty.h"
 #include "util.h"
 
-enum { OPT_CWD = OPT_POLICY_END, OPT_STDIN, OPT_JSON, OPT_INTERACTIVE, OPT_TTY };
+enum { OPT_CWD = OPT_POLICY_END, OPT_STDIN, OPT_JSON, OPT_INTERACTIVE, OPT_TTY, OPT_RM };
 
 static const struct option options[] = {
     RUN_POLICY_OPTIONS,
@@ -29,6 +29,8 @@ static const struct option options[] = {
     { "interactive", no_argument, NULL, OPT_INTERACTIVE },
     { "tty", no_argument, NULL, OPT_TTY },
     { "json", no_argument, NULL, OPT_JSON },
+    /* `docker run --rm` habit: run always removes its sandbox, so a no-op. */
+    { "rm", no_argument, NULL, OPT_RM },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
 };
@@ -74,6 +76,8 @@ static void usage(FILE *out)
           "  --stdin            read all of this standard input first, then feed it\n"
           "                     to CMD (a terminal without -i or --stdin gives EOF)\n"
           "  --json             capture the output and print one JSON object\n"
+          "  --rm               accepted for docker's habit and ignored: run always\n"
+          "                     removes its sandbox\n"
           "  -h, --help         show this help\n"
           "\n"
           "A policy the backend cannot guarantee is refused before anything runs\n"
@@ -406,11 +410,13 @@ static int parse_as(struct run_opts *opts, int argc, char **argv, int shell)
         case OPT_JSON:
             opts->json = 1;
             break;
+        case OPT_RM:
+            break;
         default:
             if (opt >= OPT_DSN && opt < OPT_POLICY_END)
                 status = policy_opts_take(&opts->po, name, opt, optarg);
             else
-                return sbx_cli_option_error(name, argv, opt);
+                return sbx_cli_option_error(name, argv, opt, options);
         }
     }
     if (status)
