@@ -118,6 +118,7 @@ SBX_CLI_TESTS = \
 	tests/cli/run-closed-stdout-stops-command.sh \
 	tests/cli/run-policy-reaches-backend.sh \
 	tests/cli/run-json-output.sh \
+	tests/cli/run-rm-accepted-as-noop.sh \
 	tests/cli/run-bad-input-exit-codes.sh \
 	tests/cli/plugins-json-lists-fake.sh \
 	tests/cli/plugins-marks-caps-not-enforceable-here.sh \
@@ -125,6 +126,7 @@ SBX_CLI_TESTS = \
 	tests/cli/doctor-opens-no-socket.sh \
 	tests/cli/doctor-names-library-loaded.sh \
 	tests/cli/help-and-usage-errors.sh \
+	tests/cli/usage-errors-suggest-nearest.sh \
 	tests/cli/run-profile-reaches-backend.sh \
 	tests/cli/profiles-list-and-check.sh \
 	tests/cli/profiles-writable-by-others-refused.sh \

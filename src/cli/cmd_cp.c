@@ -203,7 +203,7 @@ int cmd_cp(int argc, char **argv)
             continue;
         }
         if (opt != 256)
-            return sbx_cli_option_error("cp", argv, opt);
+            return sbx_cli_option_error("cp", argv, opt, options);
         dsn = optarg;
     }
     if (argc - optind != 2)

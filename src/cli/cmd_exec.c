@@ -153,7 +153,7 @@ static int exec_main(int argc, char **argv, int shell)
                                              "give -e, -w, --timeout or --dsn)",
                                              argv[optind - 1]);
             else
-                status = sbx_cli_option_error(name, argv, opt);
+                status = sbx_cli_option_error(name, argv, opt, options);
         }
     }
     int first = optind;

@@ -96,7 +96,7 @@ int cmd_files(int argc, char **argv)
         } else if (opt == 'r' && !is_ls) {
             recursive = 1;
         } else {
-            return sbx_cli_option_error(cmd, argv, opt);
+            return sbx_cli_option_error(cmd, argv, opt, options);
         }
     }
     if (argc - optind != 1)

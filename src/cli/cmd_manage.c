@@ -51,7 +51,7 @@ static int parse(int argc, char **argv, const char **dsn, int min_operands)
                     fputs(usages[i].usage, stdout);
             return 0;
         } else {
-            return sbx_cli_option_error(cmd, argv, opt);
+            return sbx_cli_option_error(cmd, argv, opt, options);
         }
     }
     if (argc - optind < min_operands)
