@@ -142,6 +142,7 @@ SBX_CLI_TESTS = \
 	tests/cli/create-bad-input-exit-codes.sh \
 	tests/cli/cp-tar-streams.sh \
 	tests/cli/exec-tty-refused-without-pty.sh \
+	tests/cli/exec-piped-stdin-streams.sh \
 	tests/cli/tty-refused-without-terminal.sh \
 	tests/cli/ps-quiet-about-unreachable-backends.sh
 TESTS += $(SBX_CLI_TESTS)

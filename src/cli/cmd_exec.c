@@ -41,7 +41,8 @@ static void usage(FILE *out)
           "Run CMD in the sandbox ID (as `create` and `ps` print it, a unique\n"
           "prefix of it, or its name), under the policy it was created with.\n"
           "\n"
-          "  -i, --interactive  feed this process's stdin to CMD\n"
+          "  -i, --interactive  feed this process's stdin to CMD as it arrives\n"
+          "                     (the default when it is a pipe, socket or file)\n"
           "  -t, --tty          run CMD on a terminal of this terminal's size (with -i:\n"
           "                     this terminal in raw mode, every key to CMD); stdin\n"
           "                     must be a terminal\n"
@@ -171,6 +172,9 @@ static int exec_main(int argc, char **argv, int shell)
         a.tty = isatty(STDIN_FILENO);
     else if (status == 0 && a.tty)
         status = sbx_cli_tty_need_terminal(name);
+    /* Piped stdin goes to the command without -i, as run passes it. */
+    if (status == 0 && !a.tty && run_stdin_is_data())
+        a.in = 1;
     if (status == 0 && sbx_cli_interrupt_install(exec_interrupt_note) != 0)
         status = sbx_cli_error(SBX_E_SYSTEM, "installing the signal handlers: %m");
     if (status == 0)

@@ -122,6 +122,12 @@ int run_opts_parse(struct run_opts *opts, int argc, char **argv);
 /* The same for `sandboxio shell [OPTIONS] [ID]`: run -it ... -- sh. */
 int run_opts_parse_shell(struct run_opts *opts, int argc, char **argv);
 void run_opts_release(struct run_opts *opts);
+/*
+ * Our stdin is data (a pipe, a socket, a file), which run and exec stream
+ * to the command without -i, as a shell passes it; not a terminal or
+ * /dev/null.
+ */
+int run_stdin_is_data(void);
 /* Read all of our stdin into cmd's. 0 or the exit status of the error reported. */
 int run_cmd_stdin(sbx_cmd *cmd);
 

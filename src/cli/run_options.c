@@ -185,7 +185,7 @@ static int read_stdin(void **data, size_t *len)
  * a shell would pass it: dropping it silently loses the user's input. A
  * terminal, /dev/null or a closed stdin gives EOF unless -i asks for it.
  */
-static int stdin_is_data(void)
+int run_stdin_is_data(void)
 {
     struct stat st;
 
@@ -451,7 +451,7 @@ static int parse_as(struct run_opts *opts, int argc, char **argv, int shell)
         return status;
     if (use_stdin)
         status = run_cmd_stdin(opts->cmd);
-    else if (interactive || (opts->stdin_auto = stdin_is_data()))
+    else if (interactive || (opts->stdin_auto = run_stdin_is_data()))
         status = lib_failed(sbx_cmd_set_stdin_fd(opts->cmd, STDIN_FILENO), "-i");
     opts->interactive = interactive;
     return status;
