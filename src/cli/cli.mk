@@ -109,6 +109,7 @@ dist_doc_DATA += docs/cli.md docs/profiles.md
 SBX_CLI_TESTS = \
 	tests/cli/run-network-open-prints-output.sh \
 	tests/cli/run-environment-not-inherited.sh \
+	tests/cli/run-sets-home-to-work-dir.sh \
 	tests/cli/run-default-network-refused-on-fake.sh \
 	tests/cli/run-exit-status-passthrough.sh \
 	tests/cli/run-missing-program-exits-127-unexecutable-126.sh \

@@ -91,6 +91,10 @@ static int build_cmd(const struct exec_args *a, char **argv, sbx_cmd **cmd)
         status = sbx_cli_error_lib(rc, "exec --timeout");
     if (status == 0 && (rc = sbx_cmd_set_cancel(*cmd, sbx_cli_interrupt_cancel())) != SBX_OK)
         status = sbx_cli_error_lib(rc, "exec: setting up the cancel");
+    /* On a terminal, TERM goes with it, unless -e set it. */
+    const char *term = a->tty ? sbx_cli_tty_term((const char *const *)a->env, a->env_n) : NULL;
+    if (status == 0 && term && (rc = sbx_cmd_set_env(*cmd, "TERM", term)) != SBX_OK)
+        status = sbx_cli_error_lib(rc, "exec: TERM");
     /* -i: our stdin as it arrives, so a command can answer line by line. */
     if (status == 0 && a->in && (rc = sbx_cmd_set_stdin_fd(*cmd, STDIN_FILENO)) != SBX_OK)
         status = sbx_cli_error_lib(rc, "exec -i");

@@ -443,6 +443,10 @@ static int parse_as(struct run_opts *opts, int argc, char **argv, int shell)
         return status;
     if ((status = policy_opts_finish(&opts->po)))
         return status;
+    /* On a terminal, TERM goes with it, unless -e, --env-pass or the profile set it. */
+    const char *term = opts->tty ? sbx_cli_tty_term(opts->po.env, opts->po.n_env) : NULL;
+    if (term && (status = lib_failed(sbx_policy_set_env(opts->po.policy, "TERM", term), "TERM")))
+        return status;
 
     if ((status = lib_failed(sbx_cmd_new(&opts->cmd, (const char *const *)(argv + optind)),
                              "the command")))

@@ -71,11 +71,17 @@ END_TEST
 START_TEST(exec_gets_exactly_the_given_environment)
 {
     const char *argv[] = { "env", NULL };
-    const char *envp[] = { "A=1", "PATH=/usr/bin", NULL };
+    const char *envp[] = { "A=1", "PATH=/usr/bin", "HOME=/h", NULL };
     th_result r;
     th_exec(sb, argv, envp, NULL, NULL, 0, 0, &r);
     ck_assert_int_eq(r.rc, SBX_OK);
-    ck_assert_str_eq(r.out, "A=1\nPATH=/usr/bin\n");
+    ck_assert_str_eq(r.out, "A=1\nPATH=/usr/bin\nHOME=/h\n");
+    th_result_free(&r);
+    /* Without HOME, the work dir is the command's HOME, and nothing else is added. */
+    envp[2] = NULL;
+    th_exec(sb, argv, envp, NULL, NULL, 0, 0, &r);
+    ck_assert_int_eq(r.rc, SBX_OK);
+    ck_assert_str_eq(r.out, "A=1\nPATH=/usr/bin\nHOME=/work\n");
     th_result_free(&r);
 }
 END_TEST
