@@ -119,6 +119,7 @@ SBX_CLI_TESTS = \
 	tests/cli/run-closed-stdout-stops-command.sh \
 	tests/cli/run-policy-reaches-backend.sh \
 	tests/cli/run-json-output.sh \
+	tests/cli/json-on-every-result-command.sh \
 	tests/cli/run-rm-accepted-as-noop.sh \
 	tests/cli/run-bad-input-exit-codes.sh \
 	tests/cli/plugins-json-lists-fake.sh \

@@ -170,16 +170,39 @@ static void usage(FILE *out)
           "  --max-size SIZE  write at most SIZE bytes out of the sandbox, holes\n"
           "                   included (default 1G, 0 for no bound): past it the\n"
           "                   copy stops with SBX_E5009. Zero blocks are written\n"
-          "                   as holes, so a sparse file stays sparse\n",
+          "                   as holes, so a sparse file stays sparse\n"
+          "  --json           print one JSON object {\"src\", \"dst\", \"ok\"} and, when\n"
+          "                   the copy failed, \"error\" {\"code\", \"id\", \"message\",\n"
+          "                   \"docs_url\"} (not with DST -, a tar stream on stdout)\n",
           out);
 }
 
 static const struct option options[] = {
     { "dsn", required_argument, NULL, 256 },
     { "max-size", required_argument, NULL, 257 },
+    { "json", no_argument, NULL, 258 },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 }
 };
+
+/* cp --json: {"src", "dst", "ok", "error"?}; the status, or that of a failed print. */
+static int print_json(const char *src, const char *dst, int status)
+{
+    json_object *o = json_object_new_object();
+    int rc = o ? sbx_cli_json_add(o, "src", json_object_new_string(src)) : SBX_E_NOMEM;
+
+    if (!rc)
+        rc = sbx_cli_json_add(o, "dst", json_object_new_string(dst));
+    if (!rc)
+        rc = run_json_add_outcome(o, status);
+    if (!rc)
+        rc = sbx_cli_print_json(o, 0);
+    else {
+        json_object_put(o);
+        sbx_cli_error(rc, "cp: out of memory building the output");
+    }
+    return status ? status : sbx_cli_exit_code(rc);
+}
 
 int cmd_cp(int argc, char **argv)
 {
@@ -187,13 +210,17 @@ int cmd_cp(int argc, char **argv)
     char *sref = NULL, *spath = NULL, *dref = NULL, *dpath = NULL, *to = NULL;
     sbx_client *client = NULL;
     sbx_sandbox *sb = NULL;
-    int opt, rc, status = 0;
+    int opt, rc, status = 0, json = 0;
 
     sbx_cli_getopt_reset();
     while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
         if (opt == 'h') {
             usage(stdout);
             return 0;
+        }
+        if (opt == 258) {
+            json = 1;
+            continue;
         }
         if (opt == 257) {
             uint64_t max = 0;
@@ -209,6 +236,8 @@ int cmd_cp(int argc, char **argv)
     if (argc - optind != 2)
         return sbx_cli_usage_error("cp", "want SRC DST");
     const char *src = argv[optind], *dst = argv[optind + 1];
+    if (json && strcmp(dst, "-") == 0)
+        return sbx_cli_usage_error("cp", "--json: DST - writes a tar stream to stdout: give one");
     if ((rc = sbx_client_new(&client)) != SBX_OK)
         return sbx_cli_error_lib(rc, "creating the client");
     int sin = sbx_cli_ref_split(client, src, 1, &sref, &spath);
@@ -242,6 +271,8 @@ int cmd_cp(int argc, char **argv)
     }
     if (sb)
         status = sbx_cli_ref_detach(sb, status);
+    if (json)
+        status = print_json(src, dst, status);
     free(to);
     free(sref);
     free(spath);

@@ -12,6 +12,7 @@
 #include <sandboxio/sandboxio.h>
 
 #include "commands.h"
+#include "run.h"
 #include "sandbox_ref.h"
 #include "util.h"
 
@@ -37,9 +38,11 @@ static void usage(const char *cmd)
               "`sandboxio exec ID -- ls`.\n",
               stdout);
     else
-        fputs("Usage: sandboxio rm [-r] [--dsn DSN] ID:PATH\n"
+        fputs("Usage: sandboxio rm [-r] [--json] [--dsn DSN] ID:PATH\n"
               "\n"
-              "Remove PATH from sandbox ID; -r, --recursive: a directory and all in it.\n",
+              "Remove PATH from sandbox ID; -r, --recursive: a directory and all in it.\n"
+              "--json prints one object {\"id\", \"path\", \"ok\"} and, when it failed,\n"
+              "\"error\" {\"code\", \"id\", \"message\", \"docs_url\"}.\n",
               stdout);
 }
 
@@ -76,6 +79,25 @@ static int print_list(const sbx_dirlist *list, int json)
     return rc;
 }
 
+/* rm --json: {"id", "path", "ok", "error"?}; the status, or that of a failed print. */
+static int print_removed(const char *ref, const char *path, int status)
+{
+    json_object *o = json_object_new_object();
+    int rc = o ? sbx_cli_json_add(o, "id", json_object_new_string(ref)) : SBX_E_NOMEM;
+
+    if (!rc)
+        rc = sbx_cli_json_add(o, "path", json_object_new_string(path));
+    if (!rc)
+        rc = run_json_add_outcome(o, status);
+    if (!rc)
+        rc = sbx_cli_print_json(o, 0);
+    else {
+        json_object_put(o);
+        sbx_cli_error(rc, "rm: out of memory building the output");
+    }
+    return status ? status : sbx_cli_exit_code(rc);
+}
+
 int cmd_files(int argc, char **argv)
 {
     const char *cmd = argv[0], *dsn = NULL;
@@ -91,7 +113,7 @@ int cmd_files(int argc, char **argv)
             return 0;
         } else if (opt == OPT_F_DSN) {
             dsn = optarg;
-        } else if (opt == OPT_F_JSON && is_ls) {
+        } else if (opt == OPT_F_JSON) {
             json = 1;
         } else if (opt == 'r' && !is_ls) {
             recursive = 1;
@@ -123,6 +145,8 @@ int cmd_files(int argc, char **argv)
         status = rc ? sbx_cli_error_lib(rc, cmd) : 0;
         status = sbx_cli_ref_detach(sb, status);
     }
+    if (json && !is_ls)
+        status = print_removed(ref ? ref : argv[optind], path ? path : "", status);
     free(ref);
     free(path);
     sbx_client_free(client);

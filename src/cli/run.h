@@ -179,5 +179,11 @@ int run_json_add_output(json_object *obj, const char *name, const char *encoding
 
 /* {"code", "id", "message", "docs_url"} of a failure. NULL when out of memory. */
 json_object *run_error_json(int code, const char *message);
+/*
+ * Add the outcome of a command's step to obj for --json: "ok" (status == 0,
+ * an exit status), and when it failed, "error" as run_error_json() makes it
+ * from the error reported last (sbx_cli_last_error()). An SBX code.
+ */
+int run_json_add_outcome(json_object *obj, int status);
 
 #endif

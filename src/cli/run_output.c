@@ -298,3 +298,17 @@ int run_print_json_error(int code, const char *message)
     }
     return sbx_cli_print_json(obj, 0);
 }
+
+int run_json_add_outcome(json_object *obj, int status)
+{
+    int code, rc;
+    const char *message = status ? sbx_cli_last_error(&code) : NULL;
+
+    rc = sbx_cli_json_add(obj, "ok", json_object_new_boolean(status == 0));
+    if (rc || status == 0)
+        return rc;
+    if (!message)
+        code = SBX_E_INTERNAL, message = "failed";
+    json_object *error = run_error_json(code, message);
+    return error ? sbx_cli_json_add(obj, "error", error) : SBX_E_NOMEM;
+}

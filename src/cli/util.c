@@ -32,8 +32,15 @@ int sbx_cli_exit_code(int code)
     }
 }
 
+/* The last error reported, for a --json outcome (sbx_cli_last_error()). */
+static int last_code;
+static char last_message[1024];
+
 static void print_error(int code, const char *context, const char *message, const char *url)
 {
+    last_code = code;
+    snprintf(last_message, sizeof(last_message), "%s%s%s", context ? context : "",
+             context ? ": " : "", message);
     fflush(stdout);
     fprintf(stderr, "sandboxio: %s: %s%s%s\n", sbx_error_id(code), context ? context : "",
             context ? ": " : "", message);
@@ -44,6 +51,12 @@ static void print_error(int code, const char *context, const char *message, cons
         fprintf(stderr, "  see: man %s\n", sbx_error_id(code));
         fprintf(stderr, "   or: %s\n", url);
     }
+}
+
+const char *sbx_cli_last_error(int *code)
+{
+    *code = last_code;
+    return last_code ? last_message : NULL;
 }
 
 int sbx_cli_error(int code, const char *fmt, ...)

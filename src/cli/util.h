@@ -46,6 +46,12 @@ int sbx_cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 
  */
 int sbx_cli_error_lib(int code, const char *context);
 
+/*
+ * The last error this process reported (its code in *code, 0 if none), with
+ * its context, as printed; NULL if none. For a --json outcome.
+ */
+const char *sbx_cli_last_error(int *code);
+
 /* The detail of the library's last failure if it is about code, else the catalog summary. */
 const char *sbx_cli_error_message(int code);
 
