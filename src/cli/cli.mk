@@ -41,6 +41,7 @@ SBX_CLI_LDADD = src/cli/libsbxcli.la src/libsandboxio.la plugins/lib/libsbxutil.
 bin_PROGRAMS += src/sandboxio
 src_sandboxio_SOURCES = \
 	src/cli/main.c \
+	src/cli/cmd_completion.c \
 	src/cli/cmd_demo.c \
 	src/cli/cmd_create.c \
 	src/cli/cmd_exec.c \
@@ -103,6 +104,21 @@ src_sandboxio_yaml_la_LDFLAGS = -module -avoid-version -shared -no-undefined \
 src_sandboxio_yaml_la_LIBADD = src/libsandboxio.la $(JSONC_LIBS) $(YAML_LIBS)
 
 dist_man_MANS += docs/man/sandboxio.1
+
+## Shell completion: made by the built program from its command table
+## (`sandboxio completion SHELL`), installed where bash-completion and zsh
+## look for them.
+bashcompletiondir = $(datadir)/bash-completion/completions
+bashcompletion_DATA = completions/bash/sandboxio
+zshcompletiondir = $(datadir)/zsh/site-functions
+zshcompletion_DATA = completions/zsh/_sandboxio
+CLEANFILES += $(bashcompletion_DATA) $(zshcompletion_DATA)
+completions/bash/sandboxio: src/sandboxio$(EXEEXT)
+	$(AM_V_GEN)$(MKDIR_P) completions/bash && \
+	src/sandboxio$(EXEEXT) completion bash >$@.tmp && mv $@.tmp $@
+completions/zsh/_sandboxio: src/sandboxio$(EXEEXT)
+	$(AM_V_GEN)$(MKDIR_P) completions/zsh && \
+	src/sandboxio$(EXEEXT) completion zsh >$@.tmp && mv $@.tmp $@
 dist_doc_DATA += docs/cli.md docs/profiles.md
 
 ## Shell tests of the CLI against the fake backend.
@@ -128,6 +144,7 @@ SBX_CLI_TESTS = \
 	tests/cli/doctor-opens-no-socket.sh \
 	tests/cli/doctor-names-library-loaded.sh \
 	tests/cli/help-and-usage-errors.sh \
+	tests/cli/completion-lists-every-command.sh \
 	tests/cli/usage-errors-suggest-nearest.sh \
 	tests/cli/run-profile-reaches-backend.sh \
 	tests/cli/profiles-list-and-check.sh \

@@ -14,6 +14,7 @@
 #include "util.h"
 
 static int cmd_help(int argc, char **argv);
+static int cmd_completion(int argc, char **argv);
 
 /*
  * Every command starts this program, so it links only what every command
@@ -66,6 +67,7 @@ static const struct sbx_cli_command commands[] = {
     { "demo", cmd_demo, "a half-minute guided tour on the default backend" },
     { "version", cmd_version, "print the versions of sandboxio and its library" },
     { "help", cmd_help, "show the help of a command" },
+    { "completion", cmd_completion, "print the bash or zsh completion script" },
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -77,6 +79,12 @@ static const struct sbx_cli_command *find_command(const char *name)
             return &commands[i];
     }
     return NULL;
+}
+
+/* From this table, so that the scripts complete every command dispatched. */
+static int cmd_completion(int argc, char **argv)
+{
+    return sbx_cli_completion(argc, argv, commands, N_COMMANDS);
 }
 
 /* An unknown command: a usage error, naming the command it likely mistypes. */
