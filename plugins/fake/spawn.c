@@ -82,13 +82,13 @@ static int lookup_program(const char *argv0, const char *path, int cwd_fd, char 
 }
 
 /*
- * The command's working directory, beneath the root. Inside a fake sandbox
- * the work directory's absolute path is its host path (what `pwd` prints),
- * so an absolute cwd is accepted when it lies under the root.
+ * The command's working directory, beneath the root, made with its missing
+ * parents as `docker run -w` makes it. Inside a fake sandbox the work
+ * directory's absolute path is its host path (what `pwd` prints), so an
+ * absolute cwd is accepted when it lies under the root.
  */
 static int resolve_cwd(fake_sandbox *sb, const char *cwd, int *fd_out)
 {
-    const int flags = O_PATH | O_DIRECTORY | O_CLOEXEC;
     size_t root_len = strlen(sb->root);
 
     if (cwd == NULL)
@@ -103,7 +103,7 @@ static int resolve_cwd(fake_sandbox *sb, const char *cwd, int *fd_out)
         while (*cwd == '/')
             cwd++;
     }
-    return fake_open_beneath(sb, cwd, flags, 0, fd_out);
+    return fake_mkdir_beneath(sb, cwd, fd_out);
 }
 
 static int register_group(fake_sandbox *sb, pid_t pgid)

@@ -126,6 +126,7 @@ SBX_CLI_TESTS = \
 	tests/cli/run-network-open-prints-output.sh \
 	tests/cli/run-environment-not-inherited.sh \
 	tests/cli/run-sets-home-to-work-dir.sh \
+	tests/cli/run-cwd-made-when-missing.sh \
 	tests/cli/run-default-network-refused-on-fake.sh \
 	tests/cli/run-exit-status-passthrough.sh \
 	tests/cli/run-missing-program-exits-127-unexecutable-126.sh \

@@ -146,7 +146,12 @@ START_TEST(cwd_is_resolved_under_the_root)
     snprintf(want, sizeof(want), "%s-sibling", th_root(sb));
     th_assert_code(th_exec(sb, argv, base_env, want, 0, &bad), SBX_E_PATH_ESCAPE);
     th_assert_code(th_exec(sb, argv, base_env, "/etc", 0, &bad), SBX_E_PATH_ESCAPE);
-    th_assert_code(th_exec(sb, argv, base_env, "missing", 0, &bad), SBX_E_NOT_FOUND);
+    /* A missing directory is made, with its parents, as `docker run -w` does. */
+    th_result made = {.keep = true};
+    th_assert_code(th_exec(sb, argv, base_env, "missing/deeper", 0, &made), SBX_OK);
+    snprintf(want, sizeof(want), "%s/missing/deeper\n", th_root(sb));
+    ck_assert_str_eq(made.out, want);
+    th_result_free(&made);
     th_sh(sb, "ln -s /etc out && echo x > file");
     th_assert_code(th_exec(sb, argv, base_env, "out", 0, &bad), SBX_E_PATH_ESCAPE);
     th_assert_code(th_exec(sb, argv, base_env, "file", 0, &bad), SBX_E_NOT_DIRECTORY);

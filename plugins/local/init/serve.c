@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -98,6 +99,29 @@ static void default_home(char **envp, size_t envc)
         envp[envc] = home;
 }
 
+/*
+ * Make the command's working directory with its missing parents, as `docker
+ * run -w` does: in the sandbox, with the command's own rights (a path it
+ * cannot make is the chdir's failure to report).
+ */
+static void make_cwd(const char *cwd)
+{
+    char path[PATH_MAX];
+    size_t n = strlen(cwd);
+
+    if (n == 0 || n >= sizeof path)
+        return;
+    memcpy(path, cwd, n + 1);
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        (void)mkdir(path, 0755);
+        *p = '/';
+    }
+    (void)mkdir(path, 0755);
+}
+
 static void serve_exec(size_t len, int fds[4], int sigfd, int workfd)
 {
     char **argv, **envp;
@@ -120,6 +144,7 @@ static void serve_exec(size_t len, int fds[4], int sigfd, int workfd)
         close(workfd);
         close(sigfd);
         default_home(envp, hdr.envc);
+        make_cwd(cwd);
         init_supervise(argv, envp, cwd, fds, &hdr);
     }
     if (pid < 0) {

@@ -100,7 +100,15 @@ START_TEST(exec_runs_in_work_dir_or_given_cwd)
     th_exec(sb, argv, NULL, "/tmp", NULL, 0, 0, &r);
     ck_assert_str_eq(r.out, "/tmp\n");
     th_result_free(&r);
-    th_exec(sb, argv, NULL, "missing", NULL, 0, 0, &r);
+    /* A missing directory is made, with its parents, as `docker run -w` does. */
+    th_exec(sb, argv, NULL, "missing/deeper", NULL, 0, 0, &r);
+    ck_assert_int_eq(r.rc, SBX_OK);
+    ck_assert_str_eq(r.out, "/work/missing/deeper\n");
+    th_result_free(&r);
+    /* One that cannot be made is still a failure to start. */
+    th_sh(sb, "touch afile", 0, &r);
+    th_result_free(&r);
+    th_exec(sb, argv, NULL, "afile/sub", NULL, 0, 0, &r);
     ck_assert_int_eq(r.rc, SBX_E_EXEC_START);
     th_result_free(&r);
 }
