@@ -185,25 +185,6 @@ static const struct option options[] = {
     { NULL, 0, NULL, 0 }
 };
 
-/* cp --json: {"src", "dst", "ok", "error"?}; the status, or that of a failed print. */
-static int print_json(const char *src, const char *dst, int status)
-{
-    json_object *o = json_object_new_object();
-    int rc = o ? sbx_cli_json_add(o, "src", json_object_new_string(src)) : SBX_E_NOMEM;
-
-    if (!rc)
-        rc = sbx_cli_json_add(o, "dst", json_object_new_string(dst));
-    if (!rc)
-        rc = run_json_add_outcome(o, status);
-    if (!rc)
-        rc = sbx_cli_print_json(o, 0);
-    else {
-        json_object_put(o);
-        sbx_cli_error(rc, "cp: out of memory building the output");
-    }
-    return status ? status : sbx_cli_exit_code(rc);
-}
-
 int cmd_cp(int argc, char **argv)
 {
     const char *dsn = NULL;
@@ -272,7 +253,7 @@ int cmd_cp(int argc, char **argv)
     if (sb)
         status = sbx_cli_ref_detach(sb, status);
     if (json)
-        status = print_json(src, dst, status);
+        status = run_print_outcome("cp", status, "src", src, "dst", dst);
     free(to);
     free(sref);
     free(spath);

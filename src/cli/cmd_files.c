@@ -79,25 +79,6 @@ static int print_list(const sbx_dirlist *list, int json)
     return rc;
 }
 
-/* rm --json: {"id", "path", "ok", "error"?}; the status, or that of a failed print. */
-static int print_removed(const char *ref, const char *path, int status)
-{
-    json_object *o = json_object_new_object();
-    int rc = o ? sbx_cli_json_add(o, "id", json_object_new_string(ref)) : SBX_E_NOMEM;
-
-    if (!rc)
-        rc = sbx_cli_json_add(o, "path", json_object_new_string(path));
-    if (!rc)
-        rc = run_json_add_outcome(o, status);
-    if (!rc)
-        rc = sbx_cli_print_json(o, 0);
-    else {
-        json_object_put(o);
-        sbx_cli_error(rc, "rm: out of memory building the output");
-    }
-    return status ? status : sbx_cli_exit_code(rc);
-}
-
 int cmd_files(int argc, char **argv)
 {
     const char *cmd = argv[0], *dsn = NULL;
@@ -146,7 +127,8 @@ int cmd_files(int argc, char **argv)
         status = sbx_cli_ref_detach(sb, status);
     }
     if (json && !is_ls)
-        status = print_removed(ref ? ref : argv[optind], path ? path : "", status);
+        status = run_print_outcome("rm", status, "id", ref ? ref : argv[optind], "path",
+                                   path ? path : "");
     free(ref);
     free(path);
     sbx_client_free(client);

@@ -185,5 +185,11 @@ json_object *run_error_json(int code, const char *message);
  * from the error reported last (sbx_cli_last_error()). An SBX code.
  */
 int run_json_add_outcome(json_object *obj, int status);
+/*
+ * Print {k1: v1, k2: v2, "ok", "error"?} for the --json of command cmd
+ * (cp, rm). Returns status, or the exit status of a failed print.
+ */
+int run_print_outcome(const char *cmd, int status, const char *k1, const char *v1, const char *k2,
+                      const char *v2);
 
 #endif

@@ -312,3 +312,22 @@ int run_json_add_outcome(json_object *obj, int status)
     json_object *error = run_error_json(code, message);
     return error ? sbx_cli_json_add(obj, "error", error) : SBX_E_NOMEM;
 }
+
+int run_print_outcome(const char *cmd, int status, const char *k1, const char *v1, const char *k2,
+                      const char *v2)
+{
+    json_object *o = json_object_new_object();
+    int rc = o ? sbx_cli_json_add(o, k1, json_object_new_string(v1)) : SBX_E_NOMEM;
+
+    if (!rc)
+        rc = sbx_cli_json_add(o, k2, json_object_new_string(v2));
+    if (!rc)
+        rc = run_json_add_outcome(o, status);
+    if (!rc)
+        rc = sbx_cli_print_json(o, 0);
+    else {
+        json_object_put(o);
+        sbx_cli_error(rc, "%s: out of memory building the output", cmd);
+    }
+    return status ? status : sbx_cli_exit_code(rc);
+}
