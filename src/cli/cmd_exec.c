@@ -137,7 +137,7 @@ static int exec_main(int argc, char **argv, int shell)
     sbx_sandbox *sb = NULL;
     sbx_cmd *cmd = NULL;
     sbx_result *result = NULL;
-    int opt, rc, status = 0, printed = 0, parsed = 0;
+    int opt, rc = SBX_OK, status = 0, printed = 0, parsed = 0, stdin_auto = 0;
 
     if (!(a.env = calloc((size_t)argc, sizeof(*a.env))))
         return sbx_cli_error(SBX_E_NOMEM, "exec: out of memory");
@@ -201,8 +201,8 @@ static int exec_main(int argc, char **argv, int shell)
     else if (status == 0 && a.tty)
         status = sbx_cli_tty_need_terminal(name);
     /* Piped stdin goes to the command without -i, as run passes it. */
-    if (status == 0 && !a.tty && run_stdin_is_data())
-        a.in = 1;
+    if (status == 0 && !a.in && !a.tty && run_stdin_is_data())
+        a.in = stdin_auto = 1;
     if (status == 0 && sbx_cli_interrupt_install(exec_interrupt_note) != 0)
         status = sbx_cli_error(SBX_E_SYSTEM, "installing the signal handlers: %m");
     parsed = status == 0;
@@ -230,6 +230,8 @@ static int exec_main(int argc, char **argv, int shell)
             status = 128 + sbx_cli_interrupted();
         status = sbx_cli_ref_detach(sb, status);
     }
+    if (rc == SBX_E_CAP_STDIN && stdin_auto)
+        run_note_stdin_auto();
     /* --json: a failure after the options is an {"error"} object too, as in run. */
     if (a.json && parsed && status > 0 && !printed) {
         const char *message = sbx_cli_last_error(&rc);

@@ -128,6 +128,8 @@ void run_opts_release(struct run_opts *opts);
  * /dev/null.
  */
 int run_stdin_is_data(void);
+/* After SBX_E_CAP_STDIN for stdin passed without -i: say why, and how to leave it. */
+void run_note_stdin_auto(void);
 /* Read all of our stdin into cmd's. 0 or the exit status of the error reported. */
 int run_cmd_stdin(sbx_cmd *cmd);
 

@@ -331,3 +331,9 @@ int run_print_outcome(const char *cmd, int status, const char *k1, const char *v
     }
     return status ? status : sbx_cli_exit_code(rc);
 }
+
+void run_note_stdin_auto(void)
+{
+    fputs("  (stdin is a pipe or a file, so it is passed on; run with </dev/null to leave it)\n",
+          stderr);
+}
