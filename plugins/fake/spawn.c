@@ -82,13 +82,13 @@ static int lookup_program(const char *argv0, const char *path, int cwd_fd, char 
 }
 
 /*
- * The command's working directory, beneath the root. Inside a fake sandbox
- * the work directory's absolute path is its host path (what `pwd` prints),
- * so an absolute cwd is accepted when it lies under the root.
+ * The command's working directory, beneath the root, made with its missing
+ * parents as `docker run -w` makes it. Inside a fake sandbox the work
+ * directory's absolute path is its host path (what `pwd` prints), so an
+ * absolute cwd is accepted when it lies under the root.
  */
 static int resolve_cwd(fake_sandbox *sb, const char *cwd, int *fd_out)
 {
-    const int flags = O_PATH | O_DIRECTORY | O_CLOEXEC;
     size_t root_len = strlen(sb->root);
 
     if (cwd == NULL)
@@ -103,7 +103,7 @@ static int resolve_cwd(fake_sandbox *sb, const char *cwd, int *fd_out)
         while (*cwd == '/')
             cwd++;
     }
-    return fake_open_beneath(sb, cwd, flags, 0, fd_out);
+    return fake_mkdir_beneath(sb, cwd, fd_out);
 }
 
 static int register_group(fake_sandbox *sb, pid_t pgid)
@@ -182,10 +182,36 @@ static int spawn_actions(posix_spawn_file_actions_t *fa, int in_rd, int out_wr, 
     return err;
 }
 
+/*
+ * The command's environment with HOME set to the sandbox's root unless it
+ * names one, as the real backends set it to their work dir. *env is
+ * malloc'd (the strings are borrowed but *home's); NULL on no memory.
+ */
+static const char **env_with_home(const fake_sandbox *sb, const char *const *envp, char **home)
+{
+    size_t n = 0;
+    const char **env;
+
+    for (; envp && envp[n]; n++)
+        if (strncmp(envp[n], "HOME=", 5) == 0)
+            home = NULL;
+    if (!(env = calloc(n + 2, sizeof(*env))))
+        return NULL;
+    memcpy(env, envp ? envp : env, n * sizeof(*env));
+    if (home && asprintf(home, "HOME=%s", sb->root) < 0) {
+        free(env);
+        return NULL;
+    }
+    if (home)
+        env[n] = *home;
+    return env;
+}
+
 int fake_spawn(fake_sandbox *sb, const sbx_plugin_cmd *cmd, bool want_stdin, fake_child *child)
 {
     const sbx_host *host = sb->host;
-    static const char *const no_env[] = {NULL};
+    const char **env = NULL;
+    char *home = NULL;
     int in_pipe[2] = {-1, -1}, out_pipe[2] = {-1, -1}, err_pipe[2] = {-1, -1};
     int cwd_fd = -1, err, rc;
     char *program = NULL;
@@ -204,6 +230,10 @@ int fake_spawn(fake_sandbox *sb, const sbx_plugin_cmd *cmd, bool want_stdin, fak
         close(cwd_fd);
         return host->set_error(err == ENOMEM ? SBX_E_NOMEM : start_code(err),
                                "fake: cannot run \"%s\": %s", cmd->argv[0], strerror(err));
+    }
+    if (!(env = env_with_home(sb, cmd->envp, &home))) {
+        rc = host->set_error(SBX_E_NOMEM, "fake: out of memory");
+        goto out;
     }
     if ((want_stdin && pipe2(in_pipe, O_CLOEXEC) != 0) || pipe2(out_pipe, O_CLOEXEC) != 0 ||
         pipe2(err_pipe, O_CLOEXEC) != 0) {
@@ -224,7 +254,7 @@ int fake_spawn(fake_sandbox *sb, const sbx_plugin_cmd *cmd, bool want_stdin, fak
     pthread_mutex_lock(&sb->lock);
     err = sb->destroying ? ECANCELED
                          : posix_spawn(&pid, program, &fa, &attr, (char *const *)cmd->argv,
-                                       (char *const *)(cmd->envp ? cmd->envp : no_env));
+                                       (char *const *)env);
     if (err == 0 && register_group(sb, pid) != 0) {
         kill(-pid, SIGKILL);
         waitpid(pid, NULL, 0);
@@ -260,6 +290,8 @@ int fake_spawn(fake_sandbox *sb, const sbx_plugin_cmd *cmd, bool want_stdin, fak
     rc = SBX_OK;
 out:
     free(program);
+    free(env);
+    free(home);
     close_fd(&cwd_fd);
     for (int i = 0; i < 2; i++) {
         close_fd(&in_pipe[i]);

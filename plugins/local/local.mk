@@ -152,6 +152,7 @@ TESTS += \
 	plugins/local/tests/run-interactive-stdin-streams.sh \
 	plugins/local/tests/run-tty-shell-in-tmux.sh \
 	plugins/local/tests/shell-without-terminal-reads-stdin.sh \
+	plugins/local/tests/run-sets-home-and-passes-term.sh \
 	plugins/local/tests/exec-attached-streams-stdin.sh \
 	plugins/local/tests/demo-on-local.sh \
 	plugins/local/tests/cp-out-keeps-holes-and-bounds-size.sh \
@@ -176,6 +177,7 @@ EXTRA_DIST += \
 	plugins/local/tests/run-interactive-stdin-streams.sh \
 	plugins/local/tests/run-tty-shell-in-tmux.sh \
 	plugins/local/tests/shell-without-terminal-reads-stdin.sh \
+	plugins/local/tests/run-sets-home-and-passes-term.sh \
 	plugins/local/tests/exec-attached-streams-stdin.sh \
 	plugins/local/tests/demo-on-local.sh \
 	plugins/local/tests/cp-out-keeps-holes-and-bounds-size.sh \

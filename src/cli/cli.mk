@@ -41,6 +41,7 @@ SBX_CLI_LDADD = src/cli/libsbxcli.la src/libsandboxio.la plugins/lib/libsbxutil.
 bin_PROGRAMS += src/sandboxio
 src_sandboxio_SOURCES = \
 	src/cli/main.c \
+	src/cli/cmd_completion.c \
 	src/cli/cmd_demo.c \
 	src/cli/cmd_create.c \
 	src/cli/cmd_exec.c \
@@ -103,12 +104,29 @@ src_sandboxio_yaml_la_LDFLAGS = -module -avoid-version -shared -no-undefined \
 src_sandboxio_yaml_la_LIBADD = src/libsandboxio.la $(JSONC_LIBS) $(YAML_LIBS)
 
 dist_man_MANS += docs/man/sandboxio.1
+
+## Shell completion: made by the built program from its command table
+## (`sandboxio completion SHELL`), installed where bash-completion and zsh
+## look for them.
+bashcompletiondir = $(datadir)/bash-completion/completions
+bashcompletion_DATA = completions/bash/sandboxio
+zshcompletiondir = $(datadir)/zsh/site-functions
+zshcompletion_DATA = completions/zsh/_sandboxio
+CLEANFILES += $(bashcompletion_DATA) $(zshcompletion_DATA)
+completions/bash/sandboxio: src/sandboxio$(EXEEXT)
+	$(AM_V_GEN)$(MKDIR_P) completions/bash && \
+	src/sandboxio$(EXEEXT) completion bash >$@.tmp && mv $@.tmp $@
+completions/zsh/_sandboxio: src/sandboxio$(EXEEXT)
+	$(AM_V_GEN)$(MKDIR_P) completions/zsh && \
+	src/sandboxio$(EXEEXT) completion zsh >$@.tmp && mv $@.tmp $@
 dist_doc_DATA += docs/cli.md docs/profiles.md
 
 ## Shell tests of the CLI against the fake backend.
 SBX_CLI_TESTS = \
 	tests/cli/run-network-open-prints-output.sh \
 	tests/cli/run-environment-not-inherited.sh \
+	tests/cli/run-sets-home-to-work-dir.sh \
+	tests/cli/run-cwd-made-when-missing.sh \
 	tests/cli/run-default-network-refused-on-fake.sh \
 	tests/cli/run-exit-status-passthrough.sh \
 	tests/cli/run-missing-program-exits-127-unexecutable-126.sh \
@@ -118,6 +136,8 @@ SBX_CLI_TESTS = \
 	tests/cli/run-closed-stdout-stops-command.sh \
 	tests/cli/run-policy-reaches-backend.sh \
 	tests/cli/run-json-output.sh \
+	tests/cli/json-on-every-result-command.sh \
+	tests/cli/run-rm-accepted-as-noop.sh \
 	tests/cli/run-bad-input-exit-codes.sh \
 	tests/cli/plugins-json-lists-fake.sh \
 	tests/cli/plugins-marks-caps-not-enforceable-here.sh \
@@ -125,6 +145,8 @@ SBX_CLI_TESTS = \
 	tests/cli/doctor-opens-no-socket.sh \
 	tests/cli/doctor-names-library-loaded.sh \
 	tests/cli/help-and-usage-errors.sh \
+	tests/cli/completion-lists-every-command.sh \
+	tests/cli/usage-errors-suggest-nearest.sh \
 	tests/cli/run-profile-reaches-backend.sh \
 	tests/cli/profiles-list-and-check.sh \
 	tests/cli/profiles-writable-by-others-refused.sh \
@@ -140,6 +162,7 @@ SBX_CLI_TESTS = \
 	tests/cli/create-bad-input-exit-codes.sh \
 	tests/cli/cp-tar-streams.sh \
 	tests/cli/exec-tty-refused-without-pty.sh \
+	tests/cli/exec-piped-stdin-streams.sh \
 	tests/cli/tty-refused-without-terminal.sh \
 	tests/cli/ps-quiet-about-unreachable-backends.sh \
 	tests/cli/cp-keeps-modes-mtimes-links.sh \

@@ -118,7 +118,7 @@ int cmd_contract(int argc, char **argv)
             usage(stdout);
             return 0;
         default:
-            return sbx_cli_option_error("contract", argv, opt);
+            return sbx_cli_option_error("contract", argv, opt, options);
         }
     }
     if (list) {

@@ -67,7 +67,7 @@ static int host_is_dir(const char *path)
 
 static void usage(FILE *out)
 {
-    fputs("Usage: sandboxio cp [--dsn DSN] [--max-size SIZE] SRC DST\n"
+    fputs("Usage: sandboxio cp [--dsn DSN] [--max-size SIZE] [--json] SRC DST\n"
           "\n"
           "Copy between the host and a sandbox, as `docker cp`: one of SRC and DST\n"
           "is ID:PATH (PATH relative to the sandbox's work dir; ID:  is the work dir),\n"
@@ -82,6 +82,9 @@ static void usage(FILE *out)
           "                   included (default 1G, 0 for no bound): past it the\n"
           "                   copy stops with SBX_E5009. Zero blocks are written\n"
           "                   as holes, so a sparse file stays sparse\n"
+          "  --json           print one JSON object {\"src\", \"dst\", \"ok\"} and, when\n"
+          "                   the copy failed, \"error\" {\"code\", \"id\", \"message\",\n"
+          "                   \"docs_url\"} (not with DST -, a tar stream on stdout)\n"
           "\n"
           "Each file keeps its permission bits and mtime, never the setuid, setgid\n"
           "or sticky bit; a symlink is copied as a symlink, never followed, on\n"
@@ -93,6 +96,7 @@ static void usage(FILE *out)
 static const struct option options[] = {
     { "dsn", required_argument, NULL, 256 },
     { "max-size", required_argument, NULL, 257 },
+    { "json", no_argument, NULL, 258 },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 }
 };
@@ -103,13 +107,17 @@ int cmd_cp(int argc, char **argv)
     char *sref = NULL, *spath = NULL, *dref = NULL, *dpath = NULL, *to = NULL;
     sbx_client *client = NULL;
     sbx_sandbox *sb = NULL;
-    int opt, rc, status = 0;
+    int opt, rc, status = 0, json = 0;
 
     sbx_cli_getopt_reset();
     while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
         if (opt == 'h') {
             usage(stdout);
             return 0;
+        }
+        if (opt == 258) {
+            json = 1;
+            continue;
         }
         if (opt == 257) {
             uint64_t max = 0;
@@ -119,12 +127,14 @@ int cmd_cp(int argc, char **argv)
             continue;
         }
         if (opt != 256)
-            return sbx_cli_option_error("cp", argv, opt);
+            return sbx_cli_option_error("cp", argv, opt, options);
         dsn = optarg;
     }
     if (argc - optind != 2)
         return sbx_cli_usage_error("cp", "want SRC DST");
     const char *src = argv[optind], *dst = argv[optind + 1];
+    if (json && strcmp(dst, "-") == 0)
+        return sbx_cli_usage_error("cp", "--json: DST - writes a tar stream to stdout: give one");
     if ((rc = sbx_client_new(&client)) != SBX_OK)
         return sbx_cli_error_lib(rc, "creating the client");
     int sin = sbx_cli_ref_split(client, src, 1, &sref, &spath);
@@ -158,6 +168,8 @@ int cmd_cp(int argc, char **argv)
     }
     if (sb)
         status = sbx_cli_ref_detach(sb, status);
+    if (json)
+        status = run_print_outcome("cp", status, "src", src, "dst", dst);
     free(to);
     free(sref);
     free(spath);

@@ -125,7 +125,7 @@ int cmd_create(int argc, char **argv)
             if (opt >= OPT_DSN && opt < OPT_POLICY_END)
                 status = policy_opts_take(&po, "create", opt, optarg);
             else
-                status = sbx_cli_option_error("create", argv, opt);
+                status = sbx_cli_option_error("create", argv, opt, options);
         }
     }
     if (status == 0 && optind < argc)

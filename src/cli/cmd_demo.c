@@ -246,7 +246,7 @@ int cmd_demo(int argc, char **argv)
             d.profile = optarg;
             break;
         default:
-            return sbx_cli_option_error("demo", argv, opt);
+            return sbx_cli_option_error("demo", argv, opt, options);
         }
     }
     if (optind < argc)

@@ -363,7 +363,7 @@ int cmd_doctor(int argc, char **argv)
             d.online = 1;
             break;
         default:
-            return sbx_cli_option_error("doctor", argv, opt);
+            return sbx_cli_option_error("doctor", argv, opt, options);
         }
     }
     if (optind < argc)

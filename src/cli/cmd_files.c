@@ -12,6 +12,7 @@
 #include <sandboxio/sandboxio.h>
 
 #include "commands.h"
+#include "run.h"
 #include "sandbox_ref.h"
 #include "util.h"
 
@@ -37,9 +38,11 @@ static void usage(const char *cmd)
               "`sandboxio exec ID -- ls`.\n",
               stdout);
     else
-        fputs("Usage: sandboxio rm [-r] [--dsn DSN] ID:PATH\n"
+        fputs("Usage: sandboxio rm [-r] [--json] [--dsn DSN] ID:PATH\n"
               "\n"
-              "Remove PATH from sandbox ID; -r, --recursive: a directory and all in it.\n",
+              "Remove PATH from sandbox ID; -r, --recursive: a directory and all in it.\n"
+              "--json prints one object {\"id\", \"path\", \"ok\"} and, when it failed,\n"
+              "\"error\" {\"code\", \"id\", \"message\", \"docs_url\"}.\n",
               stdout);
 }
 
@@ -95,12 +98,12 @@ int cmd_files(int argc, char **argv)
             return 0;
         } else if (opt == OPT_F_DSN) {
             dsn = optarg;
-        } else if (opt == OPT_F_JSON && is_ls) {
+        } else if (opt == OPT_F_JSON) {
             json = 1;
         } else if (opt == 'r' && !is_ls) {
             recursive = 1;
         } else {
-            return sbx_cli_option_error(cmd, argv, opt);
+            return sbx_cli_option_error(cmd, argv, opt, options);
         }
     }
     if (argc - optind != 1)
@@ -127,6 +130,9 @@ int cmd_files(int argc, char **argv)
         status = rc ? sbx_cli_error_lib(rc, cmd) : 0;
         status = sbx_cli_ref_detach(sb, status);
     }
+    if (json && !is_ls)
+        status = run_print_outcome("rm", status, "id", ref ? ref : argv[optind], "path",
+                                   path ? path : "");
     free(ref);
     free(path);
     sbx_client_free(client);

@@ -213,7 +213,7 @@ int cmd_ps(int argc, char **argv)
             json = 1;
             break;
         default:
-            return sbx_cli_option_error(argv[0], argv, opt);
+            return sbx_cli_option_error(argv[0], argv, opt, options);
         }
     }
     if (optind < argc)

@@ -50,8 +50,7 @@ static int run_once(const struct run_opts *opts, sbx_client *client, const char 
     }
     sbx_result_free(result);
     if (rc == SBX_E_CAP_STDIN && opts->stdin_auto)
-        fputs("  (stdin is a pipe or a file, so it is passed on; run with </dev/null to leave it)\n",
-              stderr);
+        run_note_stdin_auto();
     /* Like a shell: a run the user interrupted ends as if killed by that signal. */
     return sbx_cli_interrupted() ? 128 + sbx_cli_interrupted() : status;
 }

@@ -10,6 +10,8 @@
 #ifndef SBX_CLI_COMMANDS_H
 #define SBX_CLI_COMMANDS_H
 
+#include <stddef.h>
+
 struct sbx_cli_command {
     const char *name;
     int (*fn)(int argc, char **argv);
@@ -34,5 +36,7 @@ int cmd_cp(int argc, char **argv);
 int cmd_files(int argc, char **argv);   /* ls, rm */
 int cmd_ps(int argc, char **argv);      /* ps, list */
 int cmd_manage(int argc, char **argv);  /* kill, pause, resume, ttl */
+/* `completion bash|zsh`: the script completing the n commands of table. */
+int sbx_cli_completion(int argc, char **argv, const struct sbx_cli_command *table, size_t n);
 
 #endif

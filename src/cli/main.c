@@ -14,6 +14,7 @@
 #include "util.h"
 
 static int cmd_help(int argc, char **argv);
+static int cmd_completion(int argc, char **argv);
 
 /*
  * Every command starts this program, so it links only what every command
@@ -66,6 +67,7 @@ static const struct sbx_cli_command commands[] = {
     { "demo", cmd_demo, "a half-minute guided tour on the default backend" },
     { "version", cmd_version, "print the versions of sandboxio and its library" },
     { "help", cmd_help, "show the help of a command" },
+    { "completion", cmd_completion, "print the bash or zsh completion script" },
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -77,6 +79,26 @@ static const struct sbx_cli_command *find_command(const char *name)
             return &commands[i];
     }
     return NULL;
+}
+
+/* From this table, so that the scripts complete every command dispatched. */
+static int cmd_completion(int argc, char **argv)
+{
+    return sbx_cli_completion(argc, argv, commands, N_COMMANDS);
+}
+
+/* An unknown command: a usage error, naming the command it likely mistypes. */
+static int unknown_command(const char *name)
+{
+    const char *names[N_COMMANDS];
+    const char *near;
+
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        names[i] = commands[i].name;
+    near = sbx_cli_closest(name, names, N_COMMANDS);
+    if (near)
+        return sbx_cli_usage_error(NULL, "unknown command '%s': did you mean '%s'?", name, near);
+    return sbx_cli_usage_error(NULL, "unknown command '%s'", name);
 }
 
 static void usage(FILE *out)
@@ -113,7 +135,7 @@ static int cmd_help(int argc, char **argv)
         return sbx_cli_usage_error("help", "takes at most one COMMAND");
     cmd = find_command(argv[1]);
     if (!cmd)
-        return sbx_cli_usage_error(NULL, "unknown command '%s'", argv[1]);
+        return unknown_command(argv[1]);
     sub_argv[0] = argv[1];
     sub_argv[1] = help_opt;
     sub_argv[2] = NULL;
@@ -139,7 +161,7 @@ int main(int argc, char **argv)
         case 'V':
             return sbx_cli_finish_output(cmd_version(1, (char *[]){ "version", NULL }));
         default:
-            return sbx_cli_option_error(NULL, argv, opt);
+            return sbx_cli_option_error(NULL, argv, opt, options);
         }
     }
     /* Alone, like `docker` and `git`: the usage, which is not an error. */
@@ -149,7 +171,7 @@ int main(int argc, char **argv)
     }
     cmd = find_command(argv[optind]);
     if (!cmd)
-        return sbx_cli_usage_error(NULL, "unknown command '%s'", argv[optind]);
+        return unknown_command(argv[optind]);
 
     status = cmd->fn(argc - optind, argv + optind);
     return sbx_cli_finish_output(status);

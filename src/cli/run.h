@@ -122,6 +122,14 @@ int run_opts_parse(struct run_opts *opts, int argc, char **argv);
 /* The same for `sandboxio shell [OPTIONS] [ID]`: run -it ... -- sh. */
 int run_opts_parse_shell(struct run_opts *opts, int argc, char **argv);
 void run_opts_release(struct run_opts *opts);
+/*
+ * Our stdin is data (a pipe, a socket, a file), which run and exec stream
+ * to the command without -i, as a shell passes it; not a terminal or
+ * /dev/null.
+ */
+int run_stdin_is_data(void);
+/* After SBX_E_CAP_STDIN for stdin passed without -i: say why, and how to leave it. */
+void run_note_stdin_auto(void);
 /* Read all of our stdin into cmd's. 0 or the exit status of the error reported. */
 int run_cmd_stdin(sbx_cmd *cmd);
 
@@ -173,5 +181,17 @@ int run_json_add_output(json_object *obj, const char *name, const char *encoding
 
 /* {"code", "id", "message", "docs_url"} of a failure. NULL when out of memory. */
 json_object *run_error_json(int code, const char *message);
+/*
+ * Add the outcome of a command's step to obj for --json: "ok" (status == 0,
+ * an exit status), and when it failed, "error" as run_error_json() makes it
+ * from the error reported last (sbx_cli_last_error()). An SBX code.
+ */
+int run_json_add_outcome(json_object *obj, int status);
+/*
+ * Print {k1: v1, k2: v2, "ok", "error"?} for the --json of command cmd
+ * (cp, rm). Returns status, or the exit status of a failed print.
+ */
+int run_print_outcome(const char *cmd, int status, const char *k1, const char *v1, const char *k2,
+                      const char *v2);
 
 #endif

@@ -20,7 +20,7 @@
 #include "run_tty.h"
 #include "util.h"
 
-enum { OPT_CWD = OPT_POLICY_END, OPT_STDIN, OPT_JSON, OPT_INTERACTIVE, OPT_TTY };
+enum { OPT_CWD = OPT_POLICY_END, OPT_STDIN, OPT_JSON, OPT_INTERACTIVE, OPT_TTY, OPT_RM };
 
 static const struct option options[] = {
     RUN_POLICY_OPTIONS,
@@ -29,6 +29,8 @@ static const struct option options[] = {
     { "interactive", no_argument, NULL, OPT_INTERACTIVE },
     { "tty", no_argument, NULL, OPT_TTY },
     { "json", no_argument, NULL, OPT_JSON },
+    /* `docker run --rm` habit: run always removes its sandbox, so a no-op. */
+    { "rm", no_argument, NULL, OPT_RM },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
 };
@@ -74,6 +76,8 @@ static void usage(FILE *out)
           "  --stdin            read all of this standard input first, then feed it\n"
           "                     to CMD (a terminal without -i or --stdin gives EOF)\n"
           "  --json             capture the output and print one JSON object\n"
+          "  --rm               accepted for docker's habit and ignored: run always\n"
+          "                     removes its sandbox\n"
           "  -h, --help         show this help\n"
           "\n"
           "A policy the backend cannot guarantee is refused before anything runs\n"
@@ -181,7 +185,7 @@ static int read_stdin(void **data, size_t *len)
  * a shell would pass it: dropping it silently loses the user's input. A
  * terminal, /dev/null or a closed stdin gives EOF unless -i asks for it.
  */
-static int stdin_is_data(void)
+int run_stdin_is_data(void)
 {
     struct stat st;
 
@@ -406,11 +410,13 @@ static int parse_as(struct run_opts *opts, int argc, char **argv, int shell)
         case OPT_JSON:
             opts->json = 1;
             break;
+        case OPT_RM:
+            break;
         default:
             if (opt >= OPT_DSN && opt < OPT_POLICY_END)
                 status = policy_opts_take(&opts->po, name, opt, optarg);
             else
-                return sbx_cli_option_error(name, argv, opt);
+                return sbx_cli_option_error(name, argv, opt, options);
         }
     }
     if (status)
@@ -437,6 +443,10 @@ static int parse_as(struct run_opts *opts, int argc, char **argv, int shell)
         return status;
     if ((status = policy_opts_finish(&opts->po)))
         return status;
+    /* On a terminal, TERM goes with it, unless -e, --env-pass or the profile set it. */
+    const char *term = opts->tty ? sbx_cli_tty_term(opts->po.env, opts->po.n_env) : NULL;
+    if (term && (status = lib_failed(sbx_policy_set_env(opts->po.policy, "TERM", term), "TERM")))
+        return status;
 
     if ((status = lib_failed(sbx_cmd_new(&opts->cmd, (const char *const *)(argv + optind)),
                              "the command")))
@@ -445,7 +455,7 @@ static int parse_as(struct run_opts *opts, int argc, char **argv, int shell)
         return status;
     if (use_stdin)
         status = run_cmd_stdin(opts->cmd);
-    else if (interactive || (opts->stdin_auto = stdin_is_data()))
+    else if (interactive || (opts->stdin_auto = run_stdin_is_data()))
         status = lib_failed(sbx_cmd_set_stdin_fd(opts->cmd, STDIN_FILENO), "-i");
     opts->interactive = interactive;
     return status;

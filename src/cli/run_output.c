@@ -298,3 +298,42 @@ int run_print_json_error(int code, const char *message)
     }
     return sbx_cli_print_json(obj, 0);
 }
+
+int run_json_add_outcome(json_object *obj, int status)
+{
+    int code, rc;
+    const char *message = status ? sbx_cli_last_error(&code) : NULL;
+
+    rc = sbx_cli_json_add(obj, "ok", json_object_new_boolean(status == 0));
+    if (rc || status == 0)
+        return rc;
+    if (!message)
+        code = SBX_E_INTERNAL, message = "failed";
+    json_object *error = run_error_json(code, message);
+    return error ? sbx_cli_json_add(obj, "error", error) : SBX_E_NOMEM;
+}
+
+int run_print_outcome(const char *cmd, int status, const char *k1, const char *v1, const char *k2,
+                      const char *v2)
+{
+    json_object *o = json_object_new_object();
+    int rc = o ? sbx_cli_json_add(o, k1, json_object_new_string(v1)) : SBX_E_NOMEM;
+
+    if (!rc)
+        rc = sbx_cli_json_add(o, k2, json_object_new_string(v2));
+    if (!rc)
+        rc = run_json_add_outcome(o, status);
+    if (!rc)
+        rc = sbx_cli_print_json(o, 0);
+    else {
+        json_object_put(o);
+        sbx_cli_error(rc, "%s: out of memory building the output", cmd);
+    }
+    return status ? status : sbx_cli_exit_code(rc);
+}
+
+void run_note_stdin_auto(void)
+{
+    fputs("  (stdin is a pipe or a file, so it is passed on; run with </dev/null to leave it)\n",
+          stderr);
+}

@@ -131,3 +131,13 @@ int sbx_cli_tty_begin(sbx_cmd *cmd, int raw)
     raw_on = 1;
     return 0;
 }
+
+const char *sbx_cli_tty_term(const char *const *given, size_t n)
+{
+    const char *term = getenv("TERM");
+
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(given[i], "TERM", 4) == 0 && (given[i][4] == '=' || given[i][4] == '\0'))
+            return NULL;
+    return term && *term ? term : NULL;
+}

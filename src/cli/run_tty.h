@@ -27,4 +27,12 @@ int sbx_cli_tty_need_terminal(const char *cmd);
 /* Put the client's terminal back as it was; safe to call more than once. */
 void sbx_cli_tty_end(void);
 
+/*
+ * The value of TERM to give a command run on a terminal: ours, unless one of
+ * the n variables the user gave (given[i]: "NAME=VALUE" or "NAME") is TERM,
+ * or ours is unset or empty; then NULL. The environment inherits nothing
+ * else: a terminal without TERM is a dumb one to every program in it.
+ */
+const char *sbx_cli_tty_term(const char *const *given, size_t n);
+
 #endif

@@ -46,6 +46,12 @@ int sbx_cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 
  */
 int sbx_cli_error_lib(int code, const char *context);
 
+/*
+ * The last error this process reported (its code in *code, 0 if none), with
+ * its context, as printed; NULL if none. For a --json outcome.
+ */
+const char *sbx_cli_last_error(int *code);
+
 /* The detail of the library's last failure if it is about code, else the catalog summary. */
 const char *sbx_cli_error_message(int code);
 
@@ -55,11 +61,21 @@ const char *sbx_cli_error_message(int code);
  */
 int sbx_cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+struct option;
+
 /*
  * Turn a getopt_long '?' or ':' result into a usage error. Call with opterr
- * set to 0, right after getopt_long returned opt.
+ * set to 0, right after getopt_long returned opt; options (the table given
+ * to getopt_long, or NULL) names the long option an unknown one is likely a
+ * typo of ("did you mean --timeout?").
  */
-int sbx_cli_option_error(const char *cmd, char **argv, int opt);
+int sbx_cli_option_error(const char *cmd, char **argv, int opt, const struct option *options);
+
+/*
+ * The one of the n names a mistyped word is likely meant to be (at most two
+ * edits away, fewer than its length; the first of the nearest), or NULL.
+ */
+const char *sbx_cli_closest(const char *word, const char *const *names, size_t n);
 
 /* Reset getopt so a command can parse its own argv. */
 void sbx_cli_getopt_reset(void);

@@ -72,15 +72,17 @@ START_TEST(environment_is_exactly_the_one_given)
 {
     void *sb = th_open();
     const char *argv[] = {"/usr/bin/env", NULL};
-    const char *envp[] = {"FOO=bar baz", "EMPTY=", "UTF=é", NULL};
+    const char *envp[] = {"FOO=bar baz", "EMPTY=", "UTF=é", "HOME=/h", NULL};
     th_result r = {.keep = true}, r2 = {.keep = true};
 
     setenv("SBX_FAKE_TEST_CANARY", "leaked", 1);
     th_assert_code(th_exec(sb, argv, envp, NULL, 0, &r), SBX_OK);
-    ck_assert_str_eq(r.out, "FOO=bar baz\nEMPTY=\nUTF=é\n");
-    /* No environment at all: env prints nothing. */
+    ck_assert_str_eq(r.out, "FOO=bar baz\nEMPTY=\nUTF=é\nHOME=/h\n");
+    /* No environment at all: only HOME, the work dir, as on the real backends. */
     th_assert_code(th_exec(sb, argv, NULL, NULL, 0, &r2), SBX_OK);
-    ck_assert_uint_eq(r2.out_len, 0);
+    ck_assert_uint_gt(r2.out_len, 6);
+    ck_assert(strncmp(r2.out, "HOME=/", 6) == 0);
+    ck_assert_ptr_null(memchr(r2.out, '\n', r2.out_len - 1));
     ck_assert_int_eq(r2.exit.exit_code, 0);
     th_result_free(&r);
     th_result_free(&r2);
@@ -144,7 +146,12 @@ START_TEST(cwd_is_resolved_under_the_root)
     snprintf(want, sizeof(want), "%s-sibling", th_root(sb));
     th_assert_code(th_exec(sb, argv, base_env, want, 0, &bad), SBX_E_PATH_ESCAPE);
     th_assert_code(th_exec(sb, argv, base_env, "/etc", 0, &bad), SBX_E_PATH_ESCAPE);
-    th_assert_code(th_exec(sb, argv, base_env, "missing", 0, &bad), SBX_E_NOT_FOUND);
+    /* A missing directory is made, with its parents, as `docker run -w` does. */
+    th_result made = {.keep = true};
+    th_assert_code(th_exec(sb, argv, base_env, "missing/deeper", 0, &made), SBX_OK);
+    snprintf(want, sizeof(want), "%s/missing/deeper\n", th_root(sb));
+    ck_assert_str_eq(made.out, want);
+    th_result_free(&made);
     th_sh(sb, "ln -s /etc out && echo x > file");
     th_assert_code(th_exec(sb, argv, base_env, "out", 0, &bad), SBX_E_PATH_ESCAPE);
     th_assert_code(th_exec(sb, argv, base_env, "file", 0, &bad), SBX_E_NOT_DIRECTORY);

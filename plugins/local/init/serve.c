@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -56,6 +57,7 @@ static int parse_exec(size_t len, char ***argv, char ***envp, const char **cwd, 
     size_t total = (size_t)hdr.argc + hdr.envc + 1;
     if (hdr.argc == 0 || total > len)
         return -1;
+    /* Two spare slots: the cwd's moved out, and one for default_home(). */
     char **v = calloc(total + 2, sizeof *v);
     if (!v)
         return -1;
@@ -79,6 +81,47 @@ static int parse_exec(size_t len, char ***argv, char ***envp, const char **cwd, 
     return 0;
 }
 
+/*
+ * HOME is the work dir unless the command's environment names one: the
+ * environment inherits nothing, and a tool that writes under $HOME (a
+ * shell's history, pip, git) must find a writable place, as under docker.
+ * envp has a free slot after its NULL (parse_exec()); init's cwd is the
+ * work dir.
+ */
+static void default_home(char **envp, size_t envc)
+{
+    static char home[PATH_MAX + sizeof "HOME="] = "HOME=";
+
+    for (size_t i = 0; i < envc; i++)
+        if (strncmp(envp[i], "HOME=", 5) == 0)
+            return;
+    if (getcwd(home + 5, sizeof home - 5))
+        envp[envc] = home;
+}
+
+/*
+ * Make the command's working directory with its missing parents, as `docker
+ * run -w` does: in the sandbox, with the command's own rights (a path it
+ * cannot make is the chdir's failure to report).
+ */
+static void make_cwd(const char *cwd)
+{
+    char path[PATH_MAX];
+    size_t n = strlen(cwd);
+
+    if (n == 0 || n >= sizeof path)
+        return;
+    memcpy(path, cwd, n + 1);
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        (void)mkdir(path, 0755);
+        *p = '/';
+    }
+    (void)mkdir(path, 0755);
+}
+
 static void serve_exec(size_t len, int fds[4], int sigfd, int workfd)
 {
     char **argv, **envp;
@@ -100,6 +143,8 @@ static void serve_exec(size_t len, int fds[4], int sigfd, int workfd)
             close(keeper);
         close(workfd);
         close(sigfd);
+        default_home(envp, hdr.envc);
+        make_cwd(cwd);
         init_supervise(argv, envp, cwd, fds, &hdr);
     }
     if (pid < 0) {

@@ -71,11 +71,17 @@ END_TEST
 START_TEST(exec_gets_exactly_the_given_environment)
 {
     const char *argv[] = { "env", NULL };
-    const char *envp[] = { "A=1", "PATH=/usr/bin", NULL };
+    const char *envp[] = { "A=1", "PATH=/usr/bin", "HOME=/h", NULL };
     th_result r;
     th_exec(sb, argv, envp, NULL, NULL, 0, 0, &r);
     ck_assert_int_eq(r.rc, SBX_OK);
-    ck_assert_str_eq(r.out, "A=1\nPATH=/usr/bin\n");
+    ck_assert_str_eq(r.out, "A=1\nPATH=/usr/bin\nHOME=/h\n");
+    th_result_free(&r);
+    /* Without HOME, the work dir is the command's HOME, and nothing else is added. */
+    envp[2] = NULL;
+    th_exec(sb, argv, envp, NULL, NULL, 0, 0, &r);
+    ck_assert_int_eq(r.rc, SBX_OK);
+    ck_assert_str_eq(r.out, "A=1\nPATH=/usr/bin\nHOME=/work\n");
     th_result_free(&r);
 }
 END_TEST
@@ -94,7 +100,15 @@ START_TEST(exec_runs_in_work_dir_or_given_cwd)
     th_exec(sb, argv, NULL, "/tmp", NULL, 0, 0, &r);
     ck_assert_str_eq(r.out, "/tmp\n");
     th_result_free(&r);
-    th_exec(sb, argv, NULL, "missing", NULL, 0, 0, &r);
+    /* A missing directory is made, with its parents, as `docker run -w` does. */
+    th_exec(sb, argv, NULL, "missing/deeper", NULL, 0, 0, &r);
+    ck_assert_int_eq(r.rc, SBX_OK);
+    ck_assert_str_eq(r.out, "/work/missing/deeper\n");
+    th_result_free(&r);
+    /* One that cannot be made is still a failure to start. */
+    th_sh(sb, "touch afile", 0, &r);
+    th_result_free(&r);
+    th_exec(sb, argv, NULL, "afile/sub", NULL, 0, 0, &r);
     ck_assert_int_eq(r.rc, SBX_E_EXEC_START);
     th_result_free(&r);
 }

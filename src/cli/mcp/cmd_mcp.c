@@ -191,7 +191,7 @@ static int parse(struct mcp_config *cfg, int argc, char **argv)
                     return status;
                 break;
             }
-            return sbx_cli_option_error("mcp", argv, opt);
+            return sbx_cli_option_error("mcp", argv, opt, options);
         }
     }
     if (optind < argc)
