@@ -112,13 +112,18 @@ int dk_file_list(void *sandbox, const char *path,
         unsigned long long size = 0;
         long long mtime = 0;
         int used = 0;
-        if (sscanf(p, "%lx %llu %lld%n", &mode, &size, &mtime, &used) != 3) {
+        /* Its line alone: sscanf measures the whole of what it is given. */
+        char *nl = p < end ? memchr(p, '\n', (size_t)(end - p)) : NULL;
+        if (!nl) {
+            rc = sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "docker: truncated listing");
+            break;
+        }
+        *nl = '\0';
+        if (sscanf(p, "%lx %llu %lld%n", &mode, &size, &mtime, &used) != 3 || p[used]) {
             rc = sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "docker: bad stat line in a listing");
             break;
         }
-        p += used;
-        if (p < end && *p == '\n')
-            p++;
+        p = nl + 1;
         ents[i] = (sbx_plugin_dirent){.struct_size = sizeof(ents[i]), .name = names[i],
                                       .type = sbx_type_of(mode), .size = size,
                                       .mode = (uint32_t)(mode & 07777), .mtime = mtime};
