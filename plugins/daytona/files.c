@@ -285,6 +285,8 @@ static int hex_digit(char c)
 static char *unhex_line(char **p, size_t *len)
 {
     char *start = *p, *w = start, *r = start;
+    if (!start)
+        return NULL;
     /* By hand: sscanf measures the whole rest of the string at every call. */
     while (*r && *r != '\n') {
         int hi = hex_digit(r[0]), lo = hi < 0 ? -1 : hex_digit(r[1]);
@@ -301,7 +303,7 @@ static char *unhex_line(char **p, size_t *len)
 /* The next NUL-terminated string of the decoded bytes [*at, end): NULL if none. */
 static char *next_string(char **at, char *end)
 {
-    char *s = *at, *nul = s < end ? memchr(s, '\0', (size_t)(end - s)) : NULL;
+    char *s = *at, *nul = s && end && s < end ? memchr(s, '\0', (size_t)(end - s)) : NULL;
     if (!nul)
         return NULL;
     *at = nul + 1;
@@ -377,9 +379,10 @@ int daytona_file_list(void *sandbox, const char *path,
         int used = 0;
         char *name = next_string(&names, names_end), *target = NULL;
         /* Its line alone: sscanf measures the whole of what it is given. */
-        char *nl = strchr(stats, '\n');
-        *nl = '\0';
-        if (!name || !*name || strchr(name, '/') ||
+        char *nl = stats ? strchr(stats, '\n') : NULL;
+        if (nl)
+            *nl = '\0';
+        if (!nl || !name || !*name || strchr(name, '/') ||
             sscanf(stats, "%lx %llu %lld%n", &mode, &size, &mtime, &used) != 3 || stats[used]) {
             rc = bad_listing(sb, path);
             break;

@@ -46,17 +46,26 @@ expect_status 0
 [ ! -s "$ERR" ] || fail "ps --json wrote on stderr"
 json_check "sorted(s['id'] for s in d) == sorted(['testcaps:tc1', 'testcaps:$long', '$fake_id'])"
 
+# The backends this build has (a build without them, e.g. the minimal
+# build's, has nothing to skip).
+built() { [ -f "$SBX_TEST_BUILDDIR/plugins/$1/.libs/sandboxio-$1.so" ]; }
 sbx ps -v
 expect_status 0
-[ "$(wc -l <"$ERR")" -eq 1 ] || fail "ps -v wrote more or less than one line on stderr"
-expect_stderr_has "not listed, cannot be reached: "
-expect_stderr_has "docker:// (SBX_E4001)"
-expect_stderr_has "e2b:// (SBX_E4017)"
+if built docker || built e2b; then
+    [ "$(wc -l <"$ERR")" -eq 1 ] || fail "ps -v wrote more or less than one line on stderr"
+    expect_stderr_has "not listed, cannot be reached: "
+    if built docker; then expect_stderr_has "docker:// (SBX_E4001)"; fi
+    if built e2b; then expect_stderr_has "e2b:// (SBX_E4017)"; fi
+else
+    [ ! -s "$ERR" ] || fail "ps -v named a backend, and none is unreachable"
+fi
 expect_stdout_has "$fake_id"
 
 # A backend named on purpose must answer.
-sbx ps --dsn docker://
-expect_error 123 SBX_E4001
+if built docker; then
+    sbx ps --dsn docker://
+    expect_error 123 SBX_E4001
+fi
 
 sbx kill "$fake_id"
 expect_status 0

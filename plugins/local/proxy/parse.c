@@ -161,7 +161,7 @@ int px_parse_request(const char *buf, size_t len, px_request *req, const char **
             /* Origin form: the Host is the target; absolute form: it is kept
              * aside, for the proxy to hold it against the target (a
              * CONNECT's goes nowhere). */
-            px_request h;
+            px_request h = {0};
             px_request *into = need_host ? req : &h;
             if (!req->connect) {
                 if (parse_authority(v, (size_t)(ve - v), 0, need_host ? 80 : 0, into, why)
