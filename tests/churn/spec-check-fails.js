@@ -78,8 +78,11 @@ expectNamed("e2b", "the older filesystem.proto and process.proto (history/)", {
 }, [
   "envd rpc filesystem.Filesystem/ListDir request depth integer",
   "envd rpc filesystem.Filesystem/ListDir response entries.[].mode integer",
+  "envd rpc filesystem.Filesystem/ListDir response entries.[].modifiedTime string",
   "envd rpc filesystem.Filesystem/ListDir response entries.[].size string",
+  "envd rpc filesystem.Filesystem/ListDir response entries.[].symlinkTarget string",
   "envd rpc filesystem.Filesystem/MakeDir response entry.mode integer",
+  "envd rpc filesystem.Filesystem/MakeDir response entry.modifiedTime string",
   "envd rpc filesystem.Filesystem/MakeDir response entry.size string",
 ]);
 // The older openapi.yml lacks only what the adapter does not use (fork,

@@ -31,7 +31,7 @@ START_TEST(descriptor_declares_only_what_it_honours)
     ck_assert_uint_eq(p->caps, SBX_CAP_EXEC | SBX_CAP_STREAM | SBX_CAP_STDIN | SBX_CAP_FILES |
                                    SBX_CAP_ENV | SBX_CAP_CWD | SBX_CAP_TIMEOUT |
                                    SBX_CAP_PERSIST | SBX_CAP_NATIVE | SBX_CAP_ATTACH |
-                                   SBX_CAP_PAUSE);
+                                   SBX_CAP_PAUSE | SBX_CAP_FILE_META);
     ck_assert_ptr_nonnull(p->init);
     ck_assert_ptr_nonnull(p->fini);
     ck_assert_ptr_nonnull(p->open);

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # `sandboxio run --dsn local://` of a program that is not found exits 127
 # (SBX_E5011), of one that cannot be executed 126 (SBX_E5012), as a shell
-# does; a missing working directory stays 125 (SBX_E5004).
+# does. A missing working directory is made, as `docker run -w` does (a
+# working directory that cannot be, through a file, is 125 SBX_E5004:
+# test_local_exec).
 set -eu
 . "$SBX_TEST_SRCDIR/plugins/local/tests/lib.sh"
 err=$(mktemp)
@@ -23,5 +25,7 @@ expect 127 SBX_E5011 -- no-such-program-sbx
 expect 127 SBX_E5011 -- /nonexistent/program
 expect 126 SBX_E5012 -- /etc/passwd
 expect 126 SBX_E5012 -- /etc
-expect 125 SBX_E5004 --cwd no-such-dir -- true
-echo "PASS: 127, 126 and 125 as a shell has them"
+out=$("$b/src/sandboxio" run --dsn local:// --cwd no-such-dir/deeper -- pwd 2>"$err" </dev/null) ||
+    fail "run --cwd no-such-dir/deeper: exit $?, expected 0 (the directory made)"
+case "$out" in */no-such-dir/deeper) ;; *) fail "run --cwd no-such-dir/deeper ran in '$out'" ;; esac
+echo "PASS: 127 and 126 as a shell has them; a missing working directory is made"
