@@ -45,9 +45,11 @@ static int pending_add(pending *p, const char *path, struct archive_entry *e)
     char *copy = strdup(path);
     if (!copy)
         return SBX_E_NOMEM;
-    p->v[p->n++] = (pending_dir){copy, archive_entry_perm(e) & 0777,
-                                 (int64_t)archive_entry_mtime(e),
-                                 (uint32_t)archive_entry_mtime_nsec(e)};
+    pending_dir *d = &p->v[p->n++];
+    d->path = copy; /* the list's now: pending_apply() frees it */
+    d->mode = archive_entry_perm(e) & 0777;
+    d->mtime = (int64_t)archive_entry_mtime(e);
+    d->mtime_nsec = (uint32_t)archive_entry_mtime_nsec(e);
     return SBX_OK;
 }
 

@@ -163,7 +163,7 @@ static const char *closest_option(const char *arg, const struct option *options)
         return NULL;
     memcpy(word, arg + 2, len);
     word[len] = '\0';
-    for (; options[n].name && n < sizeof(names) / sizeof(names[0]); n++)
+    for (; n < sizeof(names) / sizeof(names[0]) && options[n].name; n++)
         names[n] = options[n].name;
     return sbx_cli_closest(word, names, n);
 }
