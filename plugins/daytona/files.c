@@ -256,20 +256,13 @@ static int list_dir(daytona_sandbox *sb, const char *path, json_object **list)
  * so a target's trailing newlines are kept). Past $2 (the core's bound) it
  * prints only the count, without reading further. Every tool runs a fixed
  * number of times, not once per entry: 32,768 entries take a second, not
- * minutes. Each name is kept in a variable of its own (v1, v2...) and they
- * become the arguments in one eval: appending to "$@" one by one costs time
- * squared in the number of names; xargs splits them for stat.
+ * minutes (SBX_LIST_NAMES_SH gathers the names; xargs splits them for stat).
  */
 static const char list_script[] =
-    "cd -- \"$1\" || exit 3; n=0; for f in * .*; do case $f in .|..) ;; *)"
-    " if [ -e \"$f\" ] || [ -L \"$f\" ]; then n=$((n+1));"
-    " [ $n -gt \"$2\" ] && { echo $n; exit 0; }; eval \"v$n=\\$f\"; fi;; esac; done;"
-    " echo $n; [ $n -eq 0 ] && exit 0;"
-    " eval \"set -- $(i=1; while [ $i -le $n ]; do printf '\"$v%d\" ' $i; i=$((i+1)); done)\";"
+    SBX_LIST_NAMES_SH
     " printf '%s\\0' \"$@\" | od -An -tx1 -v | tr -d ' \\n'; echo;"
     " printf '%s\\0' \"$@\" | xargs -0 stat -c '%f %s %Y' -- || exit 4;"
-    " for f; do if [ -L \"$f\" ]; then t=$(readlink -- \"$f\"; echo x); printf '%s\\0' \"${t%?x}\";"
-    " fi; done | od -An -tx1 -v | tr -d ' \\n'; echo";
+    SBX_LIST_TARGETS_SH " | od -An -tx1 -v | tr -d ' \\n'; echo";
 
 static int hex_digit(char c)
 {

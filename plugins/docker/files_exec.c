@@ -6,6 +6,7 @@
  * against symlink escapes first, as for the archive transfers.
  */
 #include "docker.h"
+#include "../lib/sbx-metascript.h"
 
 #include <sandboxio/files.h>
 
@@ -23,20 +24,13 @@ static int enomem(dk_sandbox *sb)
  * name, then each symlink's target NUL-terminated, in the names' order
  * (read with a sentinel so a target's trailing newlines are kept); only a
  * count past $2 (the core's bound) when there are more, without reading
- * further. Each name is kept in a variable of its own (v1, v2...) and they
- * become the arguments in one eval: appending to "$@" one by one costs time
- * squared in the number of names (200 s for 65,536 names in dash). xargs
- * splits them for stat: 2 MiB of names may pass ARG_MAX.
+ * further (SBX_LIST_NAMES_SH gathers the names). xargs splits them for
+ * stat: 2 MiB of names may pass ARG_MAX.
  */
 static const char list_script[] =
-    "cd -- \"$1\" || exit 3; n=0; for f in * .*; do case $f in .|..) ;; *)"
-    " if [ -e \"$f\" ] || [ -L \"$f\" ]; then n=$((n+1));"
-    " [ $n -gt \"$2\" ] && { echo $n; exit 0; }; eval \"v$n=\\$f\"; fi;; esac; done;"
-    " echo $n; [ $n -eq 0 ] && exit 0;"
-    " eval \"set -- $(i=1; while [ $i -le $n ]; do printf '\"$v%d\" ' $i; i=$((i+1)); done)\";"
+    SBX_LIST_NAMES_SH
     " printf '%s\\0' \"$@\"; printf '%s\\0' \"$@\" | xargs -0 stat -c '%f %s %Y' -- || exit 4;"
-    " for f; do if [ -L \"$f\" ]; then t=$(readlink -- \"$f\"; echo x); printf '%s\\0' \"${t%?x}\";"
-    " fi; done";
+    SBX_LIST_TARGETS_SH;
 
 /*
  * The most a listing within the core's bounds prints: names and link targets
