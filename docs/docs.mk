@@ -66,6 +66,7 @@ dist_man_MANS += \
 	docs/man/sbx_cmd_new.3 \
 	docs/man/sbx_cmd_set_cancel.3 \
 	docs/man/sbx_cmd_set_cwd.3 \
+	docs/man/sbx_cmd_set_cwd_abs.3 \
 	docs/man/sbx_cmd_set_env.3 \
 	docs/man/sbx_cmd_set_output_cap.3 \
 	docs/man/sbx_cmd_set_stdin.3 \

@@ -51,7 +51,15 @@ extern "C" {
  * symlink's target. What `sandboxio cp` needs to copy as `docker cp` does.
  */
 #define SBX_CAP_FILE_META      (UINT64_C(1) << 22)
-#define SBX_CAP_ALL_KNOWN      ((UINT64_C(1) << 23) - 1)
+/*
+ * The working directory may also be absolute, any directory of the
+ * sandbox (sbx_cmd_set_cwd_abs()), and a missing working directory, named
+ * either way, is made with its parents, as `docker run -w` does. Since
+ * 0.1.0 (library 3:0:3). A plugin declaring it gets an absolute cwd in
+ * sbx_plugin_cmd; one without it never does (the core refuses first).
+ */
+#define SBX_CAP_CWD_ABS        (UINT64_C(1) << 23)
+#define SBX_CAP_ALL_KNOWN      ((UINT64_C(1) << 24) - 1)
 
 /**
  * sbx_cap_name - the lower-case name of one capability bit ("net-none").

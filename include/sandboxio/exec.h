@@ -36,8 +36,19 @@ SBX_API int sbx_cmd_new(sbx_cmd **out, const char *const *argv);
 SBX_API void sbx_cmd_free(sbx_cmd *cmd);
 /** Set NAME=VALUE for this command (copied); needs SBX_CAP_ENV. */
 SBX_API int sbx_cmd_set_env(sbx_cmd *cmd, const char *name, const char *value);
-/** Working directory inside the sandbox (copied); needs SBX_CAP_CWD. */
+/**
+ * Working directory inside the sandbox, relative to its work directory
+ * (copied; `..` and an absolute path are SBX_E_PATH_ESCAPE); needs
+ * SBX_CAP_CWD.
+ */
 SBX_API int sbx_cmd_set_cwd(sbx_cmd *cmd, const char *cwd);
+/**
+ * An absolute working directory inside the sandbox, any directory of it
+ * (copied; `..` is SBX_E_PATH_ESCAPE, a relative path SBX_E_BAD_PATH);
+ * replaces sbx_cmd_set_cwd()'s (and it this). The exec needs
+ * SBX_CAP_CWD_ABS (else SBX_E_CAP_CWD, nothing run). Since 0.1.0.
+ */
+SBX_API int sbx_cmd_set_cwd_abs(sbx_cmd *cmd, const char *cwd);
 /** Bytes fed to standard input, then EOF (copied); needs SBX_CAP_STDIN. */
 SBX_API int sbx_cmd_set_stdin(sbx_cmd *cmd, const void *data, size_t len);
 /**

@@ -119,7 +119,13 @@ typedef struct sbx_plugin_cmd {
     uint32_t struct_size;
     const char *const *argv;  /* NULL-terminated, argv[0] non-empty; no shell */
     const char *const *envp;  /* NULL-terminated "K=V": the WHOLE environment */
-    const char *cwd;          /* NULL = the sandbox's work dir */
+    /*
+     * NULL = the sandbox's work dir; else relative to it, cleaned (no
+     * "..", no "." or empty parts); absolute ("/...") only for a plugin
+     * declaring SBX_CAP_CWD_ABS. With that capability a missing one is
+     * made with its parents.
+     */
+    const char *cwd;
     uint64_t timeout_ms;      /* 0 = none; else kill the whole tree then */
     /* --- minor 2 --- */
     /**

@@ -153,6 +153,7 @@ TESTS += \
 	plugins/local/tests/run-tty-shell-in-tmux.sh \
 	plugins/local/tests/shell-without-terminal-reads-stdin.sh \
 	plugins/local/tests/run-sets-home-and-passes-term.sh \
+	plugins/local/tests/run-cwd-absolute-made.sh \
 	plugins/local/tests/exec-attached-streams-stdin.sh \
 	plugins/local/tests/demo-on-local.sh \
 	plugins/local/tests/cp-out-keeps-holes-and-bounds-size.sh \
@@ -178,6 +179,7 @@ EXTRA_DIST += \
 	plugins/local/tests/run-tty-shell-in-tmux.sh \
 	plugins/local/tests/shell-without-terminal-reads-stdin.sh \
 	plugins/local/tests/run-sets-home-and-passes-term.sh \
+	plugins/local/tests/run-cwd-absolute-made.sh \
 	plugins/local/tests/exec-attached-streams-stdin.sh \
 	plugins/local/tests/demo-on-local.sh \
 	plugins/local/tests/cp-out-keeps-holes-and-bounds-size.sh \

@@ -23,7 +23,7 @@
 #define LOCAL_BASE_CAPS \
     (SBX_CAP_EXEC | SBX_CAP_STREAM | SBX_CAP_STDIN | SBX_CAP_FILES | SBX_CAP_ENV \
      | SBX_CAP_CWD | SBX_CAP_TIMEOUT | SBX_CAP_NET_NONE | SBX_CAP_PERSIST | SBX_CAP_ATTACH \
-     | SBX_CAP_PTY | SBX_CAP_FILE_META)
+     | SBX_CAP_PTY | SBX_CAP_FILE_META | SBX_CAP_CWD_ABS)
 
 /*
  * Process limits are RLIMIT_NPROC inside the sandbox's own user namespace:

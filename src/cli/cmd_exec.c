@@ -48,7 +48,8 @@ static void usage(FILE *out)
           "                     this terminal in raw mode, every key to CMD); stdin\n"
           "                     must be a terminal\n"
           "  -e, --env K=V      set K in CMD's environment (repeatable)\n"
-          "  -w, --cwd DIR      run CMD in DIR of the sandbox\n"
+          "  -w, --cwd DIR      run CMD in DIR (relative to the work dir, or absolute\n"
+          "                     on backends with cwd-abs); made if missing\n"
           "  --timeout S        kill CMD after S (at most the sandbox's own timeout)\n"
           "  --dsn DSN          look for ID on DSN only\n"
           "  --json             capture the output and print one JSON object, as\n"
@@ -88,7 +89,7 @@ static int build_cmd(const struct exec_args *a, char **argv, sbx_cmd **cmd)
         return sbx_cli_error_lib(rc, "exec: the command");
     for (size_t i = 0; status == 0 && i < a->env_n; i++)
         status = set_env(*cmd, a->env[i]);
-    if (status == 0 && a->cwd && (rc = sbx_cmd_set_cwd(*cmd, a->cwd)) != SBX_OK)
+    if (status == 0 && a->cwd && (rc = sbx_cli_cmd_set_cwd(*cmd, a->cwd)) != SBX_OK)
         status = sbx_cli_error_lib(rc, "exec --cwd");
     if (status == 0 && a->timeout_ms && (rc = sbx_cmd_set_timeout(*cmd, a->timeout_ms)) != SBX_OK)
         status = sbx_cli_error_lib(rc, "exec --timeout");

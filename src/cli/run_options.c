@@ -67,7 +67,8 @@ static void usage(FILE *out)
           "Options:\n",
           out);
     fputs(run_policy_usage, out);
-    fputs("  -w, --cwd DIR      working directory, relative to the sandbox's work dir\n"
+    fputs("  -w, --cwd DIR      working directory: relative to the sandbox's work dir,\n"
+          "                     or absolute (backends with cwd-abs); made if missing\n"
           "  -i, --interactive  stream this standard input to CMD as it arrives\n"
           "                     (the default when it is a pipe, socket or file)\n"
           "  -t, --tty          run CMD on a terminal of this terminal's size (with -i:\n"
@@ -362,7 +363,8 @@ static void shell_usage(FILE *out)
           "Options:\n",
           out);
     fputs(run_policy_usage, out);
-    fputs("  -w, --cwd DIR      working directory, relative to the sandbox's work dir\n"
+    fputs("  -w, --cwd DIR      working directory: relative to the sandbox's work dir,\n"
+          "                     or absolute (backends with cwd-abs); made if missing\n"
           "  -h, --help         show this help\n",
           out);
 }
@@ -451,7 +453,7 @@ static int parse_as(struct run_opts *opts, int argc, char **argv, int shell)
     if ((status = lib_failed(sbx_cmd_new(&opts->cmd, (const char *const *)(argv + optind)),
                              "the command")))
         return status;
-    if (cwd && (status = lib_failed(sbx_cmd_set_cwd(opts->cmd, cwd), "--cwd")))
+    if (cwd && (status = lib_failed(sbx_cli_cmd_set_cwd(opts->cmd, cwd), "--cwd")))
         return status;
     if (use_stdin)
         status = run_cmd_stdin(opts->cmd);

@@ -90,6 +90,11 @@ int sbx_cli_error_lib(int code, const char *context)
     return sbx_cli_exit_code(code);
 }
 
+int sbx_cli_cmd_set_cwd(sbx_cmd *cmd, const char *dir)
+{
+    return dir[0] == '/' ? sbx_cmd_set_cwd_abs(cmd, dir) : sbx_cmd_set_cwd(cmd, dir);
+}
+
 int sbx_cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     char message[1024];

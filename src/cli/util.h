@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <json-c/json.h>
+#include <sandboxio/exec.h>
 
 /* The backend `run` uses when neither --dsn nor SANDBOXIO_DSN names one. */
 #define SBX_CLI_DEFAULT_DSN "local://"
@@ -45,6 +46,12 @@ int sbx_cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 
  * summary; context, if not NULL, is prefixed ("opening fake://: ...").
  */
 int sbx_cli_error_lib(int code, const char *context);
+/*
+ * -w DIR: an absolute DIR is a directory of the sandbox, any other is
+ * relative to its work directory (as docker's -w, which knows only the
+ * first). Returns the library's code.
+ */
+int sbx_cli_cmd_set_cwd(sbx_cmd *cmd, const char *dir);
 
 /*
  * The last error this process reported (its code in *code, 0 if none), with

@@ -33,6 +33,7 @@ static const struct {
     {SBX_CAP_PTY, "pty"},
     {SBX_CAP_NET_OPEN, "net-open"},
     {SBX_CAP_FILE_META, "file-meta"},
+    {SBX_CAP_CWD_ABS, "cwd-abs"},
 };
 
 const char *sbx_cap_name(uint64_t cap)

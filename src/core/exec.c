@@ -99,6 +99,33 @@ int sbx_cmd_set_cwd(sbx_cmd *cmd, const char *cwd)
     return SBX_OK;
 }
 
+int sbx_cmd_set_cwd_abs(sbx_cmd *cmd, const char *cwd)
+{
+    if (!cmd || !cwd)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_cmd_set_cwd_abs: NULL argument");
+    if (cwd[0] != '/')
+        return sbx__error_set(SBX_E_BAD_PATH,
+                              "working directory '%s' is not absolute (sbx_cmd_set_cwd() "
+                              "takes one relative to the work directory)", cwd);
+    /* The same cleaning as a relative one: no '..', no '.', no empty parts. */
+    char *rel = NULL;
+    int rc = sbx__path_clean(cwd + strspn(cwd, "/"), true, &rel);
+    if (rc)
+        return rc;
+    size_t n = strlen(rel);
+    char *clean = malloc(n + 2);
+    if (!clean) {
+        free(rel);
+        return sbx__error_set(SBX_E_NOMEM, "out of memory");
+    }
+    clean[0] = '/';
+    memcpy(clean + 1, rel, n + 1);
+    free(rel);
+    free(cmd->cwd);
+    cmd->cwd = clean;
+    return SBX_OK;
+}
+
 int sbx_cmd_set_stdin(sbx_cmd *cmd, const void *data, size_t len)
 {
     if (!cmd || (!data && len))
@@ -201,6 +228,7 @@ static int plan_exec(const sbx_sandbox *sb, const sbx_cmd *cmd, bool stream, boo
         (stream && (rc = sbx__sandbox_need(sb, SBX_CAP_STREAM))) ||
         ((cmd->env.n || sb->policy.env.n) && (rc = sbx__sandbox_need(sb, SBX_CAP_ENV))) ||
         (cmd->cwd && (rc = sbx__sandbox_need(sb, SBX_CAP_CWD))) ||
+        (cmd->cwd && cmd->cwd[0] == '/' && (rc = sbx__sandbox_need(sb, SBX_CAP_CWD_ABS))) ||
         (cmd->has_stdin && (rc = sbx__sandbox_need(sb, SBX_CAP_STDIN))) ||
         (cmd->pty && (rc = sbx__sandbox_need(sb, SBX_CAP_PTY))) ||
         (timeout && (rc = sbx__sandbox_need(sb, SBX_CAP_TIMEOUT))))

@@ -201,6 +201,7 @@ static const struct {
     {SBX_CAP_FILES, SBX_E_CAP_FILES},   {SBX_CAP_NATIVE, SBX_E_CAP_NATIVE},
     {SBX_CAP_ENV, SBX_E_POLICY_ENV},    {SBX_CAP_TIMEOUT, SBX_E_POLICY_TIMEOUT},
     {SBX_CAP_PTY, SBX_E_CAP_PTY},       {SBX_CAP_FILE_META, SBX_E_CAP_FILE_META},
+    {SBX_CAP_CWD_ABS, SBX_E_CAP_CWD},
 };
 
 int sbx__sandbox_need(const sbx_sandbox *sb, uint64_t cap)

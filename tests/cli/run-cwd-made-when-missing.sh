@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # -w names a directory that need not exist: it is made, with its parents, as
 # `docker run -w` makes it, for run and for exec; one leaving the work dir
-# is still refused (SBX_E3015, exit 122).
+# is still refused (SBX_E3015, exit 122), and an absolute one on a backend
+# without cwd-abs (SBX_E3012).
 set -eu
 . "$SBX_TEST_SRCDIR/tests/cli/lib.sh"
 # A private TMPDIR: the fake keeps sandboxes there.
@@ -24,5 +25,8 @@ expect_stdout "b/"
 
 sbx run --network open -w ../out -- pwd
 expect_error 122 SBX_E3015
+# An absolute -w needs the cwd-abs capability, which the fake lacks.
+sbx run --network open -w /tmp -- pwd
+expect_error 122 SBX_E3012
 sbx kill "$id"
 expect_status 0
