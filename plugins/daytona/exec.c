@@ -138,12 +138,22 @@ static char *command_line(run *r)
             path = cmd->envp[nenv] + 5;
     while (cmd->argv[nargv])
         nargv++;
-    char count[24], *cwd = NULL;
-    snprintf(count, sizeof(count), "%zu", nenv);
-    if (asprintf(&cwd, "%s%s%s", r->sb->home, cmd->cwd && cmd->cwd[0] ? "/" : "",
-                 cmd->cwd ? cmd->cwd : "") < 0)
+    /*
+     * HOME is the home (the work dir) unless the command's environment
+     * sets it: the wrapper assigns the words in order, the last one wins.
+     */
+    char count[24], *cwd = NULL, *home = NULL;
+    snprintf(count, sizeof(count), "%zu", nenv + 1);
+    /* Relative to the home, or absolute (SBX_CAP_CWD_ABS). */
+    bool abs = cmd->cwd && cmd->cwd[0] == '/';
+    if (asprintf(&cwd, "%s%s%s", abs ? "" : r->sb->home,
+                 !abs && cmd->cwd && cmd->cwd[0] ? "/" : "", cmd->cwd ? cmd->cwd : "") < 0)
         return NULL;
-    const char **words = calloc(9 + nenv + nargv, sizeof(*words));
+    if (asprintf(&home, "HOME=%s", r->sb->home) < 0) {
+        free(cwd);
+        return NULL;
+    }
+    const char **words = calloc(10 + nenv + nargv, sizeof(*words));
     char *line = NULL;
     if (words) {
         size_t n = 0;
@@ -155,6 +165,7 @@ static char *command_line(run *r)
         words[n++] = cwd;
         words[n++] = path;
         words[n++] = count;
+        words[n++] = home;
         for (size_t i = 0; i < nenv; i++)
             words[n++] = cmd->envp[i];
         for (size_t i = 0; i < nargv; i++)
@@ -164,6 +175,7 @@ static char *command_line(run *r)
     }
     free(words);
     free(cwd);
+    free(home);
     return line;
 }
 

@@ -3,7 +3,8 @@
  * The Perl program each command runs in (exec.c hands it to the session's
  * shell as `perl -e`, with its arguments). perl-base is in every
  * Debian-based image, Daytona's own included. It
- *   - enters the working directory and looks the program up in the
+ *   - enters the working directory (made with its parents when missing, as
+ *     `docker run -w` does) and looks the program up in the
  *     command's own PATH, and says why it gave up ("start nocwd",
  *     "start noexec", "start noperm"), so a missing program is told from
  *     a program that exits 127;
@@ -39,6 +40,7 @@ const char daytona_wrapper[] =
     "  print $f $data; close $f or die \"$d/.$name: $!\\n\";\n"
     "  rename(\"$d/.$name\", \"$d/$name\") or die \"$d/$name: $!\\n\"; }\n"
     "sub quit { (my $s = $_[0]) =~ tr/ /./; put(\"status.$s\", ''); exit $_[1]; }\n"
+    "if ($cwd ne '' && !-d $cwd) { my $m = ''; for (split m{/}, $cwd) { $m .= \"$_/\"; mkdir $m } }\n"
     "quit('start nocwd', 126) if $cwd ne '' && !chdir $cwd;\n"
     "my $p = $ARGV[0]; my $f = '';\n"
     "if ($p =~ m{/}) { $f = $p }\n"

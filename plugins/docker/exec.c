@@ -39,11 +39,13 @@
 
 /*
  * $1 = number of K=V words, $2 = cwd ("" = work dir), $3 = PATH for lookup,
- * $4 = stty's size arguments on a terminal ("rows R cols C"), else "".
+ * $4 = stty's size arguments on a terminal ("rows R cols C"), else "",
+ * $5 = the work dir, HOME unless a K=V word sets it (env takes the last).
+ * A missing cwd is made with its parents first, as `docker run -w` does.
  */
 static const char wrapper[] =
-    "n=$1 c=$2 P=$3 T=$4; shift 4; eval \"x=\\${$((n + 1))}\"\n"
-    "if [ -n \"$c\" ]; then cd -- \"$c\" 2>/dev/null || { printf '\\001sbx-nocwd\\n' >&2; exit 126; }; fi\n"
+    "n=$1 c=$2 P=$3 T=$4 H=$5; shift 5; eval \"x=\\${$((n + 1))}\"\n"
+    "if [ -n \"$c\" ]; then mkdir -p -- \"$c\" 2>/dev/null; cd -- \"$c\" 2>/dev/null || { printf '\\001sbx-nocwd\\n' >&2; exit 126; }; fi\n"
     "f=\n"
     "case $x in\n"
     "*/*) f=$x ;;\n"
@@ -54,8 +56,8 @@ static const char wrapper[] =
     "if [ ! -x \"$f\" ]; then printf '\\001sbx-noperm\\n' >&2; exit 126; fi\n"
     "if [ -n \"$T\" ]; then stty $T 2>/dev/null; fi\n"
     "printf '\\001sbx-pid %s\\n' \"$$\" >&2\n"
-    "if [ -x /sbin/docker-init ]; then exec /sbin/docker-init -s -v -- env -i -- \"$@\"; fi\n"
-    "exec env -i -- \"$@\"\n";
+    "if [ -x /sbin/docker-init ]; then exec /sbin/docker-init -s -v -- env -i -- HOME=\"$H\" \"$@\"; fi\n"
+    "exec env -i -- HOME=\"$H\" \"$@\"\n";
 
 /* glibc's execvp() search path when PATH is unset, which `env -i` uses. */
 #define DK_NO_PATH_DEFAULT "/bin:/usr/bin"
@@ -475,10 +477,13 @@ json_object *dk_exec_sh_args(const char *workdir, const sbx_plugin_cmd *cmd)
         pty_size(cmd, &rows, &cols);
         snprintf(size, sizeof(size), "rows %u cols %u", (unsigned)rows, (unsigned)cols);
     }
-    if (cmd->cwd && cmd->cwd[0] && asprintf(&cwd, "%s/%s", workdir, cmd->cwd) < 0)
+    /* Relative to the work dir, or absolute (SBX_CAP_CWD_ABS). */
+    if (cmd->cwd && cmd->cwd[0] && cmd->cwd[0] != '/' &&
+        asprintf(&cwd, "%s/%s", workdir, cmd->cwd) < 0)
         return NULL;
     json_object *a = json_object_new_array();
-    const char *head[] = {"-c", wrapper, "sbx", count, cwd ? cwd : "", lookup, size};
+    const char *head[] = {"-c", wrapper, "sbx", count,
+                          cwd ? cwd : cmd->cwd ? cmd->cwd : "", lookup, size, workdir};
     for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
         json_object_array_add(a, json_object_new_string(head[i]));
     free(cwd);

@@ -18,7 +18,7 @@
      SBX_CAP_CWD | SBX_CAP_TIMEOUT | SBX_CAP_NET_NONE | SBX_CAP_LIMIT_MEMORY |            \
      SBX_CAP_LIMIT_CPU | SBX_CAP_LIMIT_PIDS | SBX_CAP_PERSIST | SBX_CAP_OOM_REPORT |        \
      SBX_CAP_LIMIT_DISK | SBX_CAP_ATTACH | SBX_CAP_PAUSE | SBX_CAP_PTY |                  \
-     SBX_CAP_FILE_META)
+     SBX_CAP_FILE_META | SBX_CAP_CWD_ABS)
 
 static int dk_init(const sbx_host *host, void **state)
 {

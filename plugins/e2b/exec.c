@@ -228,10 +228,13 @@ static char *start_body(const sbx_plugin_cmd *cmd, bool with_stdin)
         nargv++;
     char count[24], *cwd = NULL;
     snprintf(count, sizeof(count), "%zu", nenv);
-    if (cmd->cwd && cmd->cwd[0] && asprintf(&cwd, "%s/%s", E2B_HOME, cmd->cwd) < 0)
+    /* Relative to the home, or absolute (SBX_CAP_CWD_ABS). */
+    if (cmd->cwd && cmd->cwd[0] && cmd->cwd[0] != '/' &&
+        asprintf(&cwd, "%s/%s", E2B_HOME, cmd->cwd) < 0)
         return NULL;
     json_object *args = json_object_new_array();
-    const char *head[] = {"-c", e2b_exec_wrapper, "sh", count, cwd ? cwd : "", path};
+    const char *head[] = {"-c", e2b_exec_wrapper, "sh", count,
+                          cwd ? cwd : cmd->cwd ? cmd->cwd : "", path};
     for (size_t i = 0; args && i < sizeof(head) / sizeof(head[0]); i++)
         json_object_array_add(args, json_object_new_string(head[i]));
     for (size_t i = 0; args && i < nenv; i++)

@@ -25,10 +25,15 @@
  */
 #include "e2b.h"
 
-/* $1 = number of K=V words, $2 = cwd ("" = the home), $3 = PATH to look the program up in. */
+/*
+ * $1 = number of K=V words, $2 = cwd ("" = the home), $3 = PATH to look the
+ * program up in. A missing cwd is made with its parents first, as `docker
+ * run -w` does; HOME is the home (the work dir) unless a K=V word sets it
+ * (env takes the last).
+ */
 const char e2b_exec_wrapper[] =
     "n=$1 c=$2 P=$3; shift 3; eval \"x=\\${$((n + 1))}\"\n"
-    "[ -z \"$c\" ] || cd -- \"$c\" 2>/dev/null || { printf '\\001sbx-nocwd\\n' >&2; exit 126; }\n"
+    "[ -z \"$c\" ] || { mkdir -p -- \"$c\" 2>/dev/null; cd -- \"$c\" 2>/dev/null; } || { printf '\\001sbx-nocwd\\n' >&2; exit 126; }\n"
     "f=\n"
     "if [ \"${x#*/}\" != \"$x\" ]; then f=$x\n"
     "else\n"
@@ -42,6 +47,6 @@ const char e2b_exec_wrapper[] =
     "[ -x \"$f\" ] || { printf '\\001sbx-noperm\\n' >&2; exit 126; }\n"
     "g() { g=$3; }; s=; read -r s </proc/$$/stat 2>/dev/null; g ${s##*) }\n"
     "if [ -n \"$s\" ] && [ \"$g\" != \"$$\" ]; then\n"
-    "  printf '\\001sbx-pid %s\\n' \"$$\" >&2; exec setsid env -i -- \"$@\"\n"
+    "  printf '\\001sbx-pid %s\\n' \"$$\" >&2; exec setsid env -i -- HOME=" E2B_HOME " \"$@\"\n"
     "fi\n"
-    "exec setsid -w /bin/sh -c 'printf \"\\001sbx-pid %s\\n\" \"$$\" >&2; exec env -i -- \"$@\"' sh \"$@\"\n";
+    "exec setsid -w /bin/sh -c 'printf \"\\001sbx-pid %s\\n\" \"$$\" >&2; exec env -i -- HOME=" E2B_HOME " \"$@\"' sh \"$@\"\n";

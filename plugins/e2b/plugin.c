@@ -23,7 +23,7 @@
 #define E2B_CAPS                                                                          \
     (SBX_CAP_EXEC | SBX_CAP_STREAM | SBX_CAP_STDIN | SBX_CAP_FILES | SBX_CAP_ENV |        \
      SBX_CAP_CWD | SBX_CAP_TIMEOUT | SBX_CAP_NET_NONE | SBX_CAP_PERSIST | SBX_CAP_PAUSE |   \
-     SBX_CAP_ATTACH | SBX_CAP_FILE_META)
+     SBX_CAP_ATTACH | SBX_CAP_FILE_META | SBX_CAP_CWD_ABS)
 
 static int e2b_init(const sbx_host *host, void **state)
 {

@@ -8,5 +8,5 @@ set -eu
 . "$SBX_TEST_SRCDIR/plugins/daytona/tests/daytona-rig.sh"
 rig_start
 CONTRACT_DSN="daytona://?snapshot=daytona-small"
-CONTRACT_CAPS=exec,stream,stdin,files,env,cwd,timeout,net-none,persist,file-meta
+CONTRACT_CAPS=exec,stream,stdin,files,env,cwd,timeout,net-none,persist,file-meta,cwd-abs
 . "$SBX_TEST_SRCDIR/plugins/lib/tests/passes-contract.sh"

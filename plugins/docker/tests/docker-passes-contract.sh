@@ -26,7 +26,7 @@ if grep '^SKIP' "$OUT" | grep -v 'not declared ('; then
     fail "cases skipped although their capabilities are declared"
 fi
 # The caps the suite ran with are the ones the backend promises.
-head -n 1 "$OUT" | grep -q 'caps exec,stream,stdin,files,env,cwd,timeout,net-none,limit-memory,limit-cpu,limit-pids,persist,pause,oom-report,limit-disk,attach,pty,file-meta$' ||
+head -n 1 "$OUT" | grep -q 'caps exec,stream,stdin,files,env,cwd,timeout,net-none,limit-memory,limit-cpu,limit-pids,persist,pause,oom-report,limit-disk,attach,pty,file-meta,cwd-abs$' ||
     fail "the declared capabilities changed: $(head -n 1 "$OUT")"
 expect_no_leftovers
 echo "PASS: $summary, nothing left behind"

@@ -8,5 +8,5 @@ set -eu
 . "$SBX_TEST_SRCDIR/plugins/e2b/tests/e2b-rig.sh"
 rig_start
 CONTRACT_DSN="e2b://?template=base&timeout=600"
-CONTRACT_CAPS=exec,stream,stdin,files,env,cwd,timeout,net-none,persist,pause,attach,file-meta
+CONTRACT_CAPS=exec,stream,stdin,files,env,cwd,timeout,net-none,persist,pause,attach,file-meta,cwd-abs
 . "$SBX_TEST_SRCDIR/plugins/lib/tests/passes-contract.sh"
