@@ -21,6 +21,8 @@ void sbxc_case_env_inherits_nothing(sbxc_ctx *ctx);
 void sbxc_case_env_set(sbxc_ctx *ctx);
 void sbxc_case_cwd(sbxc_ctx *ctx);
 void sbxc_case_missing_program(sbxc_ctx *ctx);
+void sbxc_case_cwd_absolute_made(sbxc_ctx *ctx);
+void sbxc_case_home_is_work_dir(sbxc_ctx *ctx);
 void sbxc_case_clean_signal_state(sbxc_ctx *ctx);
 /* cases_output.c */
 void sbxc_case_big_output(sbxc_ctx *ctx);

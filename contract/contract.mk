@@ -19,6 +19,7 @@ contract_libsbxcontract_la_SOURCES = \
 	contract/registry.c \
 	contract/cases_lifecycle.c \
 	contract/cases_exec.c \
+	contract/cases_workdir.c \
 	contract/cases_output.c \
 	contract/cases_stdin.c \
 	contract/cases_pty.c \

@@ -33,6 +33,7 @@ static const refusal refusals[] = {
     { SBX_CAP_PTY, SBX_E_CAP_PTY, BY_EXEC, 0 },
     { SBX_CAP_ENV, SBX_E_POLICY_ENV, BY_EXEC, 0 },
     { SBX_CAP_CWD, SBX_E_CAP_CWD, BY_EXEC, 0 },
+    { SBX_CAP_CWD_ABS, SBX_E_CAP_CWD, BY_EXEC, 0 },
     { SBX_CAP_TIMEOUT, SBX_E_POLICY_TIMEOUT, BY_EXEC, 0 },
     { SBX_CAP_NET_NONE, SBX_E_POLICY_NETWORK_NONE, BY_OPEN, 0 },
     { SBX_CAP_NET_ALLOWLIST, SBX_E_POLICY_NETWORK_ALLOWLIST, BY_OPEN, 0 },
@@ -108,6 +109,8 @@ static sbx_cmd *marker_cmd(sbxc_ctx *ctx, uint64_t cap, const char *marker)
         rc = sbx_cmd_set_env(cmd, "SBXC_PROBE", "1");
     else if (cap == SBX_CAP_CWD)
         rc = sbx_cmd_set_cwd(cmd, ".");
+    else if (cap == SBX_CAP_CWD_ABS)
+        rc = sbx_cmd_set_cwd_abs(cmd, "/tmp");
     else if (cap == SBX_CAP_TIMEOUT)
         rc = sbx_cmd_set_timeout(cmd, 60000);
     if (rc != SBX_OK) {

@@ -56,6 +56,10 @@ const sbxc_case sbxc_cases[] = {
       sbxc_case_clean_signal_state },
     { "SBX-EXEC-017", "a stream callback that stops kills the command", SBXC_MUST,
       EXEC | SBX_CAP_STREAM, 0, 60, sbxc_case_stream_abort },
+    { "SBX-EXEC-018", "an absolute working directory; a missing one is made", SBXC_MUST,
+      EXEC | SBX_CAP_CWD | SBX_CAP_CWD_ABS, 0, 60, sbxc_case_cwd_absolute_made },
+    { "SBX-EXEC-019", "HOME is the work directory unless the command sets it", SBXC_MUST,
+      EXEC | SBX_CAP_ENV, 0, 60, sbxc_case_home_is_work_dir },
     /* terminals */
     { "SBX-PTY-001", "a command on a terminal of the size asked, stderr on it too", SBXC_MUST,
       EXEC | SBX_CAP_PTY, 0, 60, sbxc_case_pty_size_and_terminal },
