@@ -107,6 +107,7 @@ check_PROGRAMS += \
 	plugins/local/tests/test_local_detach \
 	plugins/local/tests/test_local_escape \
 	plugins/local/tests/test_proxy_filter \
+	plugins/local/tests/test_proxy_rules \
 	plugins/local/tests/escape-probe
 LOCAL_TEST_HARNESS = \
 	plugins/local/tests/harness.c \
@@ -131,6 +132,10 @@ plugins_local_tests_test_proxy_filter_SOURCES = plugins/local/tests/test_proxy_f
 nodist_plugins_local_tests_test_proxy_filter_SOURCES = plugins/local/proxy/filter-bpf.h
 plugins_local_tests_test_proxy_filter_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 plugins_local_tests_test_proxy_filter_LDADD = $(CHECK_LIBS)
+plugins_local_tests_test_proxy_rules_SOURCES = plugins/local/tests/test_proxy_rules.c \
+	plugins/local/proxy/allow.c plugins/local/proxy/parse.c
+plugins_local_tests_test_proxy_rules_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+plugins_local_tests_test_proxy_rules_LDADD = $(CHECK_LIBS)
 ## The probe runs INSIDE sandboxes, copied in by the tests: no sanitizer
 ## runtime there, so it is built plainly.
 plugins_local_tests_escape_probe_SOURCES = plugins/local/tests/escape-probe.c
@@ -144,6 +149,7 @@ TESTS += \
 	plugins/local/tests/test_local_detach \
 	plugins/local/tests/test_local_escape \
 	plugins/local/tests/test_proxy_filter \
+	plugins/local/tests/test_proxy_rules \
 	plugins/local/tests/local-tests-pass-unprivileged.sh \
 	plugins/local/tests/local-passes-contract.sh \
 	plugins/local/tests/run-interrupt-stops-silent-command.sh \

@@ -24,17 +24,25 @@ static int parse_port(const char *s, uint16_t *port)
     return 0;
 }
 
-/* "addr" or "addr/len" into a NET rule. */
-static int parse_net(char *text, px_rule *r)
+/*
+ * "addr" or "addr/len" into a NET rule. text is left as it was: a caller
+ * that goes on to read it as a host name must still see the '/' (a bad
+ * block is refused, never taken for a name).
+ */
+static int parse_net(const char *text, px_rule *r)
 {
-    char *slash = strchr(text, '/');
+    char addr[INET6_ADDRSTRLEN];
+    const char *slash = strchr(text, '/');
+    size_t n = slash ? (size_t)(slash - text) : strlen(text);
     int max;
-    if (slash)
-        *slash = '\0';
-    if (inet_pton(AF_INET, text, r->addr) == 1) {
+    if (n >= sizeof addr)
+        return -1;
+    memcpy(addr, text, n);
+    addr[n] = '\0';
+    if (inet_pton(AF_INET, addr, r->addr) == 1) {
         r->family = AF_INET;
         max = 32;
-    } else if (inet_pton(AF_INET6, text, r->addr) == 1) {
+    } else if (inet_pton(AF_INET6, addr, r->addr) == 1) {
         r->family = AF_INET6;
         max = 128;
     } else {
@@ -44,7 +52,7 @@ static int parse_net(char *text, px_rule *r)
     if (slash) {
         char *end;
         long v = strtol(slash + 1, &end, 10);
-        if (!slash[1] || *end || v < 0 || v > max)
+        if (!slash[1] || *end || v < 0 || v > max || !strchr("0123456789", slash[1]))
             return -1;
         r->prefix = (int)v;
     }
