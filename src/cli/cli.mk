@@ -35,7 +35,7 @@ src_cli_libsbxcli_la_SOURCES = \
 	src/cli/util.h
 src_cli_libsbxcli_la_CPPFLAGS = $(AM_CPPFLAGS) -DSBX_CLI_PARTDIR='"$(pkglibexecdir)"'
 src_cli_libsbxcli_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
-SBX_CLI_LDADD = src/cli/libsbxcli.la src/libsandboxio.la plugins/lib/libsbxutil.la $(JSONC_LIBS) \
+SBX_CLI_LDADD = src/cli/libsbxcli.la src/libsandboxio.la lib/libsbxu.la $(JSONC_LIBS) \
 	$(LIBLTDL)
 
 bin_PROGRAMS += src/sandboxio
@@ -176,7 +176,7 @@ TESTS += tests/cli/test_cli_parse
 tests_cli_test_cli_parse_SOURCES = tests/cli/test_cli_parse.c \
 	src/cli/util.c src/cli/util.h src/cli/encode.c src/cli/encode.h
 tests_cli_test_cli_parse_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(JSONC_CFLAGS)
-tests_cli_test_cli_parse_LDADD = src/libsandboxio.la plugins/lib/libsbxutil.la $(CHECK_LIBS) \
+tests_cli_test_cli_parse_LDADD = src/libsandboxio.la lib/libsbxu.la $(CHECK_LIBS) \
 	$(JSONC_LIBS)
 
 ## Unit tests of the YAML profiles reader.
