@@ -87,8 +87,9 @@ src_sandboxio_cp_LDADD = $(SBX_CLI_LDADD) $(ARCHIVE_LIBS)
 ## `contract`: the suite linked in from contract/.
 pkglibexec_PROGRAMS += src/sandboxio-contract
 src_sandboxio_contract_SOURCES = src/cli/part_main.c src/cli/cmd_contract.c
-src_sandboxio_contract_CPPFLAGS = $(sbx_part_cppflags) -DSBX_PART_CMD=cmd_contract \
-	-DSBX_PART_NAME='"contract"'
+## contract.h: the suite's interface, from its own directory.
+src_sandboxio_contract_CPPFLAGS = $(sbx_part_cppflags) -I$(top_srcdir)/contract \
+	-DSBX_PART_CMD=cmd_contract -DSBX_PART_NAME='"contract"'
 src_sandboxio_contract_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
 src_sandboxio_contract_LDADD = contract/libsbxcontract.la $(SBX_CLI_LDADD)
 
