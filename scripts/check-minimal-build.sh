@@ -49,7 +49,7 @@ grep -q '^SBX_ENABLE_LOCAL_TRUE=.#' "$dir/config.log" &&
 grep -q '^SBX_ENABLE_E2B_TRUE=.#' "$dir/config.log" &&
 grep -q '^SBX_ENABLE_DAYTONA_TRUE=.#' "$dir/config.log" &&
 grep -q '^SBX_NEED_HTTP_TRUE=.#' "$dir/config.log" || {
-  echo "FAIL: a backend or plugins/lib's HTTP library is still enabled"; exit 1
+  echo "FAIL: a backend or sbxu's HTTP library is still enabled"; exit 1
 }
 
 echo "check-minimal-build: make"

@@ -260,7 +260,7 @@ typedef struct sbx_plugin_sandbox_info {
     const char *name;        /* "" if none */
     int64_t created_ms;      /* Unix time in ms; 0 = unknown */
     int64_t expires_ms;      /* Unix time in ms when the TTL ends; 0 = no TTL */
-    const char *owner;       /* the owner label (plugins/lib owner.h form), "" if none */
+    const char *owner;       /* the owner label (lib/ owner.h form), "" if none */
     int state;               /* sbx_plugin_state */
     const char *policy;      /* as given in sbx_plugin_sandbox_opts.policy; NULL if none stored */
 } sbx_plugin_sandbox_info;

@@ -17,7 +17,7 @@
 #include <strings.h>
 #include <sandboxio/errors.h>
 
-#include "../lib/sbx-cred.h"
+#include <sbxu/cred.h>
 
 #define KEY_HINT "make one at https://app.daytona.io/dashboard/keys"
 
@@ -31,7 +31,7 @@ static int credentials(daytona_api *a, const sbx_host *host)
     if (key && key[0]) {
         bearer = key;
     } else if (jwt && jwt[0]) {
-        rc = sbx_cred_get(&org, host, DAYTONA_NAME, "DAYTONA_ORGANIZATION_ID",
+        rc = sbxu_cred_get(&org, host, DAYTONA_NAME, "DAYTONA_ORGANIZATION_ID",
                           "a JWT (DAYTONA_JWT_TOKEN) needs its organisation");
         bearer = jwt;
         if (rc == SBX_OK && (size_t)snprintf(a->org, sizeof(a->org),
@@ -40,7 +40,7 @@ static int credentials(daytona_api *a, const sbx_host *host)
             rc = host->set_error(SBX_E_DSN_BAD_OPTION_VALUE,
                                  "daytona: DAYTONA_ORGANIZATION_ID is too long");
     } else {
-        rc = sbx_cred_get(&bearer, host, DAYTONA_NAME, "DAYTONA_API_KEY",
+        rc = sbxu_cred_get(&bearer, host, DAYTONA_NAME, "DAYTONA_API_KEY",
                           KEY_HINT " (or set DAYTONA_JWT_TOKEN and DAYTONA_ORGANIZATION_ID)");
     }
     if (rc == SBX_OK && (size_t)snprintf(a->auth, sizeof(a->auth), "Authorization: Bearer %s",
@@ -79,9 +79,9 @@ void daytona_api_clear(daytona_api *a)
 }
 
 /* An idle session of a's endpoint and credentials from the pool, or a new one. */
-static int api_session(daytona_api *a, sbx_http **out)
+static int api_session(daytona_api *a, sbxu_http **out)
 {
-    sbx_http_config cfg = {
+    sbxu_http_config cfg = {
         .plugin = DAYTONA_NAME,
         .base_url = a->ep.api_url,
         .service = "Daytona's API",
@@ -89,17 +89,17 @@ static int api_session(daytona_api *a, sbx_http **out)
         .connect_timeout_ms = 15000,
         .retry = {.attempts = 5, .base_ms = 200, .max_ms = 5000, .deadline_ms = 60000},
     };
-    return sbx_http_pool_take(out, &a->st->pool, a->host, &cfg);
+    return sbxu_http_pool_take(out, &a->st->pool, a->host, &cfg);
 }
 
 int daytona_api_escape(daytona_api *a, const char *text, char **out)
 {
-    sbx_http *s;
+    sbxu_http *s;
     int rc = api_session(a, &s);
     if (rc)
         return rc;
-    *out = sbx_http_escape(s, text);
-    sbx_http_pool_give(&a->st->pool, s);
+    *out = sbxu_http_escape(s, text);
+    sbxu_http_pool_give(&a->st->pool, s);
     return *out ? SBX_OK : a->host->set_error(SBX_E_NOMEM, "daytona: out of memory");
 }
 
@@ -118,7 +118,7 @@ int daytona_api_code(long status, const char *message)
     if ((status == 400 || status == 403 || status == 429) &&
         (has(message, "quota") || has(message, "exceeds maximum")))
         return SBX_E_BACKEND_QUOTA;
-    return sbx_http_status_code(status);
+    return sbxu_http_status_code(status);
 }
 
 int daytona_api_call(daytona_api *a, const char *method, const char *path, const char *body,
@@ -126,7 +126,7 @@ int daytona_api_call(daytona_api *a, const char *method, const char *path, const
 {
     if (out)
         *out = NULL;
-    sbx_http_request rq = {
+    sbxu_http_request rq = {
         .method = method,
         .path = path,
         .body = body,
@@ -134,24 +134,24 @@ int daytona_api_call(daytona_api *a, const char *method, const char *path, const
         .timeout_ms = 120000,
         .retry = retry,
     };
-    sbx_http_response rs = {0};
-    sbx_http *s;
+    sbxu_http_response rs = {0};
+    sbxu_http *s;
     int rc = api_session(a, &s);
     if (rc)
         return rc;
-    rc = sbx_http_send(s, &rq, &rs);
+    rc = sbxu_http_send(s, &rq, &rs);
     if (status)
         *status = rs.status;
     a->retry_after_ms = rs.retry_after_ms;
     if (rc == SBX_OK && (rs.status < 200 || rs.status >= 300)) {
         char msg[512];
-        sbx_json_message(rs.body.data ? rs.body.data : "", rs.body.len, msg, sizeof(msg));
-        rc = sbx_http_fail_as(s, daytona_api_code(rs.status, msg), &rq, &rs, context, msg);
+        sbxu_json_message(rs.body.data ? rs.body.data : "", rs.body.len, msg, sizeof(msg));
+        rc = sbxu_http_fail_as(s, daytona_api_code(rs.status, msg), &rq, &rs, context, msg);
     } else if (rc == SBX_OK && out && rs.body.len) {
-        rc = sbx_json_parse(out, a->host, DAYTONA_NAME, "API", context, rs.body.data,
+        rc = sbxu_json_parse(out, a->host, DAYTONA_NAME, "API", context, rs.body.data,
                             rs.body.len);
     }
-    sbx_http_response_clear(&rs);
-    sbx_http_pool_give(&a->st->pool, s);
+    sbxu_http_response_clear(&rs);
+    sbxu_http_pool_give(&a->st->pool, s);
     return rc;
 }

@@ -115,10 +115,10 @@ int daytona_start_timeout(const sbx_host *host, const char *id, const char *stat
 
 /* --- the backend ------------------------------------------------------------ */
 
-#include "../lib/sbx-buf.h"
-#include "../lib/sbx-http.h"
-#include "../lib/sbx-http-pool.h"
-#include "../lib/sbx-json.h"
+#include <sbxu/buf.h>
+#include <sbxu/http.h>
+#include <sbxu/http_pool.h>
+#include <sbxu/json.h>
 
 #define DAYTONA_NAME "daytona"
 #define DAYTONA_VERSION PACKAGE_VERSION
@@ -157,7 +157,7 @@ int daytona_url_check(const sbx_host *host, const char *what, const char *value,
  */
 typedef struct daytona_state {
     const sbx_host *host;
-    sbx_http_pool pool;
+    sbxu_http_pool pool;
 } daytona_state;
 
 /* api.c: the control plane for one DSN. */
@@ -180,7 +180,7 @@ int daytona_api_escape(daytona_api *a, const char *text, char **out);
  * daytona_api_call - method path with body (JSON text or NULL); a 2xx
  * answer's JSON in *out when out is non-NULL. A failure sets the error
  * with Daytona's own message, mapped by daytona_api_code(). retry: enum
- * sbx_http_retry_mode. *status (may be NULL) gets the HTTP status.
+ * sbxu_http_retry_mode. *status (may be NULL) gets the HTTP status.
  */
 int daytona_api_call(daytona_api *a, const char *method, const char *path, const char *body,
                      int retry, const char *context, json_object **out, long *status);
@@ -220,10 +220,10 @@ int daytona_delete(daytona_api *a, const char *id, const char *context);
 int daytona_toolbox_open(daytona_sandbox *sb, const char *proxy_url);
 /*
  * daytona_tb_send - rq (its path after /{sandboxId}) to the daemon, on a
- * session from the plugin's pool held for the call: sbx_http_send()'s
+ * session from the plugin's pool held for the call: sbxu_http_send()'s
  * answer and codes.
  */
-int daytona_tb_send(daytona_sandbox *sb, const sbx_http_request *rq, sbx_http_response *rs);
+int daytona_tb_send(daytona_sandbox *sb, const sbxu_http_request *rq, sbxu_http_response *rs);
 /*
  * daytona_tb_call - a JSON call to the daemon (path after /{sandboxId});
  * its answer in *out (may be NULL). Errors keep the daemon's message.
@@ -237,7 +237,7 @@ int daytona_tb_fail(daytona_sandbox *sb, long status, const char *body, size_t l
 int daytona_tb_path(daytona_sandbox *sb, char *out, size_t size, const char *prefix,
                     const char *name, const char *value);
 /* Run a shell command line with /process/execute; its merged output in out (capped). */
-int daytona_shell(daytona_sandbox *sb, const char *command, sbx_buf *out, int *exit_code);
+int daytona_shell(daytona_sandbox *sb, const char *command, sbxu_buf *out, int *exit_code);
 /* wrapper.c: the Perl program a command runs in; its arguments: the
  * output dir, 1 if stdin comes, cwd, PATH, the count of K=V words, those,
  * then argv. */

@@ -24,8 +24,8 @@ plugins_daytona_sandboxio_daytona_la_SOURCES = \
 	plugins/daytona/policy.c \
 	plugins/daytona/lifecycle.c
 plugins_daytona_sandboxio_daytona_la_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JSONC_CFLAGS)
-plugins_daytona_sandboxio_daytona_la_LIBADD = plugins/lib/libsbxhttp.la plugins/lib/libsbxjson.la \
-	plugins/lib/libsbxutil.la $(CURL_LIBS) $(JSONC_LIBS) -lpthread
+plugins_daytona_sandboxio_daytona_la_LIBADD = lib/libsbxu-curl.la lib/libsbxu-json.la \
+	lib/libsbxu.la $(CURL_LIBS) $(JSONC_LIBS) -lpthread
 plugins_daytona_sandboxio_daytona_la_LDFLAGS = $(SBX_PLUGIN_LINK)
 nodist_plugins_daytona_sandboxio_daytona_la_SOURCES = plugins/daytona/spec-date.h
 endif
@@ -75,7 +75,7 @@ plugins_daytona_tests_test_daytona_units_SOURCES = \
 	plugins/daytona/wrapper.c \
 	plugins/daytona/status.c
 plugins_daytona_tests_test_daytona_units_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(JSONC_CFLAGS) $(CURL_CFLAGS)
-plugins_daytona_tests_test_daytona_units_LDADD = plugins/lib/libsbxjson.la plugins/lib/libsbxutil.la $(CHECK_LIBS) $(JSONC_LIBS)
+plugins_daytona_tests_test_daytona_units_LDADD = lib/libsbxu-json.la lib/libsbxu.la $(CHECK_LIBS) $(JSONC_LIBS)
 endif
 
 ## The official SDK's session proves the doubles, not this project's C

@@ -15,8 +15,8 @@
 #include <string.h>
 #include <sandboxio/errors.h>
 
-#include "../lib/sbx-opts.h"
-#include "../lib/sbx-url.h"
+#include <sbxu/opts.h>
+#include <sbxu/url.h>
 
 /* A snapshot name, an image reference or a region: "" is the default. */
 static bool name_ok(const char *v)
@@ -29,15 +29,15 @@ static bool name_ok(const char *v)
     return true;
 }
 
-static const sbx_opt OPTIONS[] = {
-    {"snapshot", SBX_OPT_STRING, "", offsetof(daytona_endpoint, snapshot), name_ok, NULL,
+static const sbxu_opt OPTIONS[] = {
+    {"snapshot", SBXU_OPT_STRING, "", offsetof(daytona_endpoint, snapshot), name_ok, NULL,
      " is not a snapshot name"},
-    {"image", SBX_OPT_STRING, "", offsetof(daytona_endpoint, image), name_ok, NULL,
+    {"image", SBXU_OPT_STRING, "", offsetof(daytona_endpoint, image), name_ok, NULL,
      " is not an image reference"},
-    {"target", SBX_OPT_STRING, "", offsetof(daytona_endpoint, target), name_ok, NULL,
+    {"target", SBXU_OPT_STRING, "", offsetof(daytona_endpoint, target), name_ok, NULL,
      " is not a region"},
-    {"ttl", SBX_OPT_SECONDS, "3600", offsetof(daytona_endpoint, ttl_s), NULL, NULL, NULL},
-    {"start_timeout", SBX_OPT_SECONDS, "120", offsetof(daytona_endpoint, start_s), NULL, NULL,
+    {"ttl", SBXU_OPT_SECONDS, "3600", offsetof(daytona_endpoint, ttl_s), NULL, NULL, NULL},
+    {"start_timeout", SBXU_OPT_SECONDS, "120", offsetof(daytona_endpoint, start_s), NULL, NULL,
      NULL},
     {NULL},
 };
@@ -60,7 +60,7 @@ static bool host_ok(const char *d)
 int daytona_url_check(const sbx_host *host, const char *what, const char *value, char *out,
                       size_t size)
 {
-    return sbx_url_check(host, DAYTONA_NAME, what, value, out, size);
+    return sbxu_url_check(host, DAYTONA_NAME, what, value, out, size);
 }
 
 int daytona_endpoint_parse(daytona_endpoint *ep, const sbx_host *host, const sbx_plugin_dsn *dsn)
@@ -72,7 +72,7 @@ int daytona_endpoint_parse(daytona_endpoint *ep, const sbx_host *host, const sbx
     if (dsn->authority[0] && !host_ok(dsn->authority))
         return host->set_error(SBX_E_DSN_BAD_AUTHORITY, "daytona: \"%s\" is not a host name",
                                dsn->authority);
-    int rc = sbx_opts_parse(ep, host, DAYTONA_NAME, OPTIONS, dsn);
+    int rc = sbxu_opts_parse(ep, host, DAYTONA_NAME, OPTIONS, dsn);
     if (rc)
         return rc;
     if (ep->snapshot[0] && ep->image[0])
@@ -95,11 +95,11 @@ int daytona_endpoint_parse(daytona_endpoint *ep, const sbx_host *host, const sbx
     else if (rc == SBX_OK)
         snprintf(ep->api_url, sizeof(ep->api_url), "%s", DAYTONA_DEFAULT_API);
     if (rc)
-        sbx_opts_clear(ep, OPTIONS);
+        sbxu_opts_clear(ep, OPTIONS);
     return rc;
 }
 
 void daytona_endpoint_clear(daytona_endpoint *ep)
 {
-    sbx_opts_clear(ep, OPTIONS);
+    sbxu_opts_clear(ep, OPTIONS);
 }

@@ -36,7 +36,7 @@
 #include <sandboxio/errors.h>
 #include <sandboxio/exec.h>
 
-#include "../lib/sbx-feed.h"
+#include <sbxu/feed.h>
 
 /* execvp()'s search path when PATH is unset (glibc's confstr _CS_PATH). */
 #define NO_PATH_DEFAULT "/bin:/usr/bin"
@@ -68,7 +68,7 @@ typedef struct run {
     int64_t deadline;                   /* CLOCK_MONOTONIC ms; 0: none */
     int64_t killed_at;
     bool killed, timed_out, cancelled, aborted;
-    sbx_feed feed;                      /* stdin */
+    sbxu_feed feed;                      /* stdin */
     bool input_gone;                    /* the command ended before its stdin did */
 } run;
 
@@ -85,13 +85,13 @@ static int send_line(run *r, const char *line)
     char path[400];
     snprintf(path, sizeof(path), "%s/input", r->cmd_path);
     json_object *o = json_object_new_object();
-    int bad = !o || sbx_json_add_str(o, "data", line);
-    char *body = bad ? NULL : sbx_json_text(o);
+    int bad = !o || sbxu_json_add_str(o, "data", line);
+    char *body = bad ? NULL : sbxu_json_text(o);
     json_object_put(o);
     if (!body)
         return r->sb->host->set_error(SBX_E_NOMEM, "daytona: out of memory");
     long status = 0;
-    int rc = daytona_tb_call(r->sb, "POST", path, body, SBX_HTTP_RETRY_NEVER, "sending stdin",
+    int rc = daytona_tb_call(r->sb, "POST", path, body, SBXU_HTTP_RETRY_NEVER, "sending stdin",
                              NULL, &status);
     free(body);
     /* The command ended before it took its stdin (410): nothing more to send. */
@@ -184,22 +184,22 @@ static int start(run *r)
     const sbx_host *host = r->sb->host;
     char path[200], *text = NULL;
     json_object *o = json_object_new_object();
-    int bad = !o || sbx_json_add_str(o, "sessionId", r->sid);
-    text = bad ? NULL : sbx_json_text(o);
+    int bad = !o || sbxu_json_add_str(o, "sessionId", r->sid);
+    text = bad ? NULL : sbxu_json_text(o);
     json_object_put(o);
     if (!text)
         return host->set_error(SBX_E_NOMEM, "daytona: out of memory");
-    int rc = daytona_tb_call(r->sb, "POST", "/process/session", text, SBX_HTTP_RETRY_NEVER,
+    int rc = daytona_tb_call(r->sb, "POST", "/process/session", text, SBXU_HTTP_RETRY_NEVER,
                              "making the command's session", NULL, NULL);
     free(text);
     if (rc)
         return rc;
     char *line = command_line(r);
     o = json_object_new_object();
-    bad = !line || !o || sbx_json_add_str(o, "command", line) ||
-          sbx_json_add(o, "runAsync", json_object_new_boolean(1)) ||
-          sbx_json_add(o, "suppressInputEcho", json_object_new_boolean(1));
-    text = bad ? NULL : sbx_json_text(o);
+    bad = !line || !o || sbxu_json_add_str(o, "command", line) ||
+          sbxu_json_add(o, "runAsync", json_object_new_boolean(1)) ||
+          sbxu_json_add(o, "suppressInputEcho", json_object_new_boolean(1));
+    text = bad ? NULL : sbxu_json_text(o);
     json_object_put(o);
     free(line);
     if (!text)
@@ -207,11 +207,11 @@ static int start(run *r)
     json_object *ans = NULL;
     const char *id = NULL;
     snprintf(path, sizeof(path), "/process/session/%s/exec", r->sid);
-    rc = daytona_tb_call(r->sb, "POST", path, text, SBX_HTTP_RETRY_NEVER, "starting the command",
+    rc = daytona_tb_call(r->sb, "POST", path, text, SBXU_HTTP_RETRY_NEVER, "starting the command",
                          &ans, NULL);
     free(text);
     if (rc == SBX_OK)
-        rc = sbx_json_get_string(&id, host, DAYTONA_NAME, "starting the command", ans, "cmdId");
+        rc = sbxu_json_get_string(&id, host, DAYTONA_NAME, "starting the command", ans, "cmdId");
     if (rc == SBX_OK && (!id[0] || strlen(id) >= sizeof(r->cmd_id) || strchr(id, '/')))
         rc = host->set_error(SBX_E_BACKEND_PROTOCOL, "daytona: the daemon gave a bad command id");
     if (rc == SBX_OK) {
@@ -251,16 +251,16 @@ static int fetch(run *r, const char *name, int (*sink)(void *, const void *, siz
     int rc = daytona_tb_path(r->sb, path, sizeof(path), "/files/download", "path", file);
     if (rc)
         return rc;
-    sbx_http_request rq = {
+    sbxu_http_request rq = {
         .method = "GET", .path = path, .sink = sink, .sink_ud = ud, .body_cap = 4096,
         /* A retry would repeat bytes the sink already has. */
-        .retry = SBX_HTTP_RETRY_NEVER,
+        .retry = SBXU_HTTP_RETRY_NEVER,
     };
-    sbx_http_response rs = {0};
+    sbxu_http_response rs = {0};
     rc = daytona_tb_send(r->sb, &rq, &rs);
     if (rc == SBX_OK && rs.status != 200 && !rs.sink_stopped)
         rc = daytona_tb_fail(r->sb, rs.status, rs.body.data, rs.body.len, "reading output");
-    sbx_http_response_clear(&rs);
+    sbxu_http_response_clear(&rs);
     return rc;
 }
 
@@ -270,7 +270,7 @@ static int remove_file(daytona_sandbox *sb, const char *file, bool recursive)
     int rc = daytona_tb_path(sb, path, sizeof(path), "/files", "path", file);
     if (rc == SBX_OK && recursive && strlen(path) + 16 < sizeof(path))
         strcat(path, "&recursive=true");
-    return rc ? rc : daytona_tb_call(sb, "DELETE", path, NULL, SBX_HTTP_RETRY_AUTO,
+    return rc ? rc : daytona_tb_call(sb, "DELETE", path, NULL, SBXU_HTTP_RETRY_AUTO,
                                      "removing output", NULL, NULL);
 }
 
@@ -278,7 +278,7 @@ static bool listed(json_object *list, const char *name)
 {
     size_t n = json_object_array_length(list);
     for (size_t i = 0; i < n; i++) {
-        const char *e = sbx_json_str(json_object_array_get_idx(list, i), "name");
+        const char *e = sbxu_json_str(json_object_array_get_idx(list, i), "name");
         if (e && strcmp(e, name) == 0)
             return true;
     }
@@ -294,7 +294,7 @@ static int read_status(run *r, json_object *list)
 {
     size_t n = json_object_array_length(list);
     for (size_t i = 0; i < n; i++) {
-        const char *e = sbx_json_str(json_object_array_get_idx(list, i), "name");
+        const char *e = sbxu_json_str(json_object_array_get_idx(list, i), "name");
         if (!e || strncmp(e, "status.", 7) != 0)
             continue;
         char text[32];
@@ -316,11 +316,11 @@ static int read_status(run *r, json_object *list)
 /* A call whose failure is only logged: its HTTP status, 0 when none came. */
 static long quietly(daytona_sandbox *sb, const char *method, const char *path)
 {
-    sbx_http_request rq = {.method = method, .path = path, .retry = SBX_HTTP_RETRY_AUTO,
+    sbxu_http_request rq = {.method = method, .path = path, .retry = SBXU_HTTP_RETRY_AUTO,
                            .timeout_ms = 60000};
-    sbx_http_response rs = {0};
+    sbxu_http_response rs = {0};
     long status = daytona_tb_send(sb, &rq, &rs) == SBX_OK ? rs.status : 0;
-    sbx_http_response_clear(&rs);
+    sbxu_http_response_clear(&rs);
     return status;
 }
 
@@ -333,7 +333,7 @@ static int drain(run *r, bool *got)
     *got = false;
     int rc = daytona_tb_path(r->sb, path, sizeof(path), "/files", "path", r->dir);
     if (rc == SBX_OK)
-        rc = daytona_tb_call(r->sb, "GET", path, NULL, SBX_HTTP_RETRY_AUTO, "watching the command",
+        rc = daytona_tb_call(r->sb, "GET", path, NULL, SBXU_HTTP_RETRY_AUTO, "watching the command",
                              &list, &status);
     /* The wrapper has not made its dir yet: nothing to see so far (one
      * call either way: a listing is not asked for twice). */
@@ -388,10 +388,10 @@ static bool cancel_ready(run *r, int timeout_ms)
 static int record_ended(run *r, bool *ended, int *code)
 {
     json_object *rec = NULL;
-    int rc = daytona_tb_call(r->sb, "GET", r->cmd_path, NULL, SBX_HTTP_RETRY_AUTO,
+    int rc = daytona_tb_call(r->sb, "GET", r->cmd_path, NULL, SBXU_HTTP_RETRY_AUTO,
                              "reading the command's record", &rec, NULL);
-    *ended = rc == SBX_OK && sbx_json_at(rec, "exitCode");
-    *code = *ended ? (int)sbx_json_int(rec, "exitCode", -1) : 0;
+    *ended = rc == SBX_OK && sbxu_json_at(rec, "exitCode");
+    *code = *ended ? (int)sbxu_json_int(rec, "exitCode", -1) : 0;
     json_object_put(rec);
     return rc;
 }
@@ -418,7 +418,7 @@ static int watch(run *r)
     if (cancel_ready(r, POLL_MIN_MS))
         r->cancelled = true;
     while (rc == SBX_OK && r->status == S_RUNNING) {
-        int fed = sbx_feed_failed(&r->feed);
+        int fed = sbxu_feed_failed(&r->feed);
         if (fed != SBX_OK) {
             /* Its stdin could not be sent: the command would wait for it for ever. */
             send_line(r, "k");
@@ -473,18 +473,18 @@ static int record_exit(run *r, int *code)
 {
     json_object *rec = NULL;
     int64_t v = 0;
-    int rc = daytona_tb_call(r->sb, "GET", r->cmd_path, NULL, SBX_HTTP_RETRY_AUTO,
+    int rc = daytona_tb_call(r->sb, "GET", r->cmd_path, NULL, SBXU_HTTP_RETRY_AUTO,
                              "reading the command's record", &rec, NULL);
-    for (int i = 0; rc == SBX_OK && i < 50 && !sbx_json_at(rec, "exitCode"); i++) {
+    for (int i = 0; rc == SBX_OK && i < 50 && !sbxu_json_at(rec, "exitCode"); i++) {
         /* The wrapper wrote its status just before it exited: the record follows. */
         json_object_put(rec);
         rec = NULL;
         usleep(20000);
-        rc = daytona_tb_call(r->sb, "GET", r->cmd_path, NULL, SBX_HTTP_RETRY_AUTO,
+        rc = daytona_tb_call(r->sb, "GET", r->cmd_path, NULL, SBXU_HTTP_RETRY_AUTO,
                              "reading the command's record", &rec, NULL);
     }
     if (rc == SBX_OK)
-        rc = sbx_json_get_int(&v, r->sb->host, DAYTONA_NAME, "the command's record", rec,
+        rc = sbxu_json_get_int(&v, r->sb->host, DAYTONA_NAME, "the command's record", rec,
                               "exitCode");
     *code = (int)v;
     json_object_put(rec);
@@ -595,10 +595,10 @@ int daytona_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *
     cleanup_ended(sb);
     int rc = start(&r);
     if (rc == SBX_OK && io->input)
-        rc = sbx_feed_start(&r.feed, host, DAYTONA_NAME, io, INPUT_CHUNK, send_chunk, &r);
+        rc = sbxu_feed_start(&r.feed, host, DAYTONA_NAME, io, INPUT_CHUNK, send_chunk, &r);
     if (rc == SBX_OK)
         rc = watch(&r);
-    sbx_feed_stop(&r.feed);
+    sbxu_feed_stop(&r.feed);
     int code = 0;
     if (rc == SBX_OK)
         rc = record_exit(&r, &code);

@@ -7,7 +7,7 @@
  * GET /files, POST /files/folder and DELETE /files.
  *
  * The daemon follows symlinks, so every operation first resolves the path
- * inside the sandbox with plugins/lib's path probe (run through
+ * inside the sandbox with sbxu's path probe (run through
  * /process/execute) and refuses one that leads out of the work dir.
  */
 #include "daytona.h"
@@ -20,26 +20,26 @@
 #include <sandboxio/errors.h>
 #include <sandboxio/files.h>
 
-#include "../lib/sbx-metascript.h"
-#include "../lib/sbx-pathprobe.h"
+#include <sbxu/metascript.h>
+#include <sbxu/pathprobe.h>
 
-static int probe(daytona_sandbox *sb, const char *rel, bool leaf, sbx_probe *pr)
+static int probe(daytona_sandbox *sb, const char *rel, bool leaf, sbxu_probe *pr)
 {
     const sbx_host *host = sb->host;
     char full[1024];
     pr->type = -1;
     if ((size_t)snprintf(full, sizeof(full), "%s/%s", sb->home, rel) >= sizeof(full))
         return host->set_error(SBX_E_BAD_PATH, "daytona: the path %s is too long", rel);
-    const char *argv[] = {"sh", "-c", SBX_PROBE_SCRIPT, "sh", full, leaf ? "leaf" : "", NULL};
+    const char *argv[] = {"sh", "-c", SBXU_PROBE_SCRIPT, "sh", full, leaf ? "leaf" : "", NULL};
     char *line = daytona_quote_argv(argv);
     if (!line)
         return host->set_error(SBX_E_NOMEM, "daytona: out of memory");
-    sbx_buf out = {0};
+    sbxu_buf out = {0};
     int code = -1;
     int rc = daytona_shell(sb, line, &out, &code);
     /* The probe only reads: one that failed to run is run once more. */
     if (rc == SBX_OK && (code != 0 || !out.data)) {
-        sbx_buf_clear(&out);
+        sbxu_buf_clear(&out);
         rc = daytona_shell(sb, line, &out, &code);
     }
     free(line);
@@ -48,37 +48,37 @@ static int probe(daytona_sandbox *sb, const char *rel, bool leaf, sbx_probe *pr)
                              "daytona: cannot resolve %s in the sandbox (the probe exited %d: %.200s)",
                              rel, code, out.data ? out.data : "no output");
     if (rc == SBX_OK)
-        rc = sbx_probe_parse(pr, host, DAYTONA_NAME, sb->home, rel, out.data);
-    sbx_buf_clear(&out);
+        rc = sbxu_probe_parse(pr, host, DAYTONA_NAME, sb->home, rel, out.data);
+    sbxu_buf_clear(&out);
     return rc;
 }
 
 /* `sh -c script sh a1 [a2 [a3]]` through /process/execute; its output (if out) and status. */
 static int shell(daytona_sandbox *sb, const char *script, const char *a1, const char *a2,
-                 const char *a3, sbx_buf *out, int *code)
+                 const char *a3, sbxu_buf *out, int *code)
 {
     const char *argv[] = {"sh", "-c", script, "sh", a1, a2, a3, NULL};
     char *line = daytona_quote_argv(argv);
-    sbx_buf ignored = {0};
+    sbxu_buf ignored = {0};
     if (!line)
         return sb->host->set_error(SBX_E_NOMEM, "daytona: out of memory");
     int rc = daytona_shell(sb, line, out ? out : &ignored, code);
     free(line);
-    sbx_buf_clear(&ignored);
+    sbxu_buf_clear(&ignored);
     return rc;
 }
 
-/* A helper script's status as sbx_meta_status() maps it. */
+/* A helper script's status as sbxu_meta_status() maps it. */
 static int meta_script(daytona_sandbox *sb, const char *script, const char *a1, const char *a2,
                        const char *a3, const char *rel, const char *what)
 {
     int code = -1, rc = shell(sb, script, a1, a2, a3, NULL, &code);
-    return rc ? rc : sbx_meta_status(sb->host, DAYTONA_NAME, code, what, rel);
+    return rc ? rc : sbxu_meta_status(sb->host, DAYTONA_NAME, code, what, rel);
 }
 
 static int wrong(daytona_sandbox *sb, const char *rel, int type, bool want_dir)
 {
-    return sbx_probe_wrong_type(sb->host, DAYTONA_NAME, rel, type, want_dir);
+    return sbxu_probe_wrong_type(sb->host, DAYTONA_NAME, rel, type, want_dir);
 }
 
 /* --- write: one multipart part ("file") around the caller's bytes ------------------- */
@@ -114,7 +114,7 @@ static long pull(void *ud, char *buf, size_t len)
     return (long)n;
 }
 
-static int check_answer(daytona_sandbox *sb, const sbx_http_response *rs, const char *context)
+static int check_answer(daytona_sandbox *sb, const sbxu_http_response *rs, const char *context)
 {
     return daytona_tb_fail(sb, rs->status, rs->body.data, rs->body.len, context);
 }
@@ -135,12 +135,12 @@ static int set_mode(daytona_sandbox *sb, const char *path, const char *resolved,
         return sb->host->set_error(SBX_E_BAD_PATH, "daytona: the path %s is too long", path);
     snprintf(url + n, sizeof(url) - n, "&mode=%04o", (unsigned)(mode & 07777));
     /* A chmod to a given mode can be repeated: retried as idempotent. */
-    sbx_http_request rq = {.method = "POST", .path = url, .retry = SBX_HTTP_RETRY_ALWAYS};
-    sbx_http_response rs = {0};
+    sbxu_http_request rq = {.method = "POST", .path = url, .retry = SBXU_HTTP_RETRY_ALWAYS};
+    sbxu_http_response rs = {0};
     rc = daytona_tb_send(sb, &rq, &rs);
     if (rc == SBX_OK && rs.status != 200)
         rc = check_answer(sb, &rs, "setting a file's mode");
-    sbx_http_response_clear(&rs);
+    sbxu_http_response_clear(&rs);
     return rc;
 }
 
@@ -148,7 +148,7 @@ int daytona_file_write(void *sandbox, const char *path, uint64_t size, uint32_t 
                        long (*read)(void *userdata, void *buf, size_t len), void *userdata)
 {
     daytona_sandbox *sb = sandbox;
-    sbx_probe pr;
+    sbxu_probe pr;
     char url[1400], type[96];
     /*
      * The leaf unresolved: the daemon's upload follows a symlink, so one at
@@ -158,15 +158,15 @@ int daytona_file_write(void *sandbox, const char *path, uint64_t size, uint32_t 
     int rc = probe(sb, path, true, &pr);
     if (rc)
         return rc;
-    if (pr.type == SBX_PROBE_LINK) {
-        sbx_probe through;
+    if (pr.type == SBXU_PROBE_LINK) {
+        sbxu_probe through;
         if ((rc = probe(sb, path, false, &through)) != SBX_OK ||
             (rc = meta_script(sb, "rm -f -- \"$1\" || exit 4", pr.path, NULL, NULL, path,
                               "replacing the symlink")) != SBX_OK)
             return rc;
-        pr.type = SBX_PROBE_NONE;
+        pr.type = SBXU_PROBE_NONE;
     }
-    if (pr.type != SBX_PROBE_FILE && pr.type != SBX_PROBE_NONE)
+    if (pr.type != SBXU_PROBE_FILE && pr.type != SBXU_PROBE_NONE)
         return wrong(sb, path, pr.type, false);
     if ((rc = daytona_tb_path(sb, url, sizeof(url), "/files/upload-v2", "path", pr.path)))
         return rc;
@@ -181,22 +181,22 @@ int daytona_file_write(void *sandbox, const char *path, uint64_t size, uint32_t 
                                   "filename=\"file\"\r\nContent-Type: application/octet-stream"
                                   "\r\n\r\n", boundary);
     u.tail_len = (size_t)snprintf(u.tail, sizeof(u.tail), "\r\n--%s--\r\n", boundary);
-    sbx_http_request rq = {
+    sbxu_http_request rq = {
         .method = "POST",
         .path = url,
         .content_type = type,
         .upload = pull,
         .upload_ud = &u,
-        .retry = SBX_HTTP_RETRY_NEVER,
+        .retry = SBXU_HTTP_RETRY_NEVER,
     };
-    sbx_http_response rs = {0};
+    sbxu_http_response rs = {0};
     rc = daytona_tb_send(sb, &rq, &rs);
     if (rc == SBX_OK && rs.upload_aborted)
         rc = sb->host->set_error(SBX_E_BAD_PATH, "daytona: writing %s: the data ended early", path);
     else if (rc == SBX_OK && rs.status != 200)
         rc = check_answer(sb, &rs, "writing a file");
-    sbx_http_response_clear(&rs);
-    if (rc == SBX_OK && ((mode & 07777) != 0644 || pr.type == SBX_PROBE_FILE))
+    sbxu_http_response_clear(&rs);
+    if (rc == SBX_OK && ((mode & 07777) != 0644 || pr.type == SBXU_PROBE_FILE))
         rc = set_mode(sb, path, pr.path, mode);
     return rc;
 }
@@ -205,30 +205,30 @@ int daytona_file_read(void *sandbox, const char *path,
                       int (*sink)(void *userdata, const void *data, size_t len), void *userdata)
 {
     daytona_sandbox *sb = sandbox;
-    sbx_probe pr;
+    sbxu_probe pr;
     char url[1400];
     int rc = probe(sb, path, false, &pr);
     if (rc)
         return rc;
-    if (pr.type != SBX_PROBE_FILE)
+    if (pr.type != SBXU_PROBE_FILE)
         return wrong(sb, path, pr.type, false);
     if ((rc = daytona_tb_path(sb, url, sizeof(url), "/files/download", "path", pr.path)))
         return rc;
-    sbx_http_request rq = {
+    sbxu_http_request rq = {
         .method = "GET",
         .path = url,
         .sink = sink,
         .sink_ud = userdata,
         /* A retry would repeat bytes the sink already has. */
-        .retry = SBX_HTTP_RETRY_NEVER,
+        .retry = SBXU_HTTP_RETRY_NEVER,
     };
-    sbx_http_response rs = {0};
+    sbxu_http_response rs = {0};
     rc = daytona_tb_send(sb, &rq, &rs);
     if (rc == SBX_OK && rs.sink_stopped)
         rc = sb->host->set_error(SBX_E_EXEC_ABORTED, "daytona: reading %s: the sink stopped", path);
     else if (rc == SBX_OK && rs.status != 200)
         rc = check_answer(sb, &rs, "reading a file");
-    sbx_http_response_clear(&rs);
+    sbxu_http_response_clear(&rs);
     return rc;
 }
 
@@ -239,7 +239,7 @@ static int list_dir(daytona_sandbox *sb, const char *path, json_object **list)
     char url[1400];
     int rc = daytona_tb_path(sb, url, sizeof(url), "/files", "path", path);
     if (rc == SBX_OK)
-        rc = daytona_tb_call(sb, "GET", url, NULL, SBX_HTTP_RETRY_AUTO, "listing a directory",
+        rc = daytona_tb_call(sb, "GET", url, NULL, SBXU_HTTP_RETRY_AUTO, "listing a directory",
                              list, NULL);
     if (rc == SBX_OK && !json_object_is_type(*list, json_type_array))
         rc = sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "daytona: the file list is not a list");
@@ -256,13 +256,13 @@ static int list_dir(daytona_sandbox *sb, const char *path, json_object **list)
  * so a target's trailing newlines are kept). Past $2 (the core's bound) it
  * prints only the count, without reading further. Every tool runs a fixed
  * number of times, not once per entry: 32,768 entries take a second, not
- * minutes (SBX_LIST_NAMES_SH gathers the names; xargs splits them for stat).
+ * minutes (SBXU_LIST_NAMES_SH gathers the names; xargs splits them for stat).
  */
 static const char list_script[] =
-    SBX_LIST_NAMES_SH
+    SBXU_LIST_NAMES_SH
     " printf '%s\\0' \"$@\" | od -An -tx1 -v | tr -d ' \\n'; echo;"
     " printf '%s\\0' \"$@\" | xargs -0 stat -c '%f %s %Y' -- || exit 4;"
-    SBX_LIST_TARGETS_SH " | od -An -tx1 -v | tr -d ' \\n'; echo";
+    SBXU_LIST_TARGETS_SH " | od -An -tx1 -v | tr -d ' \\n'; echo";
 
 static int hex_digit(char c)
 {
@@ -322,14 +322,14 @@ int daytona_file_list(void *sandbox, const char *path,
                       int (*entry)(void *userdata, const sbx_plugin_dirent *ent), void *userdata)
 {
     daytona_sandbox *sb = sandbox;
-    sbx_probe pr;
-    sbx_buf out = {0};
+    sbxu_probe pr;
+    sbxu_buf out = {0};
     int code = -1;
     char max[24];
     int rc = probe(sb, path, false, &pr);
     if (rc)
         return rc;
-    if (pr.type != SBX_PROBE_DIR)
+    if (pr.type != SBXU_PROBE_DIR)
         return wrong(sb, path, pr.type, true);
     snprintf(max, sizeof max, "%zu", (size_t)SBX_FILE_LIST_MAX_ENTRIES);
     rc = shell(sb, list_script, pr.path, max, NULL, &out, &code);
@@ -345,7 +345,7 @@ int daytona_file_list(void *sandbox, const char *path,
         rc = sb->host->set_error(SBX_E_LIST_TOO_LARGE, "daytona: %s has more than %zu entries",
                                  path, (size_t)SBX_FILE_LIST_MAX_ENTRIES);
     if (rc != SBX_OK || count == 0) {
-        sbx_buf_clear(&out);
+        sbxu_buf_clear(&out);
         return rc;
     }
     p++;
@@ -392,41 +392,41 @@ int daytona_file_list(void *sandbox, const char *path,
         if (entry(userdata, &d) != 0)
             break;
     }
-    sbx_buf_clear(&out);
+    sbxu_buf_clear(&out);
     return rc;
 }
 
 int daytona_file_mkdir(void *sandbox, const char *path)
 {
     daytona_sandbox *sb = sandbox;
-    sbx_probe pr;
+    sbxu_probe pr;
     char url[1400];
     int rc = probe(sb, path, false, &pr);
-    if (rc || pr.type == SBX_PROBE_DIR)
+    if (rc || pr.type == SBXU_PROBE_DIR)
         return rc;
-    if (pr.type != SBX_PROBE_NONE)
-        return pr.type == SBX_PROBE_NOTDIR
+    if (pr.type != SBXU_PROBE_NONE)
+        return pr.type == SBXU_PROBE_NOTDIR
                    ? wrong(sb, path, pr.type, true)
                    : sb->host->set_error(SBX_E_EXISTS, "daytona: %s exists", path);
     rc = daytona_tb_path(sb, url, sizeof(url), "/files/folder", "path", pr.path);
     if (rc == SBX_OK && strlen(url) + 10 < sizeof(url))
         strcat(url, "&mode=755");
     /* mkdir -p: a retry after a lost answer finds it made. */
-    return rc ? rc : daytona_tb_call(sb, "POST", url, NULL, SBX_HTTP_RETRY_ALWAYS,
+    return rc ? rc : daytona_tb_call(sb, "POST", url, NULL, SBXU_HTTP_RETRY_ALWAYS,
                                      "making a directory", NULL, NULL);
 }
 
 int daytona_file_remove(void *sandbox, const char *path, int recursive)
 {
     daytona_sandbox *sb = sandbox;
-    sbx_probe pr;
+    sbxu_probe pr;
     char url[1400];
     int rc = probe(sb, path, true, &pr);
     if (rc)
         return rc;
-    if (pr.type == SBX_PROBE_NONE || pr.type == SBX_PROBE_NOTDIR)
+    if (pr.type == SBXU_PROBE_NONE || pr.type == SBXU_PROBE_NOTDIR)
         return sb->host->set_error(SBX_E_NOT_FOUND, "daytona: %s does not exist", path);
-    if (pr.type == SBX_PROBE_DIR && !recursive) {
+    if (pr.type == SBXU_PROBE_DIR && !recursive) {
         /* The daemon removes a directory only recursively: refuse one with entries here. */
         json_object *list = NULL;
         rc = list_dir(sb, pr.path, &list);
@@ -437,36 +437,36 @@ int daytona_file_remove(void *sandbox, const char *path, int recursive)
             return rc;
     }
     rc = daytona_tb_path(sb, url, sizeof(url), "/files", "path", pr.path);
-    if (rc == SBX_OK && pr.type == SBX_PROBE_DIR && strlen(url) + 16 < sizeof(url))
+    if (rc == SBX_OK && pr.type == SBXU_PROBE_DIR && strlen(url) + 16 < sizeof(url))
         strcat(url, "&recursive=true");
-    return rc ? rc : daytona_tb_call(sb, "DELETE", url, NULL, SBX_HTTP_RETRY_AUTO, "removing",
+    return rc ? rc : daytona_tb_call(sb, "DELETE", url, NULL, SBXU_HTTP_RETRY_AUTO, "removing",
                                      NULL, NULL);
 }
 
 int daytona_file_symlink(void *sandbox, const char *path, const char *target)
 {
     daytona_sandbox *sb = sandbox;
-    sbx_probe pr;
+    sbxu_probe pr;
     int rc = probe(sb, path, true, &pr);
     if (rc)
         return rc;
-    if (pr.type == SBX_PROBE_NOTDIR)
+    if (pr.type == SBXU_PROBE_NOTDIR)
         return wrong(sb, path, pr.type, false);
-    return meta_script(sb, SBX_SYMLINK_SCRIPT, pr.path, target, NULL, path,
+    return meta_script(sb, SBXU_SYMLINK_SCRIPT, pr.path, target, NULL, path,
                        "making the symlink");
 }
 
 int daytona_file_set_meta(void *sandbox, const char *path, const sbx_plugin_file_meta *meta)
 {
     daytona_sandbox *sb = sandbox;
-    sbx_probe pr;
+    sbxu_probe pr;
     char mode[16], mtime[32];
     int rc = probe(sb, path, true, &pr);
     if (rc)
         return rc;
-    if (pr.type == SBX_PROBE_NONE || pr.type == SBX_PROBE_NOTDIR)
+    if (pr.type == SBXU_PROBE_NONE || pr.type == SBXU_PROBE_NOTDIR)
         return wrong(sb, path, pr.type, false);
-    sbx_meta_args(meta, mode, mtime);
-    return meta_script(sb, SBX_META_SCRIPT, pr.path, mode, mtime, path,
+    sbxu_meta_args(meta, mode, mtime);
+    return meta_script(sb, SBXU_META_SCRIPT, pr.path, mode, mtime, path,
                        "setting the metadata of");
 }

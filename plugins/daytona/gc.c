@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * `sandboxio gc` for daytona: list the sandboxes this backend made (GET
- * /sandbox filtered by the mark in their labels) and let plugins/lib's
+ * /sandbox filtered by the mark in their labels) and let sbxu's
  * sweep delete those whose owner is gone or whose TTL has passed. Daytona
  * ends a sandbox at its ttlMinutes itself; this catches those of a client
  * that died long before.
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sandboxio/errors.h>
 
-#include "../lib/sbx-owner.h"
+#include <sbxu/owner.h>
 
 typedef struct gc_ctx {
     daytona_api *api;
@@ -22,9 +22,9 @@ static const char *item_id(void *ud, size_t i)
 {
     gc_ctx *g = ud;
     json_object *s = json_object_array_get_idx(g->list, i);
-    const char *id = sbx_json_str(s, "id");
-    json_object *labels = sbx_json_at(s, "labels");
-    if (!id || !daytona_id_ok(id) || !labels || !sbx_json_str(labels, SBX_LABEL_MARK))
+    const char *id = sbxu_json_str(s, "id");
+    json_object *labels = sbxu_json_at(s, "labels");
+    if (!id || !daytona_id_ok(id) || !labels || !sbxu_json_str(labels, SBXU_LABEL_MARK))
         return NULL;
     return id;
 }
@@ -32,7 +32,7 @@ static const char *item_id(void *ud, size_t i)
 static const char *item_label(void *ud, size_t i, const char *key)
 {
     gc_ctx *g = ud;
-    return sbx_json_str(sbx_json_at(json_object_array_get_idx(g->list, i), "labels"), key);
+    return sbxu_json_str(sbxu_json_at(json_object_array_get_idx(g->list, i), "labels"), key);
 }
 
 static int item_remove(void *ud, size_t i)
@@ -53,12 +53,12 @@ int daytona_gc(void *state, const sbx_plugin_dsn *dsn,
     if (rc)
         return rc;
     json_object *list = NULL;
-    rc = daytona_find(&api, SBX_LABEL_MARK, "1", &list);
+    rc = daytona_find(&api, SBXU_LABEL_MARK, "1", &list);
     if (rc == SBX_OK) {
         gc_ctx g = {.api = &api, .list = list};
-        sbx_gc_list items = {.count = json_object_array_length(list), .id = item_id,
+        sbxu_gc_list items = {.count = json_object_array_length(list), .id = item_id,
                              .label = item_label, .remove = item_remove, .ud = &g};
-        rc = sbx_gc_sweep(&items, report, userdata, removed);
+        rc = sbxu_gc_sweep(&items, report, userdata, removed);
     }
     json_object_put(list);
     daytona_api_clear(&api);

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sandboxio/errors.h>
 
-#include "../lib/sbx-json.h"
+#include <sbxu/json.h>
 
 #define NAME "daytona"
 
@@ -33,9 +33,9 @@ static bool on_the_way(const char *state)
 
 int daytona_start_state(json_object *record, const sbx_host *host, char *state, size_t state_size)
 {
-    const char *id = sbx_json_str(record, "id");
-    const char *s = sbx_json_str(record, "state");
-    const char *reason = sbx_json_str(record, "errorReason");
+    const char *id = sbxu_json_str(record, "id");
+    const char *s = sbxu_json_str(record, "state");
+    const char *reason = sbxu_json_str(record, "errorReason");
     if (!s)
         return host->set_error(SBX_E_BACKEND_PROTOCOL,
                                NAME ": the API's sandbox record has no state");

@@ -20,9 +20,9 @@ int daytona_ping(void *state, const sbx_plugin_dsn *dsn, char **detail)
     int rc = daytona_api_open(&api, st, dsn);
     if (rc)
         return rc;
-    rc = daytona_api_call(&api, "GET", "/sandbox?limit=1", NULL, SBX_HTTP_RETRY_AUTO,
+    rc = daytona_api_call(&api, "GET", "/sandbox?limit=1", NULL, SBXU_HTTP_RETRY_AUTO,
                           "checking the credential (listing sandboxes)", &list, NULL);
-    if (rc == SBX_OK && !sbx_json_at(list, "items"))
+    if (rc == SBX_OK && !sbxu_json_at(list, "items"))
         rc = host->set_error(SBX_E_BACKEND_PROTOCOL, "daytona: the sandbox list has no items");
     if (rc == SBX_OK) {
         /* The line is a nicety: out of memory, the answer stands without it. */

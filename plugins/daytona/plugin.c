@@ -39,7 +39,7 @@ static int daytona_init(const sbx_host *host, void **state)
                                curl_easy_strerror(cc));
     }
     st->host = host;
-    int rc = sbx_http_pool_init(&st->pool, host, DAYTONA_NAME);
+    int rc = sbxu_http_pool_init(&st->pool, host, DAYTONA_NAME);
     if (rc) {
         curl_global_cleanup();
         free(st);
@@ -52,7 +52,7 @@ static int daytona_init(const sbx_host *host, void **state)
 static void daytona_fini(void *state)
 {
     daytona_state *st = state;
-    sbx_http_pool_clear(&st->pool);
+    sbxu_http_pool_clear(&st->pool);
     curl_global_cleanup();
     free(st);
 }

@@ -26,7 +26,7 @@
 #include <sandboxio/errors.h>
 #include <sandboxio/policy.h>
 
-#include "../lib/sbx-json.h"
+#include <sbxu/json.h>
 
 #define NAME "daytona"
 /* "255.255.255.255/32" and its NUL. */
@@ -83,9 +83,9 @@ static int allowlist(json_object *body, const sbx_host *host, const char *const 
     }
     /* No host allowed is no network (an empty networkAllowList would be none). */
     if (n == 0)
-        return sbx_json_add(body, "networkBlockAll", json_object_new_boolean(1)) ? SBX_E_NOMEM
+        return sbxu_json_add(body, "networkBlockAll", json_object_new_boolean(1)) ? SBX_E_NOMEM
                                                                                  : SBX_OK;
-    return sbx_json_add_str(body, "networkAllowList", list) ? SBX_E_NOMEM : SBX_OK;
+    return sbxu_json_add_str(body, "networkAllowList", list) ? SBX_E_NOMEM : SBX_OK;
 }
 
 /*
@@ -123,7 +123,7 @@ int daytona_policy_body(json_object *body, const sbx_host *host, const sbx_plugi
     uint64_t disk = SBX_STRUCT_HAS(limits, disk_bytes) ? limits->disk_bytes : 0;
     int rc = SBX_OK;
     if (limits->network == SBX_NET_NONE)
-        rc = sbx_json_add(body, "networkBlockAll", json_object_new_boolean(1)) ? SBX_E_NOMEM
+        rc = sbxu_json_add(body, "networkBlockAll", json_object_new_boolean(1)) ? SBX_E_NOMEM
                                                                                : SBX_OK;
     else if (limits->network == SBX_NET_ALLOWLIST)
         rc = allowlist(body, host, limits->net_allow);
@@ -148,9 +148,9 @@ int daytona_policy_body(json_object *body, const sbx_host *host, const sbx_plugi
                     "Daytona has no limit on the number of processes");
     if (rc != SBX_OK)
         return rc;
-    if ((cores && sbx_json_add(body, "cpu", json_object_new_int64(cores))) ||
-        (mem_gib && sbx_json_add(body, "memory", json_object_new_int64(mem_gib))) ||
-        (disk_gib && sbx_json_add(body, "disk", json_object_new_int64(disk_gib))))
+    if ((cores && sbxu_json_add(body, "cpu", json_object_new_int64(cores))) ||
+        (mem_gib && sbxu_json_add(body, "memory", json_object_new_int64(mem_gib))) ||
+        (disk_gib && sbxu_json_add(body, "disk", json_object_new_int64(disk_gib))))
         return host->set_error(SBX_E_NOMEM, NAME ": out of memory");
     return SBX_OK;
 }

@@ -10,17 +10,17 @@
 
 char *daytona_quote_argv(const char *const *argv)
 {
-    sbx_buf b = {0};
+    sbxu_buf b = {0};
     int rc = SBX_OK;
     for (size_t i = 0; argv[i] && rc == SBX_OK; i++) {
-        rc = sbx_buf_append(&b, i ? " '" : "'", i ? 2 : 1);
+        rc = sbxu_buf_append(&b, i ? " '" : "'", i ? 2 : 1);
         for (const char *p = argv[i]; *p && rc == SBX_OK; p++)
-            rc = *p == '\'' ? sbx_buf_append(&b, "'\\''", 4) : sbx_buf_append(&b, p, 1);
+            rc = *p == '\'' ? sbxu_buf_append(&b, "'\\''", 4) : sbxu_buf_append(&b, p, 1);
         if (rc == SBX_OK)
-            rc = sbx_buf_append(&b, "'", 1);
+            rc = sbxu_buf_append(&b, "'", 1);
     }
     if (rc != SBX_OK || !b.data) {
-        sbx_buf_clear(&b);
+        sbxu_buf_clear(&b);
         return NULL;
     }
     return b.data;

@@ -25,8 +25,8 @@
 #include <sandboxio/errors.h>
 #include <sandboxio/policy.h>
 
-#include "../lib/sbx-create.h"
-#include "../lib/sbx-owner.h"
+#include <sbxu/create.h>
+#include <sbxu/owner.h>
 
 /* Idle minutes before Daytona stops (and so deletes) a sandbox nobody uses. */
 #define AUTO_STOP_MIN 15
@@ -51,12 +51,12 @@ static void make_create_id(char *out, size_t size)
 
 static json_object *labels(uint64_t ttl_s, const char *create_id)
 {
-    sbx_owner_labels l;
-    sbx_owner_labels_make(&l, ttl_s);
+    sbxu_owner_labels l;
+    sbxu_owner_labels_make(&l, ttl_s);
     json_object *m = json_object_new_object();
-    int bad = !m || sbx_json_add_str(m, DAYTONA_LABEL_CREATE, create_id);
-    for (size_t i = 0; !bad && i < SBX_OWNER_LABELS; i++)
-        bad = sbx_json_add_str(m, l.kv[i].key, l.kv[i].value);
+    int bad = !m || sbxu_json_add_str(m, DAYTONA_LABEL_CREATE, create_id);
+    for (size_t i = 0; !bad && i < SBXU_OWNER_LABELS; i++)
+        bad = sbxu_json_add_str(m, l.kv[i].key, l.kv[i].value);
     if (bad) {
         json_object_put(m);
         return NULL;
@@ -80,23 +80,23 @@ static int create_body(daytona_sandbox *sb, const sbx_plugin_limits *limits,
         json_object *build = json_object_new_object();
         bad |= !build || asprintf(&docker, "FROM %s\n", ep->image) < 0;
         if (!bad)
-            bad |= sbx_json_add_str(build, "dockerfileContent", docker);
+            bad |= sbxu_json_add_str(build, "dockerfileContent", docker);
         free(docker);
-        bad |= sbx_json_add(req, "buildInfo", bad ? (json_object_put(build), NULL) : build);
+        bad |= sbxu_json_add(req, "buildInfo", bad ? (json_object_put(build), NULL) : build);
     } else if (ep->snapshot[0]) {
-        bad |= sbx_json_add_str(req, "snapshot", ep->snapshot);
+        bad |= sbxu_json_add_str(req, "snapshot", ep->snapshot);
     }
     if (ep->target[0])
-        bad |= sbx_json_add_str(req, "target", ep->target);
-    bad |= sbx_json_add(req, "labels", labels(ep->ttl_s, create_id));
-    bad |= sbx_json_add(req, "public", json_object_new_boolean(0));
-    bad |= sbx_json_add(req, "autoStopInterval",
+        bad |= sbxu_json_add_str(req, "target", ep->target);
+    bad |= sbxu_json_add(req, "labels", labels(ep->ttl_s, create_id));
+    bad |= sbxu_json_add(req, "public", json_object_new_boolean(0));
+    bad |= sbxu_json_add(req, "autoStopInterval",
                         json_object_new_int64(ttl_min < AUTO_STOP_MIN ? ttl_min : AUTO_STOP_MIN));
-    bad |= sbx_json_add(req, "autoDeleteInterval", json_object_new_int64(0));
-    bad |= sbx_json_add(req, "ttlMinutes", json_object_new_int64(ttl_min));
+    bad |= sbxu_json_add(req, "autoDeleteInterval", json_object_new_int64(0));
+    bad |= sbxu_json_add(req, "ttlMinutes", json_object_new_int64(ttl_min));
     int rc = bad ? sb->host->set_error(SBX_E_NOMEM, "daytona: out of memory")
                  : daytona_policy_body(req, sb->host, limits);
-    if (rc == SBX_OK && !(*text = sbx_json_text(req)))
+    if (rc == SBX_OK && !(*text = sbxu_json_text(req)))
         rc = sb->host->set_error(SBX_E_NOMEM, "daytona: out of memory");
     json_object_put(req);
     return rc;
@@ -107,7 +107,7 @@ int daytona_delete(daytona_api *a, const char *id, const char *context)
     char path[96];
     long status = 0;
     snprintf(path, sizeof(path), "/sandbox/%s", id);
-    int rc = daytona_api_call(a, "DELETE", path, NULL, SBX_HTTP_RETRY_AUTO, context, NULL,
+    int rc = daytona_api_call(a, "DELETE", path, NULL, SBXU_HTTP_RETRY_AUTO, context, NULL,
                               &status);
     /* Already gone (its TTL, or a retry after a lost answer): nothing remains. */
     return rc == SBX_E_NOT_FOUND && status == 404 ? SBX_OK : rc;
@@ -118,9 +118,9 @@ int daytona_find(daytona_api *a, const char *key, const char *value, json_object
     *list = NULL;
     json_object *filter = json_object_new_object();
     char *text = NULL, *esc = NULL, path[1024];
-    int bad = !filter || sbx_json_add_str(filter, key, value);
+    int bad = !filter || sbxu_json_add_str(filter, key, value);
     if (!bad)
-        text = sbx_json_text(filter);
+        text = sbxu_json_text(filter);
     json_object_put(filter);
     if (!text)
         return a->host->set_error(SBX_E_NOMEM, "daytona: out of memory");
@@ -133,11 +133,11 @@ int daytona_find(daytona_api *a, const char *key, const char *value, json_object
     if (n < 0 || (size_t)n >= sizeof(path))
         return a->host->set_error(SBX_E_INVALID_ARGUMENT, "daytona: the label filter is too long");
     json_object *answer = NULL;
-    rc = daytona_api_call(a, "GET", path, NULL, SBX_HTTP_RETRY_AUTO, "listing sandboxes",
+    rc = daytona_api_call(a, "GET", path, NULL, SBXU_HTTP_RETRY_AUTO, "listing sandboxes",
                           &answer, NULL);
     json_object *items = NULL;
     if (rc == SBX_OK)
-        rc = sbx_json_get(&items, json_type_array, a->host, DAYTONA_NAME, "listing sandboxes",
+        rc = sbxu_json_get(&items, json_type_array, a->host, DAYTONA_NAME, "listing sandboxes",
                           answer, "items");
     if (rc == SBX_OK)
         *list = json_object_get(items);
@@ -152,7 +152,7 @@ static int sweep_lost_create(daytona_sandbox *sb, const char *create_id)
     int rc = daytona_find(&sb->api, DAYTONA_LABEL_CREATE, create_id, &list);
     size_t n = rc == SBX_OK ? json_object_array_length(list) : 0;
     for (size_t i = 0; rc == SBX_OK && i < n; i++) {
-        const char *id = sbx_json_str(json_object_array_get_idx(list, i), "id");
+        const char *id = sbxu_json_str(json_object_array_get_idx(list, i), "id");
         if (id && daytona_id_ok(id))
             rc = daytona_delete(&sb->api, id, "deleting the sandbox of a lost create");
     }
@@ -169,7 +169,7 @@ typedef struct create_ctx {
 static int create_call(void *ud, long *status, long *retry_after_ms)
 {
     create_ctx *c = ud;
-    int rc = daytona_api_call(&c->sb->api, "POST", "/sandbox", c->body, SBX_HTTP_RETRY_NEVER,
+    int rc = daytona_api_call(&c->sb->api, "POST", "/sandbox", c->body, SBXU_HTTP_RETRY_NEVER,
                               "creating a sandbox", c->out, status);
     *retry_after_ms = c->sb->api.retry_after_ms;
     return rc;
@@ -181,7 +181,7 @@ static int create_sweep(void *ud)
     return sweep_lost_create(c->sb, c->create_id);
 }
 
-/* POST /sandbox, tried again only where no second sandbox can come of it (plugins/lib). */
+/* POST /sandbox, tried again only where no second sandbox can come of it (lib/). */
 static int create(daytona_sandbox *sb, const sbx_plugin_limits *limits, json_object **out)
 {
     char create_id[64];
@@ -191,9 +191,9 @@ static int create(daytona_sandbox *sb, const sbx_plugin_limits *limits, json_obj
     if (rc)
         return rc;
     create_ctx ctx = {.sb = sb, .body = body, .create_id = create_id, .out = out};
-    sbx_create c = {.host = sb->host, .plugin = DAYTONA_NAME, .call = create_call,
+    sbxu_create c = {.host = sb->host, .plugin = DAYTONA_NAME, .call = create_call,
                     .sweep = create_sweep, .ud = &ctx};
-    rc = sbx_create_run(&c);
+    rc = sbxu_create_run(&c);
     free(body);
     return rc;
 }
@@ -224,11 +224,11 @@ static int wait_started(daytona_sandbox *sb, json_object *created, json_object *
     snprintf(path, sizeof(path), "/sandbox/%s", sb->id);
     uint64_t start = now_ms(), bound = sb->api.ep.start_s * 1000;
     /* An answer without a state says nothing of it: the wait asks at once. */
-    json_object *first = sbx_json_str(created, "state") ? json_object_get(created) : NULL;
+    json_object *first = sbxu_json_str(created, "state") ? json_object_get(created) : NULL;
     for (json_object *rec = first;; rec = NULL) {
         int rc = SBX_OK;
         if (!rec)
-            rc = daytona_api_call(&sb->api, "GET", path, NULL, SBX_HTTP_RETRY_AUTO,
+            rc = daytona_api_call(&sb->api, "GET", path, NULL, SBXU_HTTP_RETRY_AUTO,
                                   "waiting for the sandbox to start", &rec, NULL);
         if (rc == SBX_OK)
             rc = daytona_start_state(rec, sb->host, state, sizeof(state));
@@ -236,7 +236,7 @@ static int wait_started(daytona_sandbox *sb, json_object *created, json_object *
             *record = rec;
             return SBX_OK;
         }
-        const char *why = rec ? sbx_json_str(rec, "errorReason") : NULL;
+        const char *why = rec ? sbxu_json_str(rec, "errorReason") : NULL;
         snprintf(reason, sizeof(reason), "%s", why ? why : "");
         json_object_put(rec);
         if (rc != DAYTONA_STARTING)
@@ -258,10 +258,10 @@ static int work_dir(daytona_sandbox *sb)
 {
     json_object *out = NULL;
     const char *dir = NULL;
-    int rc = daytona_tb_call(sb, "GET", "/work-dir", NULL, SBX_HTTP_RETRY_AUTO,
+    int rc = daytona_tb_call(sb, "GET", "/work-dir", NULL, SBXU_HTTP_RETRY_AUTO,
                              "asking for the work dir", &out, NULL);
     if (rc == SBX_OK)
-        rc = sbx_json_get_string(&dir, sb->host, DAYTONA_NAME, "asking for the work dir", out,
+        rc = sbxu_json_get_string(&dir, sb->host, DAYTONA_NAME, "asking for the work dir", out,
                                  "dir");
     if (rc == SBX_OK && (dir[0] != '/' || strlen(dir) >= sizeof(sb->home) || strstr(dir, "/..") ||
                          strcmp(dir, "/") == 0))
@@ -302,7 +302,7 @@ int daytona_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits
     rc = create(sb, limits, &out);
     const char *id = NULL, *proxy = NULL;
     if (rc == SBX_OK)
-        rc = sbx_json_get_string(&id, host, DAYTONA_NAME, "creating a sandbox", out, "id");
+        rc = sbxu_json_get_string(&id, host, DAYTONA_NAME, "creating a sandbox", out, "id");
     if (rc == SBX_OK && !daytona_id_ok(id))
         rc = host->set_error(SBX_E_BACKEND_PROTOCOL, "daytona: creating a sandbox: a bad id");
     if (rc == SBX_OK) {
@@ -310,7 +310,7 @@ int daytona_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits
         rc = wait_started(sb, out, &rec);
     }
     if (rc == SBX_OK)
-        rc = sbx_json_get_string(&proxy, host, DAYTONA_NAME, "the started sandbox", rec,
+        rc = sbxu_json_get_string(&proxy, host, DAYTONA_NAME, "the started sandbox", rec,
                                  "toolboxProxyUrl");
     if (rc == SBX_OK)
         rc = daytona_toolbox_open(sb, proxy);
@@ -346,7 +346,7 @@ bool daytona_sandbox_alive(daytona_sandbox *sb)
     char path[96];
     long status = 0;
     snprintf(path, sizeof(path), "/sandbox/%s", sb->id);
-    int rc = daytona_api_call(&sb->api, "GET", path, NULL, SBX_HTTP_RETRY_AUTO,
+    int rc = daytona_api_call(&sb->api, "GET", path, NULL, SBXU_HTTP_RETRY_AUTO,
                               "looking the sandbox up", NULL, &status);
     return !(rc == SBX_E_NOT_FOUND && status == 404);
 }

@@ -22,9 +22,9 @@ int daytona_toolbox_open(daytona_sandbox *sb, const char *proxy_url)
 }
 
 /* An idle session of the proxy (with the API's credentials) from the pool, or a new one. */
-static int tb_session(daytona_sandbox *sb, sbx_http **out)
+static int tb_session(daytona_sandbox *sb, sbxu_http **out)
 {
-    sbx_http_config cfg = {
+    sbxu_http_config cfg = {
         .plugin = DAYTONA_NAME,
         .base_url = sb->toolbox_base,
         .service = "the sandbox's toolbox (Daytona's proxy)",
@@ -32,21 +32,21 @@ static int tb_session(daytona_sandbox *sb, sbx_http **out)
         .connect_timeout_ms = 15000,
         .retry = {.attempts = 4, .base_ms = 100, .max_ms = 2000, .deadline_ms = 30000},
     };
-    return sbx_http_pool_take(out, &sb->api.st->pool, sb->host, &cfg);
+    return sbxu_http_pool_take(out, &sb->api.st->pool, sb->host, &cfg);
 }
 
-int daytona_tb_send(daytona_sandbox *sb, const sbx_http_request *rq, sbx_http_response *rs)
+int daytona_tb_send(daytona_sandbox *sb, const sbxu_http_request *rq, sbxu_http_response *rs)
 {
     char *path = NULL;
     if (asprintf(&path, "/%s%s", sb->id, rq->path) < 0)
         return sb->host->set_error(SBX_E_NOMEM, "daytona: out of memory");
-    sbx_http_request mine = *rq;
+    sbxu_http_request mine = *rq;
     mine.path = path;
-    sbx_http *s;
+    sbxu_http *s;
     int rc = tb_session(sb, &s);
     if (rc == SBX_OK) {
-        rc = sbx_http_send(s, &mine, rs);
-        sbx_http_pool_give(&sb->api.st->pool, s);
+        rc = sbxu_http_send(s, &mine, rs);
+        sbxu_http_pool_give(&sb->api.st->pool, s);
     }
     free(path);
     return rc;
@@ -56,9 +56,9 @@ int daytona_tb_fail(daytona_sandbox *sb, long status, const char *body, size_t l
                     const char *context)
 {
     char msg[512];
-    sbx_json_message(body ? body : "", body ? len : 0, msg, sizeof(msg));
-    sbx_http_scrub_headers(sb->api.headers, NULL, msg, sizeof(msg));
-    int code = sbx_http_status_code(status);
+    sbxu_json_message(body ? body : "", body ? len : 0, msg, sizeof(msg));
+    sbxu_http_scrub_headers(sb->api.headers, NULL, msg, sizeof(msg));
+    int code = sbxu_http_status_code(status);
     /* The command finished before its input came (input.go). */
     if (status == 410)
         code = SBX_E_BACKEND_FAILED;
@@ -71,7 +71,7 @@ int daytona_tb_call(daytona_sandbox *sb, const char *method, const char *path, c
 {
     if (out)
         *out = NULL;
-    sbx_http_request rq = {
+    sbxu_http_request rq = {
         .method = method,
         .path = path,
         .body = body,
@@ -79,16 +79,16 @@ int daytona_tb_call(daytona_sandbox *sb, const char *method, const char *path, c
         .timeout_ms = 120000,
         .retry = retry,
     };
-    sbx_http_response rs = {0};
+    sbxu_http_response rs = {0};
     int rc = daytona_tb_send(sb, &rq, &rs);
     if (status)
         *status = rs.status;
     if (rc == SBX_OK && (rs.status < 200 || rs.status >= 300))
         rc = daytona_tb_fail(sb, rs.status, rs.body.data, rs.body.len, context);
     else if (rc == SBX_OK && out && rs.body.len)
-        rc = sbx_json_parse(out, sb->host, DAYTONA_NAME, "toolbox", context, rs.body.data,
+        rc = sbxu_json_parse(out, sb->host, DAYTONA_NAME, "toolbox", context, rs.body.data,
                             rs.body.len);
-    sbx_http_response_clear(&rs);
+    sbxu_http_response_clear(&rs);
     return rc;
 }
 
@@ -106,26 +106,26 @@ int daytona_tb_path(daytona_sandbox *sb, char *out, size_t size, const char *pre
     return SBX_OK;
 }
 
-int daytona_shell(daytona_sandbox *sb, const char *command, sbx_buf *out, int *exit_code)
+int daytona_shell(daytona_sandbox *sb, const char *command, sbxu_buf *out, int *exit_code)
 {
     json_object *req = json_object_new_object(), *ans = NULL;
-    int bad = !req || sbx_json_add_str(req, "command", command) ||
-              sbx_json_add(req, "timeout", json_object_new_int(120));
-    char *body = bad ? NULL : sbx_json_text(req);
+    int bad = !req || sbxu_json_add_str(req, "command", command) ||
+              sbxu_json_add(req, "timeout", json_object_new_int(120));
+    char *body = bad ? NULL : sbxu_json_text(req);
     json_object_put(req);
     if (!body)
         return sb->host->set_error(SBX_E_NOMEM, "daytona: out of memory");
     /* Every command run this way only looks, or is safe to repeat. */
-    int rc = daytona_tb_call(sb, "POST", "/process/execute", body, SBX_HTTP_RETRY_ALWAYS,
+    int rc = daytona_tb_call(sb, "POST", "/process/execute", body, SBXU_HTTP_RETRY_ALWAYS,
                              "running a helper command", &ans, NULL);
     free(body);
     const char *result = NULL;
     if (rc == SBX_OK)
-        rc = sbx_json_get_string(&result, sb->host, DAYTONA_NAME, "running a helper command", ans,
+        rc = sbxu_json_get_string(&result, sb->host, DAYTONA_NAME, "running a helper command", ans,
                                  "result");
     if (rc == SBX_OK) {
-        *exit_code = (int)sbx_json_int(ans, "exitCode", -1);
-        rc = sbx_buf_append(out, result, strlen(result));
+        *exit_code = (int)sbxu_json_int(ans, "exitCode", -1);
+        rc = sbxu_buf_append(out, result, strlen(result));
         if (rc)
             rc = sb->host->set_error(SBX_E_NOMEM, "daytona: out of memory");
     }

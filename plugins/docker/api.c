@@ -29,11 +29,11 @@ int dk_api_negotiate(dk_conn *c)
 {
     if (c->http.prefix[0])
         return SBX_OK;
-    sbx_http_request rq = {.method = "GET", .path = "/_ping", .timeout_ms = 30000};
-    sbx_http_response rs = {0};
+    sbxu_http_request rq = {.method = "GET", .path = "/_ping", .timeout_ms = 30000};
+    sbxu_http_response rs = {0};
     int rc = dk_api_call(c, &rq, &rs, "asking the daemon for its API version (/_ping)");
     char *server = rs.header[DK_HDR_API_VERSION] ? strdup(rs.header[DK_HDR_API_VERSION]) : NULL;
-    sbx_http_response_clear(&rs);
+    sbxu_http_response_clear(&rs);
     if (rc) {
         free(server);
         return rc;
@@ -44,7 +44,7 @@ int dk_api_negotiate(dk_conn *c)
         rc = dk_api_json(c, "GET", "/version", NULL, "asking the daemon for its version", &v);
         if (rc)
             return rc;
-        const char *s = sbx_json_str(v, "ApiVersion");
+        const char *s = sbxu_json_str(v, "ApiVersion");
         server = s ? strdup(s) : NULL;
         json_object_put(v);
     }
@@ -81,14 +81,14 @@ int dk_api_negotiate(dk_conn *c)
     return SBX_OK;
 }
 
-int dk_api_fail(dk_conn *c, const sbx_http_response *rs, const char *context)
+int dk_api_fail(dk_conn *c, const sbxu_http_response *rs, const char *context)
 {
     char msg[1024];
-    sbx_json_message(rs->body.data, rs->body.len, msg, sizeof(msg));
-    return sbx_http_fail_as(&c->http, dk_errmap_status(rs->status, msg), NULL, rs, context, msg);
+    sbxu_json_message(rs->body.data, rs->body.len, msg, sizeof(msg));
+    return sbxu_http_fail_as(&c->http, dk_errmap_status(rs->status, msg), NULL, rs, context, msg);
 }
 
-int dk_api_call(dk_conn *c, const sbx_http_request *rq, sbx_http_response *rs, const char *context)
+int dk_api_call(dk_conn *c, const sbxu_http_request *rq, sbxu_http_response *rs, const char *context)
 {
     int rc = dk_http(c, rq, rs);
     if (rc)
@@ -101,12 +101,12 @@ int dk_api_call(dk_conn *c, const sbx_http_request *rq, sbx_http_response *rs, c
 int dk_api_json(dk_conn *c, const char *method, const char *path, const char *body,
                 const char *context, json_object **out)
 {
-    sbx_http_request rq = {.method = method, .path = path, .body = body};
-    sbx_http_response rs = {0};
+    sbxu_http_request rq = {.method = method, .path = path, .body = body};
+    sbxu_http_response rs = {0};
     *out = NULL;
     int rc = dk_api_call(c, &rq, &rs, context);
     if (rc == SBX_OK)
-        rc = sbx_json_parse(out, c->host, DK_NAME, "daemon", context, rs.body.data, rs.body.len);
-    sbx_http_response_clear(&rs);
+        rc = sbxu_json_parse(out, c->host, DK_NAME, "daemon", context, rs.body.data, rs.body.len);
+    sbxu_http_response_clear(&rs);
     return rc;
 }

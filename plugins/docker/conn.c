@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * A connection to one daemon: a plugins/lib HTTP session set up for the
+ * A connection to one daemon: a lib/ HTTP session set up for the
  * endpoint, and the two things every Engine API request carries, a JSON (or
  * for uploads tar) content type and the capture of the headers the engine
  * answers in (Api-Version, X-Docker-Container-Path-Stat). The engine is
@@ -24,7 +24,7 @@ int dk_conn_init(dk_conn *c, const sbx_host *host, dk_endpoint *ep_moved)
     c->ep = *ep_moved;
     memset(ep_moved, 0, sizeof(*ep_moved));
     const dk_endpoint *ep = &c->ep;
-    sbx_http_config cfg = {
+    sbxu_http_config cfg = {
         .plugin = DK_NAME,
         .base_url = ep->base_url,
         .unix_socket = ep->transport == DK_UNIX ? ep->socket_path : NULL,
@@ -36,7 +36,7 @@ int dk_conn_init(dk_conn *c, const sbx_host *host, dk_endpoint *ep_moved)
         .hint_unavailable = " (is the daemon running?)",
         .hint_permission = " (is this user allowed on the docker socket?)",
     };
-    int rc = sbx_http_init(&c->http, host, &cfg);
+    int rc = sbxu_http_init(&c->http, host, &cfg);
     if (rc) {
         dk_endpoint_clear(&c->ep);
         memset(c, 0, sizeof(*c));
@@ -48,29 +48,29 @@ void dk_conn_clear(dk_conn *c)
 {
     if (!c->host)
         return;
-    sbx_http_clear(&c->http);
+    sbxu_http_clear(&c->http);
     dk_endpoint_clear(&c->ep);
     memset(c, 0, sizeof(*c));
 }
 
 /* rq with the engine's content type and captured headers. */
-static sbx_http_request engine_request(const sbx_http_request *rq)
+static sbxu_http_request engine_request(const sbxu_http_request *rq)
 {
-    sbx_http_request r = *rq;
+    sbxu_http_request r = *rq;
     r.content_type = rq->upload ? "application/x-tar" : "application/json";
     r.capture = captured;
     return r;
 }
 
-int dk_http(dk_conn *c, const sbx_http_request *rq, sbx_http_response *rs)
+int dk_http(dk_conn *c, const sbxu_http_request *rq, sbxu_http_response *rs)
 {
-    sbx_http_request r = engine_request(rq);
-    return sbx_http_send(&c->http, &r, rs);
+    sbxu_http_request r = engine_request(rq);
+    return sbxu_http_send(&c->http, &r, rs);
 }
 
-int dk_pull_begin(dk_conn *c, const sbx_http_request *rq, sbx_http_response *rs,
-                  sbx_http_pull **out)
+int dk_pull_begin(dk_conn *c, const sbxu_http_request *rq, sbxu_http_response *rs,
+                  sbxu_http_pull **out)
 {
-    sbx_http_request r = engine_request(rq);
-    return sbx_http_pull_begin(out, &c->http, &r, rs);
+    sbxu_http_request r = engine_request(rq);
+    return sbxu_http_pull_begin(out, &c->http, &r, rs);
 }

@@ -49,7 +49,7 @@ int dk_connect(const sbx_host *host, const sbx_plugin_dsn *dsn, dk_conn *c)
 typedef struct pull_log {
     dk_conn *c;
     const char *image;
-    sbx_buf line;
+    sbxu_buf line;
     char error[512];
 } pull_log;
 
@@ -58,10 +58,10 @@ static void pull_line(pull_log *pl, const char *line)
     json_object *o = json_tokener_parse(line);
     if (!o)
         return;
-    const char *err = sbx_json_str(o, "error");
-    const char *status = sbx_json_str(o, "status");
-    const char *id = sbx_json_str(o, "id");
-    const char *progress = sbx_json_str(o, "progress");
+    const char *err = sbxu_json_str(o, "error");
+    const char *status = sbxu_json_str(o, "status");
+    const char *id = sbxu_json_str(o, "id");
+    const char *progress = sbxu_json_str(o, "progress");
     if (err)
         snprintf(pl->error, sizeof(pl->error), "%s", err);
     else if (status && pl->c->host->log)
@@ -81,7 +81,7 @@ static int pull_sink(void *ud, const void *data, size_t len)
             pl->line.len = 0;
             if (pl->line.data)
                 pl->line.data[0] = '\0';
-        } else if (pl->line.len < 65536 && sbx_buf_append(&pl->line, p + i, 1)) {
+        } else if (pl->line.len < 65536 && sbxu_buf_append(&pl->line, p + i, 1)) {
             return 1;
         }
     }
@@ -94,15 +94,15 @@ static int image_pull(dk_conn *c, const char *image)
     const char *slash = strrchr(image, '/');
     const char *colon = strrchr(image, ':');
     bool tagged = strchr(image, '@') || (colon && (!slash || colon > slash));
-    char *esc = sbx_http_escape(&c->http, image);
+    char *esc = sbxu_http_escape(&c->http, image);
     char path[1200];
     if (!esc)
         return c->host->set_error(SBX_E_NOMEM, "docker: out of memory");
     snprintf(path, sizeof(path), "/images/create?fromImage=%s%s", esc, tagged ? "" : "&tag=latest");
     curl_free(esc);
     pull_log pl = {.c = c, .image = image};
-    sbx_http_request rq = {.method = "POST", .path = path, .sink = pull_sink, .sink_ud = &pl};
-    sbx_http_response rs = {0};
+    sbxu_http_request rq = {.method = "POST", .path = path, .sink = pull_sink, .sink_ud = &pl};
+    sbxu_http_response rs = {0};
     char context[700];
     snprintf(context, sizeof(context), "pulling image %s", image);
     if (c->host->log)
@@ -114,21 +114,21 @@ static int image_pull(dk_conn *c, const char *image)
         /* The engine reports pull failures inside a 200 answer. */
         rc = c->host->set_error(dk_errmap_status(500, pl.error), "docker: %s: %s", context,
                                 pl.error);
-    sbx_buf_clear(&pl.line);
-    sbx_http_response_clear(&rs);
+    sbxu_buf_clear(&pl.line);
+    sbxu_http_response_clear(&rs);
     return rc;
 }
 
 static int image_ensure(dk_conn *c, const dk_options *opt)
 {
-    char *esc = sbx_http_escape(&c->http, opt->image);
+    char *esc = sbxu_http_escape(&c->http, opt->image);
     char path[1200], context[700];
     if (!esc)
         return c->host->set_error(SBX_E_NOMEM, "docker: out of memory");
     snprintf(path, sizeof(path), "/images/%s/json", esc);
     curl_free(esc);
-    sbx_http_request rq = {.method = "GET", .path = path};
-    sbx_http_response rs = {0};
+    sbxu_http_request rq = {.method = "GET", .path = path};
+    sbxu_http_response rs = {0};
     int rc = dk_http(c, &rq, &rs);
     if (rc == SBX_OK && rs.status == 404) {
         if (opt->pull == DK_PULL_NEVER)
@@ -141,7 +141,7 @@ static int image_ensure(dk_conn *c, const dk_options *opt)
         snprintf(context, sizeof(context), "looking up image %s", opt->image);
         rc = dk_api_fail(c, &rs, context);
     }
-    sbx_http_response_clear(&rs);
+    sbxu_http_response_clear(&rs);
     return rc;
 }
 
@@ -153,13 +153,13 @@ static int image_ensure(dk_conn *c, const dk_options *opt)
 static json_object *labels(const dk_options *opt, const sbx_plugin_sandbox_opts *named)
 {
     uint64_t ttl_ms = named ? named->ttl_ms : 0;
-    sbx_owner_labels me;
-    sbx_owner_labels_make(&me, ttl_ms ? (ttl_ms + 999) / 1000 : opt->ttl_s);
+    sbxu_owner_labels me;
+    sbxu_owner_labels_make(&me, ttl_ms ? (ttl_ms + 999) / 1000 : opt->ttl_s);
     json_object *l = json_object_new_object();
-    for (size_t i = 0; i < SBX_OWNER_LABELS; i++)
-        if (!ttl_ms || (strcmp(me.kv[i].key, SBX_LABEL_PID) != 0 &&
-                        strcmp(me.kv[i].key, SBX_LABEL_START) != 0))
-            sbx_json_add_str(l, me.kv[i].key, me.kv[i].value);
+    for (size_t i = 0; i < SBXU_OWNER_LABELS; i++)
+        if (!ttl_ms || (strcmp(me.kv[i].key, SBXU_LABEL_PID) != 0 &&
+                        strcmp(me.kv[i].key, SBXU_LABEL_START) != 0))
+            sbxu_json_add_str(l, me.kv[i].key, me.kv[i].value);
     if (!named)
         return l;
     char uid[24], expires[24];
@@ -168,10 +168,10 @@ static json_object *labels(const dk_options *opt, const sbx_plugin_sandbox_opts 
     int64_t now_ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
     snprintf(uid, sizeof(uid), "%lu", (unsigned long)geteuid());
     snprintf(expires, sizeof(expires), "%" PRId64, ttl_ms ? now_ms + (int64_t)ttl_ms : 0);
-    sbx_json_add_str(l, DK_LABEL_NAME, named->name ? named->name : "");
-    sbx_json_add_str(l, DK_LABEL_POLICY, named->policy ? named->policy : "");
-    sbx_json_add_str(l, DK_LABEL_UID, uid);
-    sbx_json_add_str(l, DK_LABEL_EXPIRES, expires);
+    sbxu_json_add_str(l, DK_LABEL_NAME, named->name ? named->name : "");
+    sbxu_json_add_str(l, DK_LABEL_POLICY, named->policy ? named->policy : "");
+    sbxu_json_add_str(l, DK_LABEL_UID, uid);
+    sbxu_json_add_str(l, DK_LABEL_EXPIRES, expires);
     return l;
 }
 
@@ -184,17 +184,17 @@ static json_object *work_tmpfs_mount(const char *workdir, uint64_t bytes)
     char o[80];
     snprintf(o, sizeof(o), "size=%" PRIu64 ",nosuid,nodev", bytes);
     json_object *opts = json_object_new_object();
-    sbx_json_add_str(opts, "type", "tmpfs");
-    sbx_json_add_str(opts, "device", "tmpfs");
-    sbx_json_add_str(opts, "o", o);
+    sbxu_json_add_str(opts, "type", "tmpfs");
+    sbxu_json_add_str(opts, "device", "tmpfs");
+    sbxu_json_add_str(opts, "o", o);
     json_object *driver = json_object_new_object();
-    sbx_json_add_str(driver, "Name", "local");
+    sbxu_json_add_str(driver, "Name", "local");
     json_object_object_add(driver, "Options", opts);
     json_object *vopts = json_object_new_object();
     json_object_object_add(vopts, "DriverConfig", driver);
     json_object *m = json_object_new_object();
-    sbx_json_add_str(m, "Type", "volume");
-    sbx_json_add_str(m, "Target", workdir);
+    sbxu_json_add_str(m, "Type", "volume");
+    sbxu_json_add_str(m, "Target", workdir);
     json_object_object_add(m, "VolumeOptions", vopts);
     json_object *a = json_object_new_array();
     json_object_array_add(a, m);
@@ -213,8 +213,8 @@ static json_object *create_body(const dk_options *opt, const sbx_plugin_limits *
     static const char *const entry[] = {"/bin/sh", NULL};
     static const char *const drop[] = {"ALL", NULL};
     json_object *b = json_object_new_object();
-    sbx_json_add_str(b, "Image", opt->image);
-    json_object_object_add(b, "Entrypoint", sbx_json_str_array(entry));
+    sbxu_json_add_str(b, "Image", opt->image);
+    json_object_object_add(b, "Entrypoint", sbxu_json_str_array(entry));
     if (proc) {
         json_object_object_add(b, "Cmd", json_object_get(sh_args));
         json_object_object_add(b, "AttachStdout", json_object_new_boolean(1));
@@ -226,9 +226,9 @@ static json_object *create_body(const dk_options *opt, const sbx_plugin_limits *
             json_object_object_add(b, "StdinOnce", json_object_new_boolean(1));
         }
     } else {
-        json_object_object_add(b, "Cmd", sbx_json_str_array(keepalive_cmd));
+        json_object_object_add(b, "Cmd", sbxu_json_str_array(keepalive_cmd));
     }
-    sbx_json_add_str(b, "WorkingDir", opt->workdir);
+    sbxu_json_add_str(b, "WorkingDir", opt->workdir);
     json_object_object_add(b, "Labels", labels(opt, named));
     json_object *h = json_object_new_object();
     uint64_t disk = limits && SBX_STRUCT_HAS(limits, disk_bytes)
@@ -252,16 +252,16 @@ static json_object *create_body(const dk_options *opt, const sbx_plugin_limits *
      * 150-200 ms of every start here. The engine adds no /etc/hosts then.
      */
     if (network != SBX_NET_OPEN) {
-        sbx_json_add_str(h, "NetworkMode", "none");
+        sbxu_json_add_str(h, "NetworkMode", "none");
         json_object_object_add(b, "NetworkDisabled", json_object_new_boolean(1));
     }
     json_object_object_add(h, "ReadonlyRootfs", json_object_new_boolean(1));
     json_object *tmpfs = json_object_new_object();
-    sbx_json_add_str(tmpfs, "/tmp", "rw,nosuid,nodev,exec,size=268435456");
+    sbxu_json_add_str(tmpfs, "/tmp", "rw,nosuid,nodev,exec,size=268435456");
     json_object_object_add(h, "Tmpfs", tmpfs);
-    json_object_object_add(h, "CapDrop", sbx_json_str_array(drop));
+    json_object_object_add(h, "CapDrop", sbxu_json_str_array(drop));
     const char *const secopt[] = {"no-new-privileges:true", dk_seccomp_secopt, NULL};
-    json_object_object_add(h, "SecurityOpt", sbx_json_str_array(secopt));
+    json_object_object_add(h, "SecurityOpt", sbxu_json_str_array(secopt));
     if (limits && SBX_STRUCT_HAS(limits, pids)) {
         if (limits->memory_bytes) {
             json_object_object_add(h, "Memory", json_object_new_int64((int64_t)limits->memory_bytes));
@@ -283,12 +283,12 @@ int dk_container_remove(dk_conn *c, const char *id)
 {
     char path[160];
     snprintf(path, sizeof(path), "/containers/%s?force=1&v=1", id);
-    sbx_http_request rq = {.method = "DELETE", .path = path};
-    sbx_http_response rs = {0};
+    sbxu_http_request rq = {.method = "DELETE", .path = path};
+    sbxu_http_response rs = {0};
     int rc = dk_http(c, &rq, &rs);
     if (rc == SBX_OK && rs.status != 204 && rs.status != 200 && rs.status != 404)
         rc = dk_api_fail(c, &rs, "removing the container");
-    sbx_http_response_clear(&rs);
+    sbxu_http_response_clear(&rs);
     return rc;
 }
 
@@ -402,7 +402,7 @@ int dk_sandbox_create(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_l
         if (rc == SBX_OK)
             rc = create_container(sb, limits, proc, &created);
     }
-    const char *id = rc == SBX_OK ? sbx_json_str(created, "Id") : NULL;
+    const char *id = rc == SBX_OK ? sbxu_json_str(created, "Id") : NULL;
     if (rc == SBX_OK && (!id || !id[0] || strlen(id) >= sizeof(sb->id) ||
                          strspn(id, "0123456789abcdef") != strlen(id)))
         rc = host->set_error(SBX_E_BACKEND_PROTOCOL,
@@ -426,10 +426,10 @@ int dk_container_start(dk_sandbox *sb)
 {
     char path[160];
     snprintf(path, sizeof(path), "/containers/%s/start", sb->id);
-    sbx_http_request rq = {.method = "POST", .path = path};
-    sbx_http_response rs = {0};
+    sbxu_http_request rq = {.method = "POST", .path = path};
+    sbxu_http_response rs = {0};
     int rc = dk_api_call(&sb->conn, &rq, &rs, "starting the container");
-    sbx_http_response_clear(&rs);
+    sbxu_http_response_clear(&rs);
     return rc;
 }
 

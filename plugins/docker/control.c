@@ -41,8 +41,8 @@ void dk_control_init(dk_control *c,
 
 void dk_control_clear(dk_control *c)
 {
-    sbx_buf_clear(&c->hold[0]);
-    sbx_buf_clear(&c->hold[1]);
+    sbxu_buf_clear(&c->hold[0]);
+    sbxu_buf_clear(&c->hold[1]);
 }
 
 static int emit(dk_control *c, int stream, const char *data, size_t len)
@@ -143,7 +143,7 @@ static long match(dk_control *c, int stream, const char *s, size_t n)
 
 static int process(dk_control *c, int stream, bool at_end)
 {
-    sbx_buf *h = &c->hold[stream - 1];
+    sbxu_buf *h = &c->hold[stream - 1];
     size_t i = 0;
     int rc = 0;
     while (i < h->len && rc == 0) {
@@ -175,7 +175,7 @@ int dk_control_feed(dk_control *c, int stream, const void *data, size_t len)
 {
     if (stream != SBX_STDOUT && stream != SBX_STDERR)
         return 0;
-    if (sbx_buf_append(&c->hold[stream - 1], data, len))
+    if (sbxu_buf_append(&c->hold[stream - 1], data, len))
         return -1;
     return process(c, stream, false);
 }

@@ -2,12 +2,12 @@
 /*
  * Internal declarations of the docker backend: sandboxes are containers of a
  * Docker Engine, driven through its HTTP API with the HTTP, JSON, owner-label
- * and base64 helpers of plugins/lib. Nothing here is exported; the module's
+ * and base64 helpers of lib/. Nothing here is exported; the module's
  * only public symbol is sandboxio_plugin_v1.
  *
  * Files by concern:
  *   endpoint.c  where the daemon is (DSN, DOCKER_HOST, TLS settings)
- *   conn.c      the HTTP session to the daemon (plugins/lib/sbx-http.h)
+ *   conn.c      the HTTP session to the daemon (lib/sbxu/http.h)
  *   hijack.c    the raw two-way stream of an exec (connection upgrade)
  *   api.c       version negotiation, calls, error answers
  *   errmap.c    the daemon's failures to SBX_E codes
@@ -21,7 +21,7 @@
  *   pathcheck.c paths in the container, refused when a symlink leads out
  *   files.c     files through the archive endpoints (libarchive)
  *   files_exec.c listing and removal, by exec
- *   gc.c        removal of leaked containers (plugins/lib/sbx-owner.h decides)
+ *   gc.c        removal of leaked containers (lib/sbxu/owner.h decides)
  *   named.c     named sandboxes with a TTL: open_named, attach, set_ttl, pause
  *   list.c      the named sandboxes of this user
  *   plugin.c    the descriptor
@@ -42,12 +42,12 @@
 #include "../analyzer-model.h"
 #include <sandboxio/policy.h>
 
-#include "../lib/sbx-base64.h"
-#include "../lib/sbx-buf.h"
-#include "../lib/sbx-http.h"
-#include "../lib/sbx-json.h"
-#include "../lib/sbx-opts.h"
-#include "../lib/sbx-owner.h"
+#include <sbxu/base64.h>
+#include <sbxu/buf.h>
+#include <sbxu/http.h>
+#include <sbxu/json.h>
+#include <sbxu/opts.h>
+#include <sbxu/owner.h>
 
 #define DK_NAME "docker"
 #define DK_VERSION "0.1.0"
@@ -99,14 +99,14 @@ void dk_endpoint_clear(dk_endpoint *ep);
 
 /* --- conn.c -------------------------------------------------------------- */
 
-/* A connection to one daemon, reused for every request (plugins/lib HTTP). */
+/* A connection to one daemon, reused for every request (lib/ HTTP). */
 typedef struct dk_conn {
     const sbx_host *host;
     dk_endpoint ep;
-    sbx_http http;             /* http.prefix: the negotiated "/v1.41", "" before */
+    sbxu_http http;             /* http.prefix: the negotiated "/v1.41", "" before */
 } dk_conn;
 
-/* Where the engine's answer headers land in sbx_http_response.header[]. */
+/* Where the engine's answer headers land in sbxu_http_response.header[]. */
 enum { DK_HDR_API_VERSION = 0, DK_HDR_PATH_STAT = 1 };
 
 int dk_conn_init(dk_conn *c, const sbx_host *host, dk_endpoint *ep_moved);
@@ -116,10 +116,10 @@ void dk_conn_clear(dk_conn *c);
  * SBX_OK when an HTTP answer came (whatever its status); a transport failure
  * sets the error and returns it.
  */
-int dk_http(dk_conn *c, const sbx_http_request *rq, sbx_http_response *rs);
-/* A 2xx body read on demand: sbx_http_pull_read(), sbx_http_pull_end(). */
-int dk_pull_begin(dk_conn *c, const sbx_http_request *rq, sbx_http_response *rs,
-                  sbx_http_pull **out);
+int dk_http(dk_conn *c, const sbxu_http_request *rq, sbxu_http_response *rs);
+/* A 2xx body read on demand: sbxu_http_pull_read(), sbxu_http_pull_end(). */
+int dk_pull_begin(dk_conn *c, const sbxu_http_request *rq, sbxu_http_response *rs,
+                  sbxu_http_pull **out);
 
 /* --- hijack.c ------------------------------------------------------------- */
 
@@ -128,7 +128,7 @@ typedef struct dk_hijack {
     dk_conn *conn;
     CURL *easy;
     int fd;                    /* the socket, for poll() */
-    sbx_buf pending;            /* stream bytes read along with the headers */
+    sbxu_buf pending;            /* stream bytes read along with the headers */
     char errbuf[CURL_ERROR_SIZE];
 } dk_hijack;
 
@@ -154,12 +154,12 @@ int dk_api_negotiate(dk_conn *c);
  * A request answered 2xx: SBX_OK; else the daemon's failure mapped to a code
  * with context ("creating the container") and the daemon's own message.
  */
-int dk_api_call(dk_conn *c, const sbx_http_request *rq, sbx_http_response *rs, const char *context);
+int dk_api_call(dk_conn *c, const sbxu_http_request *rq, sbxu_http_response *rs, const char *context);
 /* Same, parsing the JSON answer into *out (json_object_put() it). */
 int dk_api_json(dk_conn *c, const char *method, const char *path, const char *body,
                 const char *context, json_object **out);
 /* Set the error for a non-2xx answer; returns the code. */
-int dk_api_fail(dk_conn *c, const sbx_http_response *rs, const char *context);
+int dk_api_fail(dk_conn *c, const sbxu_http_response *rs, const char *context);
 
 /* --- errmap.c ------------------------------------------------------------- */
 
@@ -286,7 +286,7 @@ enum dk_end { DK_END_UNKNOWN = 0, DK_END_EXITED, DK_END_SIGNALED };
  * control lines and passes every other byte to out() in order.
  */
 typedef struct dk_control {
-    sbx_buf hold[2];            /* per stream: bytes that may begin a control line */
+    sbxu_buf hold[2];            /* per stream: bytes that may begin a control line */
     long session;              /* the wrapper's pid = the exec's session, 0 until known */
     int start_fail;            /* enum dk_start_fail */
     int ended;                 /* enum dk_end, from docker-init */
@@ -317,7 +317,7 @@ int dk_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
  * Run argv in the container to completion without the user's I/O, capturing
  * up to cap bytes of stdout into out (may be NULL). *exit_code gets the status.
  */
-int dk_exec_simple(dk_sandbox *sb, const char *const *argv, sbx_buf *out, size_t cap,
+int dk_exec_simple(dk_sandbox *sb, const char *const *argv, sbxu_buf *out, size_t cap,
                    int *exit_code);
 
 /* Does cmd ask for a terminal (SBX_PLUGIN_CMD_PTY, read where the struct has it)? */

@@ -27,8 +27,8 @@ plugins_docker_sandboxio_docker_la_SOURCES = \
 nodist_plugins_docker_sandboxio_docker_la_SOURCES = plugins/docker/seccomp-profile.h
 plugins_docker_sandboxio_docker_la_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JSONC_CFLAGS) \
 	$(ARCHIVE_CFLAGS)
-plugins_docker_sandboxio_docker_la_LIBADD = plugins/lib/libsbxhttp.la plugins/lib/libsbxjson.la \
-	plugins/lib/libsbxutil.la $(CURL_LIBS) $(JSONC_LIBS) $(ARCHIVE_LIBS) -lpthread
+plugins_docker_sandboxio_docker_la_LIBADD = lib/libsbxu-curl.la lib/libsbxu-json.la \
+	lib/libsbxu.la $(CURL_LIBS) $(JSONC_LIBS) $(ARCHIVE_LIBS) -lpthread
 plugins_docker_sandboxio_docker_la_LDFLAGS = $(SBX_PLUGIN_LINK)
 
 EXTRA_DIST += docs/backends/docker.md
@@ -69,8 +69,8 @@ plugins_docker_tests_test_docker_units_SOURCES = \
 	plugins/docker/options.c
 plugins_docker_tests_test_docker_units_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CURL_CFLAGS) \
 	$(JSONC_CFLAGS)
-plugins_docker_tests_test_docker_units_LDADD = plugins/lib/libsbxjson.la \
-	plugins/lib/libsbxutil.la \
+plugins_docker_tests_test_docker_units_LDADD = lib/libsbxu-json.la \
+	lib/libsbxu.la \
 	$(CHECK_LIBS) $(CURL_LIBS) $(JSONC_LIBS)
 
 ## Against a real engine: each test starts a private dockerd (root only;

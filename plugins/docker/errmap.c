@@ -7,8 +7,8 @@
  * The engine's statuses are stable but coarse (500 covers most runtime
  * failures), so a few well-known messages refine them. The engine is not a
  * cloud API: its 403 is a permission, its 409 usually a name in use, so it
- * keeps this table rather than plugins/lib's sbx_http_status_code(), and
- * transport failures go through plugins/lib's sbx_http_curl_code().
+ * keeps this table rather than sbxu's sbxu_http_status_code(), and
+ * transport failures go through sbxu's sbxu_http_curl_code().
  */
 #include "docker.h"
 

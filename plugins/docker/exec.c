@@ -85,7 +85,7 @@ static const char wrapper[] =
 typedef struct run {
     dk_sandbox *sb;
     const sbx_plugin_io *io;   /* the user's I/O, or NULL */
-    sbx_buf *capture;           /* dk_exec_simple's stdout */
+    sbxu_buf *capture;           /* dk_exec_simple's stdout */
     size_t capture_cap;
     bool wrapped;              /* stderr carries control lines */
     bool whole_container;      /* one-shot: the container is the command's, kill it whole */
@@ -94,7 +94,7 @@ typedef struct run {
     uint16_t rows, cols;       /* the size asked for */
     char exec_id[80];          /* of an exec (not one-shot) */
     dk_control ctl;
-    sbx_buf diag;               /* the first output bytes, for start failures */
+    sbxu_buf diag;               /* the first output bytes, for start failures */
     bool aborted;              /* the output callback asked to stop */
     bool cancelled;            /* the caller's cancel_fd became readable */
     bool timed_out;
@@ -115,13 +115,13 @@ static int user_output(run *r, int stream, const void *data, size_t len)
     if (!len)
         return 0;
     if (r->diag.len < DK_DIAG_MAX)
-        sbx_buf_append(&r->diag, data, len < DK_DIAG_MAX ? len : DK_DIAG_MAX);
+        sbxu_buf_append(&r->diag, data, len < DK_DIAG_MAX ? len : DK_DIAG_MAX);
     if (r->aborted || r->timed_out || r->cancelled)
         return 0;
     if (r->capture) {
         if (stream == SBX_STDOUT) {
             size_t room = r->capture_cap > r->capture->len ? r->capture_cap - r->capture->len : 0;
-            if (sbx_buf_append(r->capture, data, len < room ? len : room))
+            if (sbxu_buf_append(r->capture, data, len < room ? len : room))
                 r->failure = SBX_E_NOMEM;
         }
         return 0;
@@ -166,7 +166,7 @@ int dk_exec_create(dk_sandbox *sb, json_object *body, char *id, size_t id_size)
     const char *text = json_object_to_json_string_ext(body, JSON_C_TO_STRING_PLAIN);
     int rc = text ? dk_api_json(&sb->conn, "POST", path, text, "creating an exec", &answer)
                   : sb->host->set_error(SBX_E_NOMEM, "docker: out of memory");
-    const char *eid = rc == SBX_OK ? sbx_json_str(answer, "Id") : NULL;
+    const char *eid = rc == SBX_OK ? sbxu_json_str(answer, "Id") : NULL;
     if (rc == SBX_OK && (!eid || !eid[0] || strlen(eid) >= id_size ||
                          strspn(eid, "0123456789abcdef") != strlen(eid)))
         rc = sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "docker: the exec create answer has no Id");
@@ -186,8 +186,8 @@ static int exec_exit_code(dk_sandbox *sb, const char *id, int *code)
         int rc = dk_api_json(&sb->conn, "GET", path, NULL, "inspecting an exec", &o);
         if (rc)
             return rc;
-        bool running = sbx_json_bool(o, "Running");
-        int64_t ec = sbx_json_int(o, "ExitCode", -1);
+        bool running = sbxu_json_bool(o, "Running");
+        int64_t ec = sbxu_json_int(o, "ExitCode", -1);
         json_object_put(o);
         if (!running && ec >= 0) {
             *code = (int)ec;
@@ -248,14 +248,14 @@ static void resize_exec(run *r, uint16_t rows, uint16_t cols)
     char path[200];
     snprintf(path, sizeof(path), "/exec/%s/resize?h=%u&w=%u", r->exec_id, (unsigned)rows,
              (unsigned)cols);
-    sbx_http_request rq = {.method = "POST", .path = path};
-    sbx_http_response rs = {0};
+    sbxu_http_request rq = {.method = "POST", .path = path};
+    sbxu_http_response rs = {0};
     int rc = dk_http(&r->sb->conn, &rq, &rs);
     if (rc || rs.status / 100 != 2)
         r->sb->host->log(SBX_LOG_DEBUG, "docker", "exec %.12s not resized to %u x %u (%s %ld)",
                          r->exec_id, (unsigned)rows, (unsigned)cols,
                          rc ? "transport error" : "HTTP", rc ? (long)rc : rs.status);
-    sbx_http_response_clear(&rs);
+    sbxu_http_response_clear(&rs);
 }
 
 /* Pump the stream: output in, stdin out, kill on the deadline, an abort or a cancel. */
@@ -437,16 +437,16 @@ static json_object *exec_body(json_object *cmd, bool attach_stdin, const char *w
     return b;
 }
 
-int dk_exec_simple(dk_sandbox *sb, const char *const *argv, sbx_buf *out, size_t cap,
+int dk_exec_simple(dk_sandbox *sb, const char *const *argv, sbxu_buf *out, size_t cap,
                    int *exit_code)
 {
-    sbx_buf sink = {0};
+    sbxu_buf sink = {0};
     run r = {.sb = sb, .capture = out ? out : &sink, .capture_cap = out ? cap : 0};
-    json_object *body = exec_body(sbx_json_str_array(argv), false, sb->opt.workdir, false);
+    json_object *body = exec_body(sbxu_json_str_array(argv), false, sb->opt.workdir, false);
     int rc = run_exec(&r, body, 0, exit_code);
     json_object_put(body);
-    sbx_buf_clear(&sink);
-    sbx_buf_clear(&r.diag);
+    sbxu_buf_clear(&sink);
+    sbxu_buf_clear(&r.diag);
     dk_control_clear(&r.ctl);
     return rc;
 }
@@ -607,7 +607,7 @@ int dk_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
     rc = run_exec(&r, body, cmd->timeout_ms, &code);
     json_object_put(body);
     rc = report_end(&r, cmd, rc, code, exit_out);
-    sbx_buf_clear(&r.diag);
+    sbxu_buf_clear(&r.diag);
     dk_control_clear(&r.ctl);
     return rc;
 }
@@ -643,7 +643,7 @@ int dk_exec_oneshot(dk_sandbox *sb, const sbx_plugin_cmd *cmd, const sbx_plugin_
     else if (rc == SBX_OK)
         rc = dk_container_wait(sb, &code);
     rc = report_end(&r, cmd, rc, code, exit_out);
-    sbx_buf_clear(&r.diag);
+    sbxu_buf_clear(&r.diag);
     dk_control_clear(&r.ctl);
     return rc;
 }

@@ -27,13 +27,13 @@ static const char kill_script[] =
 /* POST path, expecting 204 (or 304: already in that state; or also_ok, if non-zero). */
 static int post_simple(dk_sandbox *sb, const char *path, const char *context, long also_ok)
 {
-    sbx_http_request rq = {.method = "POST", .path = path};
-    sbx_http_response rs = {0};
+    sbxu_http_request rq = {.method = "POST", .path = path};
+    sbxu_http_response rs = {0};
     int rc = dk_http(&sb->conn, &rq, &rs);
     if (rc == SBX_OK && rs.status != 204 && rs.status != 304 && rs.status != 200 &&
         (!also_ok || rs.status != also_ok))
         rc = dk_api_fail(&sb->conn, &rs, context);
-    sbx_http_response_clear(&rs);
+    sbxu_http_response_clear(&rs);
     return rc;
 }
 
@@ -77,11 +77,11 @@ int dk_exec_kill_session(dk_sandbox *sb, long session)
     if (rc)
         return rc;
     snprintf(path, sizeof(path), "/exec/%s/start", id);
-    sbx_http_request rq = {.method = "POST", .path = path,
+    sbxu_http_request rq = {.method = "POST", .path = path,
                            .body = "{\"Detach\":true,\"Tty\":false}"};
-    sbx_http_response rs = {0};
+    sbxu_http_response rs = {0};
     rc = dk_api_call(&sb->conn, &rq, &rs, "starting the exec that kills a command");
-    sbx_http_response_clear(&rs);
+    sbxu_http_response_clear(&rs);
     return rc ? kill_all(sb) : SBX_OK;
 }
 
@@ -92,7 +92,7 @@ bool dk_exec_oom_happened(dk_sandbox *sb)
         "/bin/sh", "-c",
         "cat /sys/fs/cgroup/memory.events /sys/fs/cgroup/memory/memory.oom_control 2>/dev/null",
         NULL};
-    sbx_buf out = {0};
+    sbxu_buf out = {0};
     int code = -1;
     bool oom = false;
     if (dk_exec_simple(sb, argv, &out, 4096, &code) == SBX_OK && out.data) {
@@ -105,7 +105,7 @@ bool dk_exec_oom_happened(dk_sandbox *sb)
         }
         pthread_mutex_unlock(&sb->lock);
     }
-    sbx_buf_clear(&out);
+    sbxu_buf_clear(&out);
     return oom;
 }
 
@@ -125,7 +125,7 @@ int dk_container_wait(dk_sandbox *sb, int *code)
     json_object *o = NULL;
     snprintf(path, sizeof(path), "/containers/%s/wait", sb->id);
     int rc = dk_api_json(&sb->conn, "POST", path, NULL, "waiting for the container", &o);
-    int64_t status = rc == SBX_OK ? sbx_json_int(o, "StatusCode", -1) : -1;
+    int64_t status = rc == SBX_OK ? sbxu_json_int(o, "StatusCode", -1) : -1;
     if (rc == SBX_OK && (status < 0 || status > 255))
         rc = sb->host->set_error(SBX_E_BACKEND_PROTOCOL,
                                  "docker: the container's wait answer has no status");
@@ -142,7 +142,7 @@ bool dk_container_oom_killed(dk_sandbox *sb)
     json_object *o = NULL, *state = NULL;
     snprintf(path, sizeof(path), "/containers/%s/json", sb->id);
     bool oom = dk_api_json(&sb->conn, "GET", path, NULL, "inspecting the container", &o) == SBX_OK &&
-               json_object_object_get_ex(o, "State", &state) && sbx_json_bool(state, "OOMKilled");
+               json_object_object_get_ex(o, "State", &state) && sbxu_json_bool(state, "OOMKilled");
     json_object_put(o);
     return oom;
 }

@@ -26,7 +26,7 @@ static int enomem(dk_sandbox *sb)
 
 static char *archive_path(dk_sandbox *sb, const char *abs)
 {
-    char *esc = sbx_http_escape(&sb->conn.http, abs), *path = NULL;
+    char *esc = sbxu_http_escape(&sb->conn.http, abs), *path = NULL;
     if (esc && asprintf(&path, "/containers/%s/archive?path=%s", sb->id, esc) < 0)
         path = NULL;
     curl_free(esc);
@@ -38,7 +38,7 @@ static char *archive_path(dk_sandbox *sb, const char *abs)
 typedef struct tar_out {
     dk_sandbox *sb;
     struct archive *a;
-    sbx_buf pending;            /* tar bytes made, not yet taken by curl */
+    sbxu_buf pending;            /* tar bytes made, not yet taken by curl */
     size_t pending_off;
     const char *rest;          /* components to create under the target dir */
     bool is_dir;               /* mkdir: every component is a directory */
@@ -55,7 +55,7 @@ typedef struct tar_out {
 static la_ssize_t tar_write_cb(struct archive *a, void *ud, const void *buf, size_t len)
 {
     tar_out *t = ud;
-    if (sbx_buf_append(&t->pending, buf, len)) {
+    if (sbxu_buf_append(&t->pending, buf, len)) {
         archive_set_error(a, ENOMEM, "out of memory");
         return -1;
     }
@@ -174,18 +174,18 @@ static int put_tree(dk_sandbox *sb, const char *dir, const char *rest, bool is_d
              archive_write_open2(t->a, t, NULL, tar_write_cb, NULL, NULL) != ARCHIVE_OK)
         rc = tar_fail(t, "starting a tar");
     if (rc == SBX_OK) {
-        sbx_http_request rq = {.method = "PUT", .path = path, .upload = tar_upload, .upload_ud = t};
-        sbx_http_response rs = {0};
+        sbxu_http_request rq = {.method = "PUT", .path = path, .upload = tar_upload, .upload_ud = t};
+        sbxu_http_response rs = {0};
         rc = dk_http(&sb->conn, &rq, &rs);
         if (rc == SBX_E_EXEC_ABORTED && t->rc)
             rc = t->rc;    /* the detail was set by the producer */
         else if (rc == SBX_OK && (rs.status < 200 || rs.status >= 300))
             rc = dk_api_fail(&sb->conn, &rs, "writing into the container");
-        sbx_http_response_clear(&rs);
+        sbxu_http_response_clear(&rs);
     }
     if (t->a)
         archive_write_free(t->a);
-    sbx_buf_clear(&t->pending);
+    sbxu_buf_clear(&t->pending);
     free(path);
     free(t);
     return rc;
@@ -254,7 +254,7 @@ int dk_file_mkdir(void *sandbox, const char *path)
 /* --- reading: libarchive pulls the GET answer as it needs it -------------- */
 
 typedef struct tar_in {
-    sbx_http_pull *pull;
+    sbxu_http_pull *pull;
     int rc;
 } tar_in;
 
@@ -262,7 +262,7 @@ static la_ssize_t tar_read_cb(struct archive *a, void *ud, const void **buf)
 {
     tar_in *t = ud;
     size_t len = 0;
-    t->rc = sbx_http_pull_read(t->pull, buf, &len);
+    t->rc = sbxu_http_pull_read(t->pull, buf, &len);
     if (t->rc) {
         archive_set_error(a, EIO, "transfer failed");
         return -1;
@@ -330,16 +330,16 @@ int dk_file_read(void *sandbox, const char *path,
     if (rc == SBX_OK && !apath)
         rc = enomem(sb);
     if (rc == SBX_OK) {
-        sbx_http_request rq = {.method = "GET", .path = apath};
-        sbx_http_response rs = {0};
+        sbxu_http_request rq = {.method = "GET", .path = apath};
+        sbxu_http_response rs = {0};
         tar_in in = {0};
         rc = dk_pull_begin(&sb->conn, &rq, &rs, &in.pull);
         if (rc == SBX_OK && (rs.status < 200 || rs.status >= 300))
             rc = dk_api_fail(&sb->conn, &rs, "reading from the container");
         else if (rc == SBX_OK)
             rc = read_tar(sb, &in, path, sink, userdata);
-        sbx_http_pull_end(in.pull);
-        sbx_http_response_clear(&rs);
+        sbxu_http_pull_end(in.pull);
+        sbxu_http_response_clear(&rs);
     }
     free(apath);
     dk_resolved_clear(&r);

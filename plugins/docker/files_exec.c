@@ -6,7 +6,7 @@
  * against symlink escapes first, as for the archive transfers.
  */
 #include "docker.h"
-#include "../lib/sbx-metascript.h"
+#include <sbxu/metascript.h>
 
 #include <sandboxio/files.h>
 
@@ -24,13 +24,13 @@ static int enomem(dk_sandbox *sb)
  * name, then each symlink's target NUL-terminated, in the names' order
  * (read with a sentinel so a target's trailing newlines are kept); only a
  * count past $2 (the core's bound) when there are more, without reading
- * further (SBX_LIST_NAMES_SH gathers the names). xargs splits them for
+ * further (SBXU_LIST_NAMES_SH gathers the names). xargs splits them for
  * stat: 2 MiB of names may pass ARG_MAX.
  */
 static const char list_script[] =
-    SBX_LIST_NAMES_SH
+    SBXU_LIST_NAMES_SH
     " printf '%s\\0' \"$@\"; printf '%s\\0' \"$@\" | xargs -0 stat -c '%f %s %Y' -- || exit 4;"
-    SBX_LIST_TARGETS_SH;
+    SBXU_LIST_TARGETS_SH;
 
 /*
  * The most a listing within the core's bounds prints: names and link targets
@@ -64,7 +64,7 @@ int dk_file_list(void *sandbox, const char *path,
         rc = sb->host->set_error(SBX_E_NOT_FOUND, "docker: \"%s\" does not exist", path);
     else if (r.st.type != 2)
         rc = sb->host->set_error(SBX_E_NOT_DIRECTORY, "docker: \"%s\" is not a directory", path);
-    sbx_buf out = {0};
+    sbxu_buf out = {0};
     int code = -1;
     if (rc == SBX_OK) {
         char max[24];
@@ -141,7 +141,7 @@ int dk_file_list(void *sandbox, const char *path,
     }
     free(ents);
     free(names);
-    sbx_buf_clear(&out);
+    sbxu_buf_clear(&out);
     dk_resolved_clear(&r);
     return rc;
 }

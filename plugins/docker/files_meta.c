@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Modes, mtimes and symlinks (file-meta), each with one short exec in the
- * container (plugins/lib's metadata scripts): the archive endpoints can
+ * container (sbxu's metadata scripts): the archive endpoints can
  * make a link or set a time only as a new entry, not on what is there.
  * Paths are resolved and checked against symlink escapes first, the last
  * component left unfollowed.
  */
 #include "docker.h"
-#include "../lib/sbx-metascript.h"
+#include <sbxu/metascript.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,10 +43,10 @@ int dk_file_symlink(void *sandbox, const char *path, const char *target)
     int code = -1, rc = meta_path(sb, path, true, &r, &abs);
     if (rc)
         return rc;
-    const char *const argv[] = {"/bin/sh", "-c", SBX_SYMLINK_SCRIPT, "sbx-ln", abs, target, NULL};
+    const char *const argv[] = {"/bin/sh", "-c", SBXU_SYMLINK_SCRIPT, "sbx-ln", abs, target, NULL};
     rc = dk_exec_simple(sb, argv, NULL, 0, &code);
     if (rc == SBX_OK)
-        rc = sbx_meta_status(sb->host, DK_NAME, code, "making the symlink", path);
+        rc = sbxu_meta_status(sb->host, DK_NAME, code, "making the symlink", path);
     free(abs);
     dk_resolved_clear(&r);
     return rc;
@@ -60,12 +60,12 @@ int dk_file_set_meta(void *sandbox, const char *path, const sbx_plugin_file_meta
     int code = -1, rc = meta_path(sb, path, false, &r, &abs);
     if (rc)
         return rc;
-    sbx_meta_args(meta, mode, mtime);
-    const char *const argv[] = {"/bin/sh", "-c", SBX_META_SCRIPT, "sbx-meta", abs, mode, mtime,
+    sbxu_meta_args(meta, mode, mtime);
+    const char *const argv[] = {"/bin/sh", "-c", SBXU_META_SCRIPT, "sbx-meta", abs, mode, mtime,
                                 NULL};
     rc = dk_exec_simple(sb, argv, NULL, 0, &code);
     if (rc == SBX_OK)
-        rc = sbx_meta_status(sb->host, DK_NAME, code, "setting the metadata of", path);
+        rc = sbxu_meta_status(sb->host, DK_NAME, code, "setting the metadata of", path);
     free(abs);
     dk_resolved_clear(&r);
     return rc;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * `sandboxio gc` for docker: list the containers this backend made (they
- * carry SBX_LABEL_MARK) and let plugins/lib's sweep remove those whose owner
+ * carry SBXU_LABEL_MARK) and let sbxu's sweep remove those whose owner
  * is gone or whose TTL has passed.
  */
 #include "docker.h"
@@ -24,7 +24,7 @@ static const char *item_id(void *ud, size_t i)
 {
     gc_ctx *g = ud;
     json_object *c = json_object_array_get_idx(g->list, i);
-    const char *id = sbx_json_str(c, "Id");
+    const char *id = sbxu_json_str(c, "Id");
     if (!id || !id[0] || strspn(id, "0123456789abcdef") != strlen(id) ||
         !json_object_object_get_ex(c, "Labels", NULL))
         return NULL;
@@ -41,8 +41,8 @@ static const char *item_label(void *ud, size_t i, const char *key)
     gc_ctx *g = ud;
     json_object *labels = NULL;
     json_object_object_get_ex(json_object_array_get_idx(g->list, i), "Labels", &labels);
-    const char *id = item_id(ud, i), *created = sbx_json_str(labels, SBX_LABEL_CREATED);
-    if (strcmp(key, SBX_LABEL_TTL) == 0 && id && created && sbx_json_str(labels, DK_LABEL_POLICY)) {
+    const char *id = item_id(ud, i), *created = sbxu_json_str(labels, SBXU_LABEL_CREATED);
+    if (strcmp(key, SBXU_LABEL_TTL) == 0 && id && created && sbxu_json_str(labels, DK_LABEL_POLICY)) {
         int64_t end = dk_expires_ms(labels, g->vols, id);
         int64_t ttl = end ? (end + 999) / 1000 - strtoll(created, NULL, 10) : 0;
         if (end) {
@@ -50,7 +50,7 @@ static const char *item_label(void *ud, size_t i, const char *key)
             return g->ttl;
         }
     }
-    return sbx_json_str(labels, key);
+    return sbxu_json_str(labels, key);
 }
 
 /* TTL volumes whose container is gone (it was removed by hand, say). */
@@ -59,22 +59,22 @@ static int drop_orphan_volumes(gc_ctx *g)
     int rc = SBX_OK;
     for (size_t v = 0; rc == SBX_OK && v < json_object_array_length(g->vols); v++) {
         json_object *vol = json_object_array_get_idx(g->vols, v);
-        const char *of = sbx_json_str(sbx_json_at(vol, "Labels"), DK_LABEL_TTL_FOR);
-        const char *name = sbx_json_str(vol, "Name");
+        const char *of = sbxu_json_str(sbxu_json_at(vol, "Labels"), DK_LABEL_TTL_FOR);
+        const char *name = sbxu_json_str(vol, "Name");
         bool alive = false;
         for (size_t i = 0; of && !alive && i < json_object_array_length(g->list); i++) {
-            const char *id = sbx_json_str(json_object_array_get_idx(g->list, i), "Id");
+            const char *id = sbxu_json_str(json_object_array_get_idx(g->list, i), "Id");
             alive = id && strcmp(id, of) == 0;
         }
         if (!alive && name) {
             char path[300];
             snprintf(path, sizeof(path), "/volumes/%s?force=1", name);
-            sbx_http_request rq = {.method = "DELETE", .path = path};
-            sbx_http_response rs = {0};
+            sbxu_http_request rq = {.method = "DELETE", .path = path};
+            sbxu_http_response rs = {0};
             rc = dk_http(g->conn, &rq, &rs);
             if (rc == SBX_OK && rs.status != 204 && rs.status != 404)
                 rc = dk_api_fail(g->conn, &rs, "removing a TTL volume");
-            sbx_http_response_clear(&rs);
+            sbxu_http_response_clear(&rs);
         }
     }
     return rc;
@@ -113,7 +113,7 @@ int dk_gc(void *state, const sbx_plugin_dsn *dsn,
     if (rc)
         return rc;
     json_object *list = NULL;
-    char *filter = sbx_http_escape(&conn.http, "{\"label\":[\"" SBX_LABEL_MARK "\"]}");
+    char *filter = sbxu_http_escape(&conn.http, "{\"label\":[\"" SBXU_LABEL_MARK "\"]}");
     char path[256];
     if (!filter) {
         dk_conn_clear(&conn);
@@ -130,9 +130,9 @@ int dk_gc(void *state, const sbx_plugin_dsn *dsn,
     if (rc == SBX_OK) {
         gc_ctx g = {.conn = &conn, .list = list, .vols = vols, .report = report,
                     .userdata = userdata};
-        sbx_gc_list items = {.count = json_object_array_length(list), .id = item_id,
+        sbxu_gc_list items = {.count = json_object_array_length(list), .id = item_id,
                              .label = item_label, .remove = item_remove, .ud = &g};
-        rc = sbx_gc_sweep(&items, report_short, &g, removed);
+        rc = sbxu_gc_sweep(&items, report_short, &g, removed);
         if (rc == SBX_OK)
             rc = drop_orphan_volumes(&g);
     }

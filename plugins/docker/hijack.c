@@ -4,7 +4,7 @@
  * take the HTTP connection over ("Upgrade: tcp"): after the answer's headers
  * the socket carries stdin one way and the multiplexed output the other, so
  * it cannot go through curl's HTTP engine (libcurl speaks no "Upgrade: tcp"
- * and would not hand the socket over), nor through plugins/lib's HTTP
+ * and would not hand the socket over), nor through sbxu's HTTP
  * session. curl still makes the connection
  * (unix socket, TCP, TLS) in CONNECT_ONLY mode; this file writes the one
  * request and reads the answer's head itself, then passes bytes both ways.
@@ -87,7 +87,7 @@ void dk_hijack_close(dk_hijack *hj)
 {
     if (hj->easy)
         curl_easy_cleanup(hj->easy);
-    sbx_buf_clear(&hj->pending);
+    sbxu_buf_clear(&hj->pending);
     hj->easy = NULL;
     hj->fd = -1;
 }
@@ -113,7 +113,7 @@ static int send_all(dk_hijack *hj, const char *data, size_t len)
 }
 
 /* Read until the blank line ending the answer's head; extra bytes stay in head. */
-static int read_head(dk_hijack *hj, sbx_buf *head, size_t *head_len)
+static int read_head(dk_hijack *hj, sbxu_buf *head, size_t *head_len)
 {
     char buf[4096];
     for (;;) {
@@ -138,19 +138,19 @@ static int read_head(dk_hijack *hj, sbx_buf *head, size_t *head_len)
                 return rc;
             continue;
         }
-        if (sbx_buf_append(head, buf, (size_t)n))
+        if (sbxu_buf_append(head, buf, (size_t)n))
             return hj->conn->host->set_error(SBX_E_NOMEM, "docker: out of memory");
     }
 }
 
 /* An error answer: read its body (Content-Length or to EOF) and map it. */
-static int fail_answer(dk_hijack *hj, long status, sbx_buf *head, size_t head_len,
+static int fail_answer(dk_hijack *hj, long status, sbxu_buf *head, size_t head_len,
                        const char *context)
 {
-    sbx_http_response rs = {.status = status};
+    sbxu_http_response rs = {.status = status};
     const char *cl = strcasestr(head->data, "\r\nContent-Length:");
     long want = cl && cl < head->data + head_len ? strtol(cl + 17, NULL, 10) : 64 * 1024;
-    int rc = sbx_buf_append(&rs.body, head->data + head_len, head->len - head_len);
+    int rc = sbxu_buf_append(&rs.body, head->data + head_len, head->len - head_len);
     char buf[4096];
     while (rc == SBX_OK && (long)rs.body.len < want) {
         long n = dk_hijack_recv(hj, buf, sizeof(buf));
@@ -161,10 +161,10 @@ static int fail_answer(dk_hijack *hj, long status, sbx_buf *head, size_t head_le
                 break;
             continue;
         }
-        rc = sbx_buf_append(&rs.body, buf, (size_t)n);
+        rc = sbxu_buf_append(&rs.body, buf, (size_t)n);
     }
     rc = dk_api_fail(hj->conn, &rs, context);
-    sbx_http_response_clear(&rs);
+    sbxu_http_response_clear(&rs);
     return rc;
 }
 
@@ -179,7 +179,7 @@ int dk_hijack_open(dk_conn *c, const char *path, const char *json, const char *c
         return c->host->set_error(SBX_E_NOMEM, "docker: cannot set up a curl handle");
     char url[512];
     snprintf(url, sizeof(url), "%s/", c->ep.base_url);
-    int rc = sbx_http_setup_handle(&c->http, hj->easy, hj->errbuf);
+    int rc = sbxu_http_setup_handle(&c->http, hj->easy, hj->errbuf);
     CURLcode cc = CURLE_OK;
     if (rc == SBX_OK && ((cc = curl_easy_setopt(hj->easy, CURLOPT_URL, url)) != CURLE_OK ||
                          (cc = curl_easy_setopt(hj->easy, CURLOPT_CONNECT_ONLY, 1L)) != CURLE_OK))
@@ -187,7 +187,7 @@ int dk_hijack_open(dk_conn *c, const char *path, const char *json, const char *c
     if (rc == SBX_OK && (cc = curl_easy_perform(hj->easy)) != CURLE_OK) {
         long os_errno = 0;
         curl_easy_getinfo(hj->easy, CURLINFO_OS_ERRNO, &os_errno);
-        rc = c->host->set_error(sbx_http_curl_code(cc, os_errno), "docker: connecting to %s: %s",
+        rc = c->host->set_error(sbxu_http_curl_code(cc, os_errno), "docker: connecting to %s: %s",
                                 c->ep.display, hj->errbuf[0] ? hj->errbuf : curl_easy_strerror(cc));
     }
     curl_socket_t sock = CURL_SOCKET_BAD;
@@ -215,7 +215,7 @@ int dk_hijack_open(dk_conn *c, const char *path, const char *json, const char *c
     }
     rc = send_all(hj, req, (size_t)len);
     free(req);
-    sbx_buf head = {0};
+    sbxu_buf head = {0};
     size_t head_len = 0;
     if (rc == SBX_OK)
         rc = read_head(hj, &head, &head_len);
@@ -227,9 +227,9 @@ int dk_hijack_open(dk_conn *c, const char *path, const char *json, const char *c
     if (rc == SBX_OK && status != 101 && status != 200)
         rc = fail_answer(hj, status, &head, head_len, context);
     if (rc == SBX_OK && head.len > head_len &&
-        sbx_buf_append(&hj->pending, head.data + head_len, head.len - head_len))
+        sbxu_buf_append(&hj->pending, head.data + head_len, head.len - head_len))
         rc = c->host->set_error(SBX_E_NOMEM, "docker: out of memory");
-    sbx_buf_clear(&head);
+    sbxu_buf_clear(&head);
     if (rc)
         dk_hijack_close(hj);
     return rc;

@@ -15,10 +15,10 @@
 static int one(dk_conn *c, json_object *item, json_object *vols,
                int (*entry)(void *userdata, const sbx_plugin_sandbox_info *info), void *userdata)
 {
-    json_object *labels = sbx_json_at(item, "Labels");
-    const char *id = sbx_json_str(item, "Id");
-    const char *name = sbx_json_str(labels, DK_LABEL_NAME);
-    const char *created = sbx_json_str(labels, SBX_LABEL_CREATED);
+    json_object *labels = sbxu_json_at(item, "Labels");
+    const char *id = sbxu_json_str(item, "Id");
+    const char *name = sbxu_json_str(labels, DK_LABEL_NAME);
+    const char *created = sbxu_json_str(labels, SBXU_LABEL_CREATED);
     if (!id || strspn(id, "0123456789abcdef") != strlen(id))
         return SBX_OK;
     int64_t end = dk_expires_ms(labels, vols, id);
@@ -30,9 +30,9 @@ static int one(dk_conn *c, json_object *item, json_object *vols,
         .name = name ? name : "",
         .created_ms = created ? strtoll(created, NULL, 10) * 1000 : 0,
         .expires_ms = end,
-        .owner = sbx_json_str(labels, SBX_LABEL_HOST) ? sbx_json_str(labels, SBX_LABEL_HOST) : "",
-        .state = dk_state_of(sbx_json_str(item, "State")),
-        .policy = sbx_json_str(labels, DK_LABEL_POLICY),
+        .owner = sbxu_json_str(labels, SBXU_LABEL_HOST) ? sbxu_json_str(labels, SBXU_LABEL_HOST) : "",
+        .state = dk_state_of(sbxu_json_str(item, "State")),
+        .policy = sbxu_json_str(labels, DK_LABEL_POLICY),
     };
     return entry(userdata, &info) ? -1 : SBX_OK;
 }
@@ -50,9 +50,9 @@ int dk_list(void *state, const sbx_plugin_dsn *dsn,
     if ((rc = dk_connect(host, dsn, &conn)) != SBX_OK)
         return rc;
     char filter[256], path[512];
-    snprintf(filter, sizeof(filter), "{\"label\":[\"%s\",\"%s\",\"%s=%lu\"]}", SBX_LABEL_MARK,
+    snprintf(filter, sizeof(filter), "{\"label\":[\"%s\",\"%s\",\"%s=%lu\"]}", SBXU_LABEL_MARK,
              DK_LABEL_POLICY, DK_LABEL_UID, (unsigned long)geteuid());
-    char *esc = sbx_http_escape(&conn.http, filter);
+    char *esc = sbxu_http_escape(&conn.http, filter);
     json_object *list = NULL, *vols = NULL;
     if (!esc) {
         dk_conn_clear(&conn);

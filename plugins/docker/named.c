@@ -58,14 +58,14 @@ int dk_ttl_volumes(dk_conn *c, const char *id, json_object **out)
     char filter[256], path[512];
     snprintf(filter, sizeof(filter), "{\"label\":[\"%s%s%s\"]}", DK_LABEL_TTL_FOR, id[0] ? "=" : "",
              id);
-    char *esc = sbx_http_escape(&c->http, filter);
+    char *esc = sbxu_http_escape(&c->http, filter);
     if (!esc)
         return c->host->set_error(SBX_E_NOMEM, "docker: out of memory");
     snprintf(path, sizeof(path), "/volumes?filters=%s", esc);
     curl_free(esc);
     json_object *answer = NULL;
     int rc = dk_api_json(c, "GET", path, NULL, "listing TTL volumes", &answer);
-    json_object *vols = rc == SBX_OK ? sbx_json_at(answer, "Volumes") : NULL;
+    json_object *vols = rc == SBX_OK ? sbxu_json_at(answer, "Volumes") : NULL;
     *out = vols && json_object_is_type(vols, json_type_array) ? json_object_get(vols)
                                                               : json_object_new_array();
     json_object_put(answer);
@@ -77,10 +77,10 @@ static int64_t volume_end(json_object *vols, const char *id, int64_t *set_at)
 {
     int64_t best_at = 0, end = 0;
     for (size_t i = 0; vols && i < json_object_array_length(vols); i++) {
-        json_object *labels = sbx_json_at(json_object_array_get_idx(vols, i), "Labels");
-        const char *of = sbx_json_str(labels, DK_LABEL_TTL_FOR);
-        const char *e = sbx_json_str(labels, DK_LABEL_EXPIRES);
-        const char *at = sbx_json_str(labels, SBX_LABEL_CREATED);
+        json_object *labels = sbxu_json_at(json_object_array_get_idx(vols, i), "Labels");
+        const char *of = sbxu_json_str(labels, DK_LABEL_TTL_FOR);
+        const char *e = sbxu_json_str(labels, DK_LABEL_EXPIRES);
+        const char *at = sbxu_json_str(labels, SBXU_LABEL_CREATED);
         if (!of || !e || !at || strcmp(of, id) != 0)
             continue;
         int64_t a = strtoll(at, NULL, 10);
@@ -99,7 +99,7 @@ int64_t dk_expires_ms(json_object *labels, json_object *vols, const char *id)
     int64_t moved = volume_end(vols, id, NULL);
     if (moved)
         return moved;
-    const char *e = sbx_json_str(labels, DK_LABEL_EXPIRES);
+    const char *e = sbxu_json_str(labels, DK_LABEL_EXPIRES);
     return e ? strtoll(e, NULL, 10) : 0;
 }
 
@@ -107,12 +107,12 @@ static int volume_remove(dk_conn *c, const char *name)
 {
     char path[300];
     snprintf(path, sizeof(path), "/volumes/%s?force=1", name);
-    sbx_http_request rq = {.method = "DELETE", .path = path};
-    sbx_http_response rs = {0};
+    sbxu_http_request rq = {.method = "DELETE", .path = path};
+    sbxu_http_response rs = {0};
     int rc = dk_http(c, &rq, &rs);
     if (rc == SBX_OK && rs.status != 204 && rs.status != 404)
         rc = dk_api_fail(c, &rs, "removing a TTL volume");
-    sbx_http_response_clear(&rs);
+    sbxu_http_response_clear(&rs);
     return rc;
 }
 
@@ -122,7 +122,7 @@ static int volumes_drop(dk_conn *c, const char *id, const char *keep)
     json_object *vols = NULL;
     int rc = dk_ttl_volumes(c, id, &vols);
     for (size_t i = 0; rc == SBX_OK && i < json_object_array_length(vols); i++) {
-        const char *name = sbx_json_str(json_object_array_get_idx(vols, i), "Name");
+        const char *name = sbxu_json_str(json_object_array_get_idx(vols, i), "Name");
         if (name && (!keep || strcmp(name, keep) != 0))
             rc = volume_remove(c, name);
     }
@@ -139,18 +139,18 @@ int dk_kept_remove(dk_conn *c, const char *id)
 /* Is the container (its inspect answer) a named sandbox of this user? */
 static bool ours(json_object *inspect)
 {
-    json_object *labels = sbx_json_at(inspect, "Config.Labels");
-    const char *uid = sbx_json_str(labels, DK_LABEL_UID);
+    json_object *labels = sbxu_json_at(inspect, "Config.Labels");
+    const char *uid = sbxu_json_str(labels, DK_LABEL_UID);
     char me[24];
     snprintf(me, sizeof(me), "%lu", (unsigned long)geteuid());
-    return sbx_json_str(labels, SBX_LABEL_MARK) && sbx_json_str(labels, DK_LABEL_POLICY) && uid &&
+    return sbxu_json_str(labels, SBXU_LABEL_MARK) && sbxu_json_str(labels, DK_LABEL_POLICY) && uid &&
            strcmp(uid, me) == 0;
 }
 
 /* GET /containers/<ref>/json; SBX_E_NOT_FOUND when the engine has none. */
 static int inspect(dk_conn *c, const char *ref, json_object **out)
 {
-    char *esc = sbx_http_escape(&c->http, ref);
+    char *esc = sbxu_http_escape(&c->http, ref);
     char path[400];
     if (!esc)
         return c->host->set_error(SBX_E_NOMEM, "docker: out of memory");
@@ -194,8 +194,8 @@ int dk_state_of(const char *status)
 /* Fill the handle from the inspect answer; SBX_E_NOT_FOUND (and removed) past its end. */
 static int adopt(dk_sandbox *sb, json_object *in, sbx_plugin_sandbox_info *info)
 {
-    json_object *labels = sbx_json_at(in, "Config.Labels"), *vols = NULL;
-    const char *id = sbx_json_str(in, "Id");
+    json_object *labels = sbxu_json_at(in, "Config.Labels"), *vols = NULL;
+    const char *id = sbxu_json_str(in, "Id");
     if (!id || strlen(id) >= sizeof(sb->id))
         return sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "docker: the container has no Id");
     snprintf(sb->id, sizeof(sb->id), "%s", id);
@@ -209,7 +209,7 @@ static int adopt(dk_sandbox *sb, json_object *in, sbx_plugin_sandbox_info *info)
         return sb->host->set_error(SBX_E_NOT_FOUND, "docker: sandbox %.12s reached its TTL",
                                    sb->id);
     }
-    const char *wd = sbx_json_str(sbx_json_at(in, "Config"), "WorkingDir");
+    const char *wd = sbxu_json_str(sbxu_json_at(in, "Config"), "WorkingDir");
     if (wd && wd[0] == '/') {
         char *copy = strdup(wd);
         if (!copy)
@@ -217,20 +217,20 @@ static int adopt(dk_sandbox *sb, json_object *in, sbx_plugin_sandbox_info *info)
         free(sb->opt.workdir);
         sb->opt.workdir = copy;
     }
-    const char *name = sbx_json_str(labels, DK_LABEL_NAME);
-    const char *created = sbx_json_str(labels, SBX_LABEL_CREATED);
+    const char *name = sbxu_json_str(labels, DK_LABEL_NAME);
+    const char *created = sbxu_json_str(labels, SBXU_LABEL_CREATED);
     snprintf(sb->name, sizeof(sb->name), "%s", name ? name : "");
     sb->created_ms = created ? strtoll(created, NULL, 10) * 1000 : 0;
-    if (!(sb->policy = strdup(sbx_json_str(labels, DK_LABEL_POLICY))))
+    if (!(sb->policy = strdup(sbxu_json_str(labels, DK_LABEL_POLICY))))
         return sb->host->set_error(SBX_E_NOMEM, "docker: out of memory");
-    sb->memory_limited = sbx_json_int(sbx_json_at(in, "HostConfig"), "Memory", 0) > 0;
+    sb->memory_limited = sbxu_json_int(sbxu_json_at(in, "HostConfig"), "Memory", 0) > 0;
     sb->kept = true;
     info->id = sb->id;
     info->name = sb->name;
     info->created_ms = sb->created_ms;
     info->expires_ms = sb->expires_ms;
     info->owner = "";
-    info->state = dk_state_of(sbx_json_str(sbx_json_at(in, "State"), "Status"));
+    info->state = dk_state_of(sbxu_json_str(sbxu_json_at(in, "State"), "Status"));
     if (SBX_STRUCT_HAS(info, policy))
         info->policy = sb->policy;
     return SBX_OK;
@@ -283,12 +283,12 @@ int dk_set_ttl(void *sandbox, uint64_t ttl_ms)
         return sb->host->set_error(SBX_E_NOMEM, "docker: out of memory");
     }
     int bad = 0;
-    bad |= sbx_json_add_str(labels, DK_LABEL_TTL_FOR, sb->id);
-    bad |= sbx_json_add_str(labels, DK_LABEL_EXPIRES, endtxt);
-    bad |= sbx_json_add_str(labels, SBX_LABEL_CREATED, at);
-    bad |= sbx_json_add_str(body, "Name", name);
-    bad |= sbx_json_add(body, "Labels", labels);  /* body owns labels now, or it is freed */
-    char *text = bad ? NULL : sbx_json_text(body);
+    bad |= sbxu_json_add_str(labels, DK_LABEL_TTL_FOR, sb->id);
+    bad |= sbxu_json_add_str(labels, DK_LABEL_EXPIRES, endtxt);
+    bad |= sbxu_json_add_str(labels, SBXU_LABEL_CREATED, at);
+    bad |= sbxu_json_add_str(body, "Name", name);
+    bad |= sbxu_json_add(body, "Labels", labels);  /* body owns labels now, or it is freed */
+    char *text = bad ? NULL : sbxu_json_text(body);
     json_object_put(body);
     if (!text)
         return sb->host->set_error(SBX_E_NOMEM, "docker: out of memory");
@@ -307,10 +307,10 @@ static int post(dk_sandbox *sb, const char *what, const char *context)
 {
     char path[160];
     snprintf(path, sizeof(path), "/containers/%s/%s", sb->id, what);
-    sbx_http_request rq = {.method = "POST", .path = path};
-    sbx_http_response rs = {0};
+    sbxu_http_request rq = {.method = "POST", .path = path};
+    sbxu_http_response rs = {0};
     int rc = dk_api_call(&sb->conn, &rq, &rs, context);
-    sbx_http_response_clear(&rs);
+    sbxu_http_response_clear(&rs);
     return rc;
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The DSN's query options: image=, workdir=, ttl=, pull=, declared as a
- * plugins/lib option table; this file only says what a good value is.
+ * lib/ option table; this file only says what a good value is.
  */
 #include "docker.h"
 
@@ -40,25 +40,25 @@ static const char *const pull_policies[] = {"missing", "never", NULL};
 #define STR(x) #x
 #define XSTR(x) STR(x)
 
-static const sbx_opt options[] = {
-    {"image", SBX_OPT_STRING, DK_DEFAULT_IMAGE, offsetof(dk_options, image), image_ok, NULL,
+static const sbxu_opt options[] = {
+    {"image", SBXU_OPT_STRING, DK_DEFAULT_IMAGE, offsetof(dk_options, image), image_ok, NULL,
      " is not an image reference"},
-    {"workdir", SBX_OPT_STRING, DK_DEFAULT_WORKDIR, offsetof(dk_options, workdir), workdir_ok,
+    {"workdir", SBXU_OPT_STRING, DK_DEFAULT_WORKDIR, offsetof(dk_options, workdir), workdir_ok,
      NULL, " must be a clean absolute path other than /"},
-    {"ttl", SBX_OPT_SECONDS, XSTR(DK_DEFAULT_TTL_S), offsetof(dk_options, ttl_s), NULL, NULL,
+    {"ttl", SBXU_OPT_SECONDS, XSTR(DK_DEFAULT_TTL_S), offsetof(dk_options, ttl_s), NULL, NULL,
      NULL},
-    {"pull", SBX_OPT_CHOICE, "missing", offsetof(dk_options, pull), NULL, pull_policies, NULL},
+    {"pull", SBXU_OPT_CHOICE, "missing", offsetof(dk_options, pull), NULL, pull_policies, NULL},
     {NULL},
 };
 
 void dk_options_clear(dk_options *opt)
 {
-    sbx_opts_clear(opt, options);
+    sbxu_opts_clear(opt, options);
     memset(opt, 0, sizeof(*opt));
 }
 
 int dk_options_parse(const sbx_host *host, const sbx_plugin_dsn *dsn, dk_options *opt)
 {
     memset(opt, 0, sizeof(*opt));
-    return sbx_opts_parse(opt, host, DK_NAME, options, dsn);
+    return sbxu_opts_parse(opt, host, DK_NAME, options, dsn);
 }

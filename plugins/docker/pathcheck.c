@@ -42,19 +42,19 @@ void dk_resolved_clear(dk_resolved *r)
 int dk_stat_path(dk_sandbox *sb, const char *abs, dk_stat *st)
 {
     memset(st, 0, sizeof(*st));
-    char *esc = sbx_http_escape(&sb->conn.http, abs);
+    char *esc = sbxu_http_escape(&sb->conn.http, abs);
     char *path = NULL;
     if (!esc || asprintf(&path, "/containers/%s/archive?path=%s", sb->id, esc) < 0) {
         curl_free(esc);
         return sb->host->set_error(SBX_E_NOMEM, "docker: out of memory");
     }
     curl_free(esc);
-    sbx_http_request rq = {.method = "HEAD", .path = path};
-    sbx_http_response rs = {0};
+    sbxu_http_request rq = {.method = "HEAD", .path = path};
+    sbxu_http_response rs = {0};
     int rc = dk_http(&sb->conn, &rq, &rs);
     free(path);
     if (rc == SBX_OK && rs.status == 404) {
-        sbx_http_response_clear(&rs);
+        sbxu_http_response_clear(&rs);
         return SBX_OK;
     }
     if (rc == SBX_OK && rs.status != 200) {
@@ -63,17 +63,17 @@ int dk_stat_path(dk_sandbox *sb, const char *abs, dk_stat *st)
         rc = dk_api_fail(&sb->conn, &rs, context);
     }
     const char *stat = rs.header[DK_HDR_PATH_STAT];
-    char *decoded = rc == SBX_OK && stat ? sbx_base64_decode(stat, NULL) : NULL;
+    char *decoded = rc == SBX_OK && stat ? sbxu_base64_decode(stat, NULL) : NULL;
     json_object *o = decoded ? json_tokener_parse(decoded) : NULL;
     free(decoded);
     if (rc == SBX_OK && !o)
         rc = sb->host->set_error(SBX_E_BACKEND_PROTOCOL,
                                  "docker: no usable X-Docker-Container-Path-Stat for %s", abs);
     if (rc == SBX_OK) {
-        uint32_t mode = (uint32_t)sbx_json_int(o, "mode", 0);
-        const char *target = sbx_json_str(o, "linkTarget");
+        uint32_t mode = (uint32_t)sbxu_json_int(o, "mode", 0);
+        const char *target = sbxu_json_str(o, "linkTarget");
         st->exists = true;
-        st->size = (uint64_t)sbx_json_int(o, "size", 0);
+        st->size = (uint64_t)sbxu_json_int(o, "size", 0);
         st->mode = mode & 0777u;
         if (mode & GO_MODE_DIR)
             st->type = 2;
@@ -87,7 +87,7 @@ int dk_stat_path(dk_sandbox *sb, const char *abs, dk_stat *st)
             rc = sb->host->set_error(SBX_E_NOMEM, "docker: out of memory");
     }
     json_object_put(o);
-    sbx_http_response_clear(&rs);
+    sbxu_http_response_clear(&rs);
     return rc;
 }
 

@@ -26,8 +26,8 @@ int dk_ping(void *state, const sbx_plugin_dsn *dsn, char **detail)
         return rc;
     rc = dk_api_json(&conn, "GET", "/version", NULL, "asking the daemon for its version", &v);
     if (rc == SBX_OK) {
-        const char *version = sbx_json_str(v, "Version"), *api = sbx_json_str(v, "ApiVersion");
-        const char *os = sbx_json_str(v, "Os"), *arch = sbx_json_str(v, "Arch");
+        const char *version = sbxu_json_str(v, "Version"), *api = sbxu_json_str(v, "ApiVersion");
+        const char *os = sbxu_json_str(v, "Os"), *arch = sbxu_json_str(v, "Arch");
         char text[512];
         snprintf(text, sizeof(text), "Docker Engine %s (API %s, %s/%s) at %s",
                  version ? version : "?", api ? api : "?", os ? os : "?", arch ? arch : "?",

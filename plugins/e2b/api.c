@@ -13,7 +13,7 @@
 #include <strings.h>
 #include <sandboxio/errors.h>
 
-#include "../lib/sbx-cred.h"
+#include <sbxu/cred.h>
 
 int e2b_api_open(e2b_api *a, e2b_state *st, const sbx_plugin_dsn *dsn)
 {
@@ -25,7 +25,7 @@ int e2b_api_open(e2b_api *a, e2b_state *st, const sbx_plugin_dsn *dsn)
     if (rc)
         return rc;
     const char *key = NULL;
-    rc = sbx_cred_get(&key, host, E2B_NAME, "E2B_API_KEY",
+    rc = sbxu_cred_get(&key, host, E2B_NAME, "E2B_API_KEY",
                       "get one at https://e2b.dev/dashboard?tab=keys");
     if (rc == SBX_OK && (size_t)snprintf(a->key_header, sizeof(a->key_header), "X-API-Key: %s",
                                          key) >= sizeof(a->key_header))
@@ -42,11 +42,11 @@ void e2b_api_clear(e2b_api *a)
 }
 
 /* The config of a's sessions; headers (2 lines) is filled in. */
-static sbx_http_config api_config(const e2b_api *a, const char **headers)
+static sbxu_http_config api_config(const e2b_api *a, const char **headers)
 {
     headers[0] = a->key_header;
     headers[1] = NULL;
-    return (sbx_http_config){
+    return (sbxu_http_config){
         .plugin = E2B_NAME,
         .base_url = a->ep.api_url,
         .service = "E2B's control plane",
@@ -57,20 +57,20 @@ static sbx_http_config api_config(const e2b_api *a, const char **headers)
 }
 
 /* An idle session of a's endpoint and key from the pool, or a new one. */
-static int conn_take(e2b_api *a, sbx_http **c)
+static int conn_take(e2b_api *a, sbxu_http **c)
 {
     const char *headers[2];
-    sbx_http_config cfg = api_config(a, headers);
-    return sbx_http_pool_take(c, &a->st->pool, a->host, &cfg);
+    sbxu_http_config cfg = api_config(a, headers);
+    return sbxu_http_pool_take(c, &a->st->pool, a->host, &cfg);
 }
 
 char *e2b_api_escape(e2b_api *a, const char *text)
 {
-    sbx_http *c;
+    sbxu_http *c;
     if (conn_take(a, &c))
         return NULL;
-    char *esc = sbx_http_escape(c, text);
-    sbx_http_pool_give(&a->st->pool, c);
+    char *esc = sbxu_http_escape(c, text);
+    sbxu_http_pool_give(&a->st->pool, c);
     if (!esc)
         a->host->set_error(SBX_E_NOMEM, "e2b: out of memory");
     return esc;
@@ -89,7 +89,7 @@ int e2b_api_code(long status, const char *message)
     /* A team at its limit of concurrent sandboxes (429 or 403, "... limit ..."). */
     if ((status == 429 || status == 403) && (has(message, "concurrent") || has(message, "quota")))
         return SBX_E_BACKEND_QUOTA;
-    return sbx_http_status_code(status);
+    return sbxu_http_status_code(status);
 }
 
 int e2b_api_call(e2b_api *a, const char *method, const char *path, const char *body, int retry,
@@ -97,7 +97,7 @@ int e2b_api_call(e2b_api *a, const char *method, const char *path, const char *b
 {
     if (out)
         *out = NULL;
-    sbx_http_request rq = {
+    sbxu_http_request rq = {
         .method = method,
         .path = path,
         .body = body,
@@ -105,23 +105,23 @@ int e2b_api_call(e2b_api *a, const char *method, const char *path, const char *b
         .timeout_ms = 120000,
         .retry = retry,
     };
-    sbx_http_response rs = {0};
-    sbx_http *c;
+    sbxu_http_response rs = {0};
+    sbxu_http *c;
     int rc = conn_take(a, &c);
     if (rc)
         return rc;
-    rc = sbx_http_send(c, &rq, &rs);
+    rc = sbxu_http_send(c, &rq, &rs);
     if (status)
         *status = rs.status;
     a->retry_after_ms = rs.retry_after_ms;
     if (rc == SBX_OK && (rs.status < 200 || rs.status >= 300)) {
         char msg[512];
-        sbx_json_message(rs.body.data ? rs.body.data : "", rs.body.len, msg, sizeof(msg));
-        rc = sbx_http_fail_as(c, e2b_api_code(rs.status, msg), &rq, &rs, context, msg);
+        sbxu_json_message(rs.body.data ? rs.body.data : "", rs.body.len, msg, sizeof(msg));
+        rc = sbxu_http_fail_as(c, e2b_api_code(rs.status, msg), &rq, &rs, context, msg);
     } else if (rc == SBX_OK && out && rs.body.len) {
-        rc = sbx_json_parse(out, a->host, E2B_NAME, "API", context, rs.body.data, rs.body.len);
+        rc = sbxu_json_parse(out, a->host, E2B_NAME, "API", context, rs.body.data, rs.body.len);
     }
-    sbx_http_response_clear(&rs);
-    sbx_http_pool_give(&a->st->pool, c);
+    sbxu_http_response_clear(&rs);
+    sbxu_http_pool_give(&a->st->pool, c);
     return rc;
 }

@@ -121,9 +121,9 @@ void e2b_endpoint_clear(e2b_endpoint *ep);
 
 /* --- the backend ---------------------------------------------------------------- */
 
-#include "../lib/sbx-http.h"
-#include "../lib/sbx-http-pool.h"
-#include "../lib/sbx-json.h"
+#include <sbxu/http.h>
+#include <sbxu/http_pool.h>
+#include <sbxu/json.h>
 
 #define E2B_NAME "e2b"
 #define E2B_VERSION PACKAGE_VERSION
@@ -133,11 +133,11 @@ void e2b_endpoint_clear(e2b_endpoint *ep);
 /*
  * Control-plane sessions are the plugin's, not a sandbox's: a sandbox uses
  * one only to be made and killed, so calls take one from the plugin's pool
- * (plugins/lib/sbx-http-pool.h) and give it back.
+ * (lib/sbxu/http_pool.h) and give it back.
  */
 typedef struct e2b_state {
     const sbx_host *host;
-    sbx_http_pool pool;
+    sbxu_http_pool pool;
 } e2b_state;
 
 /* The control plane for one DSN: its endpoint and the key. */
@@ -157,7 +157,7 @@ typedef struct e2b_sandbox {
     char token_header[160];
     char id_header[96];
     const char *envd_headers[3];
-    sbx_http envd;              /* unary RPCs and /files; exec streams have their own handles */
+    sbxu_http envd;              /* unary RPCs and /files; exec streams have their own handles */
     uint64_t ttl_ms;            /* 0: dies with its handle */
     char *name, *policy;        /* as attach() found them, or NULL */
 } e2b_sandbox;
@@ -171,7 +171,7 @@ char *e2b_api_escape(e2b_api *a, const char *text);
  * e2b_api_call - method path with body (JSON text or NULL); a 2xx answer's
  * JSON in *out when out is non-NULL (json_object_put() it). A failure sets
  * the error with E2B's own message, mapped by e2b_api_code(). retry: enum
- * sbx_http_retry_mode. *status (may be NULL) gets the HTTP status.
+ * sbxu_http_retry_mode. *status (may be NULL) gets the HTTP status.
  */
 int e2b_api_call(e2b_api *a, const char *method, const char *path, const char *body, int retry,
                  const char *context, json_object **out, long *status);
@@ -217,7 +217,7 @@ typedef struct e2b_stream_ops {
  */
 int e2b_start(e2b_sandbox *sb, const char *body, uint64_t timeout_ms, const e2b_stream_ops *ops);
 /* Run argv (no shell, cwd = the home) and collect its stdout (capped at 64 KiB). */
-int e2b_run_quiet(e2b_sandbox *sb, const char *const *argv, sbx_buf *out, sbx_plugin_exit *x);
+int e2b_run_quiet(e2b_sandbox *sb, const char *const *argv, sbxu_buf *out, sbx_plugin_exit *x);
 
 /* exec_wrapper.c: the script of `/bin/sh -c SCRIPT sh N CWD PATH K=V... PROGRAM
  * ARGS...`; its first stderr line is "\001sbx-pid N" (the command's session)

@@ -25,8 +25,8 @@ plugins_e2b_sandboxio_e2b_la_SOURCES = \
 	plugins/e2b/ping.c
 nodist_plugins_e2b_sandboxio_e2b_la_SOURCES = plugins/e2b/spec-date.h
 plugins_e2b_sandboxio_e2b_la_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JSONC_CFLAGS)
-plugins_e2b_sandboxio_e2b_la_LIBADD = plugins/lib/libsbxhttp.la plugins/lib/libsbxjson.la \
-	plugins/lib/libsbxutil.la $(CURL_LIBS) $(JSONC_LIBS) -lpthread
+plugins_e2b_sandboxio_e2b_la_LIBADD = lib/libsbxu-curl.la lib/libsbxu-json.la \
+	lib/libsbxu.la $(CURL_LIBS) $(JSONC_LIBS) -lpthread
 plugins_e2b_sandboxio_e2b_la_LDFLAGS = $(SBX_PLUGIN_LINK)
 endif
 
@@ -72,7 +72,7 @@ plugins_e2b_tests_test_e2b_units_SOURCES = \
 	plugins/e2b/endpoint.c \
 	plugins/e2b/exec_wrapper.c
 plugins_e2b_tests_test_e2b_units_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(JSONC_CFLAGS)
-plugins_e2b_tests_test_e2b_units_LDADD = plugins/lib/libsbxutil.la $(CHECK_LIBS) $(JSONC_LIBS)
+plugins_e2b_tests_test_e2b_units_LDADD = lib/libsbxu.la $(CHECK_LIBS) $(JSONC_LIBS)
 
 ## The date of the specs the plugin is built against: the newest date of a
 ## stored copy in spec/SOURCES, embedded in the plugin's version as semver
@@ -100,7 +100,7 @@ SBX_E2B_TESTS += plugins/e2b/tests/e2b-passes-contract.sh \
 ## The minor 2 members through the plugin's descriptor (dlopen), against the rig.
 check_PROGRAMS += plugins/e2b/tests/lifecycle-members
 plugins_e2b_tests_lifecycle_members_SOURCES = plugins/e2b/tests/lifecycle-members.c \
-	plugins/lib/tests/host.h
+	lib/tests/host.h
 plugins_e2b_tests_lifecycle_members_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 plugins_e2b_tests_lifecycle_members_LDADD = $(CHECK_LIBS) -ldl
 endif

@@ -17,8 +17,8 @@
 #include <string.h>
 #include <sandboxio/errors.h>
 
-#include "../lib/sbx-opts.h"
-#include "../lib/sbx-url.h"
+#include <sbxu/opts.h>
+#include <sbxu/url.h>
 
 static bool template_ok(const char *v)
 {
@@ -30,10 +30,10 @@ static bool template_ok(const char *v)
     return true;
 }
 
-static const sbx_opt OPTIONS[] = {
-    {"template", SBX_OPT_STRING, "base", offsetof(e2b_endpoint, template_id), template_ok, NULL,
+static const sbxu_opt OPTIONS[] = {
+    {"template", SBXU_OPT_STRING, "base", offsetof(e2b_endpoint, template_id), template_ok, NULL,
      " is not a template id or alias"},
-    {"timeout", SBX_OPT_SECONDS, "300", offsetof(e2b_endpoint, timeout_s), NULL, NULL, NULL},
+    {"timeout", SBXU_OPT_SECONDS, "300", offsetof(e2b_endpoint, timeout_s), NULL, NULL, NULL},
     {NULL},
 };
 
@@ -64,12 +64,12 @@ int e2b_endpoint_parse(e2b_endpoint *ep, const sbx_host *host, const sbx_plugin_
         return host->set_error(SBX_E_DSN_BAD_AUTHORITY, "e2b: \"%s\" is not a domain", domain);
     snprintf(ep->domain, sizeof(ep->domain), "%s", domain);
 
-    int rc = sbx_opts_parse(ep, host, "e2b", OPTIONS, dsn);
+    int rc = sbxu_opts_parse(ep, host, "e2b", OPTIONS, dsn);
     if (rc)
         return rc;
     /* The control plane caps a sandbox's life; 0 would be its default of 15 s. */
     if (ep->timeout_s == 0 || ep->timeout_s > 24 * 3600) {
-        sbx_opts_clear(ep, OPTIONS);
+        sbxu_opts_clear(ep, OPTIONS);
         return host->set_error(SBX_E_DSN_BAD_OPTION_VALUE,
                                "e2b: timeout=%llu: the sandbox's life must be 1 s to 24 h",
                                (unsigned long long)ep->timeout_s);
@@ -77,15 +77,15 @@ int e2b_endpoint_parse(e2b_endpoint *ep, const sbx_host *host, const sbx_plugin_
 
     const char *api = getenv("E2B_API_URL");
     if (api && *api)
-        rc = sbx_url_check(host, "e2b", "E2B_API_URL", api, ep->api_url, sizeof(ep->api_url));
+        rc = sbxu_url_check(host, "e2b", "E2B_API_URL", api, ep->api_url, sizeof(ep->api_url));
     else
         snprintf(ep->api_url, sizeof(ep->api_url), "https://api.%s", ep->domain);
     const char *sandbox = getenv("E2B_SANDBOX_URL");
     if (!rc && sandbox && *sandbox)
-        rc = sbx_url_check(host, "e2b", "E2B_SANDBOX_URL", sandbox, ep->sandbox_url,
+        rc = sbxu_url_check(host, "e2b", "E2B_SANDBOX_URL", sandbox, ep->sandbox_url,
                            sizeof(ep->sandbox_url));
     if (rc)
-        sbx_opts_clear(ep, OPTIONS);
+        sbxu_opts_clear(ep, OPTIONS);
     return rc;
 }
 
@@ -99,5 +99,5 @@ int e2b_endpoint_envd_url(char *out, size_t size, const e2b_endpoint *ep, const 
 
 void e2b_endpoint_clear(e2b_endpoint *ep)
 {
-    sbx_opts_clear(ep, OPTIONS);
+    sbxu_opts_clear(ep, OPTIONS);
 }

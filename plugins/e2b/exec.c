@@ -18,8 +18,8 @@
 #include <unistd.h>
 #include <sandboxio/errors.h>
 
-#include "../lib/sbx-base64.h"
-#include "../lib/sbx-feed.h"
+#include <sbxu/base64.h>
+#include <sbxu/feed.h>
 
 /* execvp()'s search path when PATH is unset (glibc's confstr _CS_PATH). */
 #define E2B_NO_PATH_DEFAULT "/bin:/usr/bin"
@@ -43,7 +43,7 @@ typedef struct run {
     int cancel_fd;
     bool timed_out, cancelled, aborted;
     int feed_rc;            /* stdin could not be sent: the exec's code */
-    sbx_feed feed;          /* stdin */
+    sbxu_feed feed;          /* stdin */
 } run;
 
 static int64_t now_ms(void)
@@ -142,7 +142,7 @@ static int send_chunk(void *ud, const void *data, size_t n)
     run *r = ud;
     if (n == 0)
         return send_input(r, NULL);
-    char *b64 = sbx_base64_encode(data, n);
+    char *b64 = sbxu_base64_encode(data, n);
     int rc = b64 ? send_input(r, b64) : SBX_E_NOMEM;
     free(b64);
     return rc;
@@ -154,7 +154,7 @@ static int on_start(void *ud, uint32_t pid)
     r->pid = pid;
     if (!r->io->input || r->feed.running)
         return SBX_OK;
-    return sbx_feed_start(&r->feed, r->sb->host, E2B_NAME, r->io, 65536, send_chunk, r);
+    return sbxu_feed_start(&r->feed, r->sb->host, E2B_NAME, r->io, 65536, send_chunk, r);
 }
 
 /* --- the stream's end and its limits ------------------------------------------------ */
@@ -184,7 +184,7 @@ static int on_tick(void *ud)
     /* Stdin that could not be sent leaves the command waiting for it for
      * ever. envd's not_found is the command having ended first (or the
      * sandbox gone, which the stream itself reports): its end comes. */
-    int fed = sbx_feed_failed(&r->feed);
+    int fed = sbxu_feed_failed(&r->feed);
     if (fed != SBX_OK && fed != SBX_E_NOT_FOUND && !r->ended) {
         r->feed_rc = fed;
         return fed;
@@ -202,11 +202,11 @@ static void kill_tree(run *r)
                               "kill -KILL -- \"-$1\" 2>/dev/null; "
                               "pkill -KILL -s \"$1\" 2>/dev/null; exit 0",
                               "sh", sid, NULL};
-        sbx_buf out = {0};
+        sbxu_buf out = {0};
         sbx_plugin_exit x = {.struct_size = sizeof(x)};
         if (e2b_run_quiet(r->sb, argv, &out, &x) != SBX_OK)
             r->sb->host->log(SBX_LOG_WARN, E2B_NAME, "could not kill the session of the command");
-        sbx_buf_clear(&out);
+        sbxu_buf_clear(&out);
     }
     if (r->pid) {
         char body[96];
@@ -246,15 +246,15 @@ static char *start_body(const sbx_plugin_cmd *cmd, bool with_stdin)
     int bad = !args || !proc || !req;
     char *text = NULL;
     if (!bad) {
-        bad |= sbx_json_add_str(proc, "cmd", "/bin/sh");
-        bad |= sbx_json_add(proc, "args", args);
+        bad |= sbxu_json_add_str(proc, "cmd", "/bin/sh");
+        bad |= sbxu_json_add(proc, "args", args);
         args = NULL;
-        bad |= sbx_json_add_str(proc, "cwd", E2B_HOME);
-        bad |= sbx_json_add(req, "process", proc);
+        bad |= sbxu_json_add_str(proc, "cwd", E2B_HOME);
+        bad |= sbxu_json_add(req, "process", proc);
         proc = NULL;
-        bad |= sbx_json_add(req, "stdin", json_object_new_boolean(with_stdin));
+        bad |= sbxu_json_add(req, "stdin", json_object_new_boolean(with_stdin));
         if (!bad)
-            text = sbx_json_text(req);
+            text = sbxu_json_text(req);
     }
     json_object_put(args);
     json_object_put(proc);
@@ -311,7 +311,7 @@ int e2b_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
     bool stopped = r.timed_out || r.cancelled || r.aborted || r.feed_rc;
     if (stopped)
         kill_tree(&r);
-    sbx_feed_stop(&r.feed);
+    sbxu_feed_stop(&r.feed);
     if (r.cancelled)
         return host->set_error(SBX_E_EXEC_CANCELLED, "e2b: \"%s\" was cancelled", cmd->argv[0]);
     if (r.aborted)

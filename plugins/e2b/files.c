@@ -11,7 +11,7 @@
  * every operation first resolves the path inside the sandbox (`realpath
  * -m`, the leaf left unresolved for remove) and learns what is there; a
  * path that resolves outside /home/user is refused with SBX_E_PATH_ESCAPE,
- * and the call then names the resolved path (plugins/lib's path probe).
+ * and the call then names the resolved path (sbxu's path probe).
  */
 #include "e2b.h"
 
@@ -21,13 +21,13 @@
 #include <sandboxio/errors.h>
 #include <sandboxio/files.h>
 
-#include "../lib/sbx-metascript.h"
-#include "../lib/sbx-pathprobe.h"
-#include "../lib/sbx-time.h"
+#include <sbxu/metascript.h>
+#include <sbxu/pathprobe.h>
+#include <sbxu/time.h>
 
-typedef sbx_probe probe;
-enum { T_NONE = SBX_PROBE_NONE, T_FILE = SBX_PROBE_FILE, T_DIR = SBX_PROBE_DIR,
-       T_LINK = SBX_PROBE_LINK, T_NOTDIR = SBX_PROBE_NOTDIR };
+typedef sbxu_probe probe;
+enum { T_NONE = SBXU_PROBE_NONE, T_FILE = SBXU_PROBE_FILE, T_DIR = SBXU_PROBE_DIR,
+       T_LINK = SBXU_PROBE_LINK, T_NOTDIR = SBXU_PROBE_NOTDIR };
 
 static int probe_path(e2b_sandbox *sb, const char *rel, bool leaf, probe *pr)
 {
@@ -37,43 +37,43 @@ static int probe_path(e2b_sandbox *sb, const char *rel, bool leaf, probe *pr)
     pr->path[0] = '\0';
     if ((size_t)snprintf(full, sizeof(full), "%s/%s", E2B_HOME, rel) >= sizeof(full))
         return host->set_error(SBX_E_BAD_PATH, "e2b: the path %s is too long", rel);
-    const char *argv[] = {"/bin/sh", "-c", SBX_PROBE_SCRIPT, "sh", full, leaf ? "leaf" : "", NULL};
-    sbx_buf out = {0};
+    const char *argv[] = {"/bin/sh", "-c", SBXU_PROBE_SCRIPT, "sh", full, leaf ? "leaf" : "", NULL};
+    sbxu_buf out = {0};
     sbx_plugin_exit x = {.struct_size = sizeof(x)};
     int rc = e2b_run_quiet(sb, argv, &out, &x);
     if (rc == SBX_OK && (!x.exited || x.exit_code != 0 || !out.data))
         rc = host->set_error(SBX_E_BACKEND_FAILED,
                              "e2b: cannot resolve %s in the sandbox (realpath failed)", rel);
     if (rc == SBX_OK)
-        rc = sbx_probe_parse(pr, host, E2B_NAME, E2B_HOME, rel, out.data);
-    sbx_buf_clear(&out);
+        rc = sbxu_probe_parse(pr, host, E2B_NAME, E2B_HOME, rel, out.data);
+    sbxu_buf_clear(&out);
     return rc;
 }
 
-/* `sh -c script sh abs [a2 [a3]]`; its status mapped by sbx_meta_status(). */
+/* `sh -c script sh abs [a2 [a3]]`; its status mapped by sbxu_meta_status(). */
 static int run_script(e2b_sandbox *sb, const char *script, const char *abs, const char *a2,
                       const char *a3, const char *rel, const char *what)
 {
     const char *argv[] = {"/bin/sh", "-c", script, "sh", abs, a2, a3, NULL};
-    sbx_buf out = {0};
+    sbxu_buf out = {0};
     sbx_plugin_exit x = {.struct_size = sizeof(x)};
     int rc = e2b_run_quiet(sb, argv, &out, &x);
-    sbx_buf_clear(&out);
+    sbxu_buf_clear(&out);
     if (rc == SBX_OK)
-        rc = sbx_meta_status(sb->host, E2B_NAME, x.exited ? x.exit_code : 128 + x.signal, what,
+        rc = sbxu_meta_status(sb->host, E2B_NAME, x.exited ? x.exit_code : 128 + x.signal, what,
                              rel);
     return rc;
 }
 
 static int wrong_type(e2b_sandbox *sb, const char *rel, int type, bool want_dir)
 {
-    return sbx_probe_wrong_type(sb->host, E2B_NAME, rel, type, want_dir);
+    return sbxu_probe_wrong_type(sb->host, E2B_NAME, rel, type, want_dir);
 }
 
 /* "/files?path=<escaped>" into out. */
 static int files_path(e2b_sandbox *sb, const char *path, char *out, size_t size)
 {
-    char *esc = sbx_http_escape(&sb->envd, path);
+    char *esc = sbxu_http_escape(&sb->envd, path);
     if (!esc)
         return sb->host->set_error(SBX_E_NOMEM, "e2b: out of memory");
     int n = snprintf(out, size, "/files?path=%s", esc);
@@ -112,10 +112,10 @@ static int set_mode(e2b_sandbox *sb, const char *path, const char *resolved, uin
     char octal[8];
     snprintf(octal, sizeof(octal), "%04o", (unsigned)(mode & 07777));
     const char *argv[] = {"chmod", octal, "--", resolved, NULL};
-    sbx_buf out = {0};
+    sbxu_buf out = {0};
     sbx_plugin_exit x = {.struct_size = sizeof(x)};
     int rc = e2b_run_quiet(sb, argv, &out, &x);
-    sbx_buf_clear(&out);
+    sbxu_buf_clear(&out);
     if (rc == SBX_OK && (!x.exited || x.exit_code != 0))
         rc = sb->host->set_error(SBX_E_BACKEND_FAILED, "e2b: cannot set mode %s on %s (chmod failed)",
                                  octal, path);
@@ -149,21 +149,21 @@ int e2b_file_write(void *sandbox, const char *path, uint64_t size, uint32_t mode
     if ((rc = files_path(sb, pr.path, url, sizeof(url))))
         return rc;
     upload u = {.read = read, .userdata = userdata, .left = size};
-    sbx_http_request rq = {
+    sbxu_http_request rq = {
         .method = "POST",
         .path = url,
         .content_type = "application/octet-stream",
         .upload = pull,
         .upload_ud = &u,
-        .retry = SBX_HTTP_RETRY_NEVER,
+        .retry = SBXU_HTTP_RETRY_NEVER,
     };
-    sbx_http_response rs = {0};
-    rc = sbx_http_send(&sb->envd, &rq, &rs);
+    sbxu_http_response rs = {0};
+    rc = sbxu_http_send(&sb->envd, &rq, &rs);
     if (rc == SBX_OK && rs.upload_aborted)
         rc = sb->host->set_error(SBX_E_BAD_PATH, "e2b: writing %s: the data ended early", path);
     else if (rc == SBX_OK && rs.status != 200)
         rc = e2b_envd_fail(sb, rs.status, rs.body.data, "writing a file");
-    sbx_http_response_clear(&rs);
+    sbxu_http_response_clear(&rs);
     if (rc == SBX_OK && ((mode & 07777) != 0644 || pr.type == T_FILE))
         rc = set_mode(sb, path, pr.path, mode);
     return rc;
@@ -182,31 +182,31 @@ int e2b_file_read(void *sandbox, const char *path,
         return wrong_type(sb, path, pr.type, false);
     if ((rc = files_path(sb, pr.path, url, sizeof(url))))
         return rc;
-    sbx_http_request rq = {
+    sbxu_http_request rq = {
         .method = "GET",
         .path = url,
         .sink = sink,
         .sink_ud = userdata,
         /* A retry would repeat bytes the sink already has. */
-        .retry = SBX_HTTP_RETRY_NEVER,
+        .retry = SBXU_HTTP_RETRY_NEVER,
     };
-    sbx_http_response rs = {0};
-    rc = sbx_http_send(&sb->envd, &rq, &rs);
+    sbxu_http_response rs = {0};
+    rc = sbxu_http_send(&sb->envd, &rq, &rs);
     if (rc == SBX_OK && rs.sink_stopped)
         rc = sb->host->set_error(SBX_E_EXEC_ABORTED, "e2b: reading %s: the sink stopped", path);
     else if (rc == SBX_OK && rs.status != 200)
         rc = e2b_envd_fail(sb, rs.status, rs.body.data, "reading a file");
-    sbx_http_response_clear(&rs);
+    sbxu_http_response_clear(&rs);
     return rc;
 }
 
 static char *path_body(const char *path, int depth)
 {
     json_object *o = json_object_new_object();
-    int bad = !o || sbx_json_add_str(o, "path", path);
+    int bad = !o || sbxu_json_add_str(o, "path", path);
     if (!bad && depth)
-        bad = sbx_json_add(o, "depth", json_object_new_int(depth));
-    char *text = bad ? NULL : sbx_json_text(o);
+        bad = sbxu_json_add(o, "depth", json_object_new_int(depth));
+    char *text = bad ? NULL : sbxu_json_text(o);
     json_object_put(o);
     return text;
 }
@@ -219,7 +219,7 @@ static int list_dir(e2b_sandbox *sb, const char *path, json_object **root, json_
         return sb->host->set_error(SBX_E_NOMEM, "e2b: out of memory");
     int rc = e2b_rpc(sb, "filesystem.Filesystem/ListDir", body, true, "listing a directory", root);
     free(body);
-    *entries = rc == SBX_OK ? sbx_json_at(*root, "entries") : NULL;
+    *entries = rc == SBX_OK ? sbxu_json_at(*root, "entries") : NULL;
     if (rc == SBX_OK && *entries && !json_object_is_type(*entries, json_type_array))
         rc = sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "e2b: ListDir's entries are not a list");
     return rc;
@@ -256,8 +256,8 @@ int e2b_file_list(void *sandbox, const char *path,
         rc = sb->host->set_error(SBX_E_LIST_TOO_LARGE, "e2b: %s has %zu entries", path, n);
     for (size_t i = 0; rc == SBX_OK && i < n; i++) {
         json_object *e = json_object_array_get_idx(entries, i);
-        const char *name = sbx_json_str(e, "name");
-        json_object *size = sbx_json_at(e, "size");
+        const char *name = sbxu_json_str(e, "name");
+        json_object *size = sbxu_json_at(e, "size");
         if (!name || !name[0] || strchr(name, '/')) {
             rc = sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "e2b: ListDir gave an entry without a name");
             break;
@@ -266,16 +266,16 @@ int e2b_file_list(void *sandbox, const char *path,
         sbx_plugin_dirent d = {
             .struct_size = sizeof(d),
             .name = name,
-            .type = entry_type(sbx_json_str(e, "type")),
+            .type = entry_type(sbxu_json_str(e, "type")),
             .size = size ? (uint64_t)strtoull(json_object_get_string(size), NULL, 10) : 0,
-            .mode = (uint32_t)sbx_json_int(e, "mode", 0) & 07777,
-            .link_target = sbx_json_str(e, "symlinkTarget"),
+            .mode = (uint32_t)sbxu_json_int(e, "mode", 0) & 07777,
+            .link_target = sbxu_json_str(e, "symlinkTarget"),
         };
         if (d.type == 3 && !d.link_target)
             rc = sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "e2b: ListDir gave the symlink %s "
                                      "no target", name);
-        else if (sbx_json_str(e, "modifiedTime") &&
-                 sbx_rfc3339_parse(sbx_json_str(e, "modifiedTime"), &d.mtime,
+        else if (sbxu_json_str(e, "modifiedTime") &&
+                 sbxu_rfc3339_parse(sbxu_json_str(e, "modifiedTime"), &d.mtime,
                                    &d.mtime_nsec) != 0)
             rc = sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "e2b: ListDir gave %s a bad "
                                      "modifiedTime", name);
@@ -343,7 +343,7 @@ int e2b_file_symlink(void *sandbox, const char *path, const char *target)
         return rc;
     if (pr.type == T_NOTDIR)
         return wrong_type(sb, path, pr.type, false);
-    return run_script(sb, SBX_SYMLINK_SCRIPT, pr.path, target, NULL, path, "making the symlink");
+    return run_script(sb, SBXU_SYMLINK_SCRIPT, pr.path, target, NULL, path, "making the symlink");
 }
 
 int e2b_file_set_meta(void *sandbox, const char *path, const sbx_plugin_file_meta *meta)
@@ -356,7 +356,7 @@ int e2b_file_set_meta(void *sandbox, const char *path, const sbx_plugin_file_met
         return rc;
     if (pr.type == T_NONE || pr.type == T_NOTDIR)
         return wrong_type(sb, path, pr.type, false);
-    sbx_meta_args(meta, mode, mtime);
-    return run_script(sb, SBX_META_SCRIPT, pr.path, mode, mtime, path,
+    sbxu_meta_args(meta, mode, mtime);
+    return run_script(sb, SBXU_META_SCRIPT, pr.path, mode, mtime, path,
                       "setting the metadata of");
 }

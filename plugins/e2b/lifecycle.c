@@ -20,8 +20,8 @@
 #include <unistd.h>
 #include <sandboxio/errors.h>
 
-#include "../lib/sbx-owner.h"
-#include "../lib/sbx-time.h"
+#include <sbxu/owner.h>
+#include <sbxu/time.h>
 
 int e2b_open_named(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
                    const sbx_plugin_sandbox_opts *opts, void **sandbox)
@@ -34,7 +34,7 @@ static int64_t time_ms(const char *text)
 {
     int64_t sec;
     uint32_t nsec;
-    return sbx_rfc3339_parse(text, &sec, &nsec) == 0 ? sec * 1000 + nsec / 1000000 : 0;
+    return sbxu_rfc3339_parse(text, &sec, &nsec) == 0 ? sec * 1000 + nsec / 1000000 : 0;
 }
 
 static int state_of(const char *s)
@@ -51,26 +51,26 @@ static int state_of(const char *s)
 /* info from a SandboxDetail or ListedSandbox; strings point into s, owner into owner. */
 static void info_of(json_object *s, sbx_plugin_sandbox_info *info, char *owner, size_t size)
 {
-    json_object *meta = sbx_json_at(s, "metadata");
-    const char *host = sbx_json_str(meta, SBX_LABEL_HOST), *pid = sbx_json_str(meta, SBX_LABEL_PID);
+    json_object *meta = sbxu_json_at(s, "metadata");
+    const char *host = sbxu_json_str(meta, SBXU_LABEL_HOST), *pid = sbxu_json_str(meta, SBXU_LABEL_PID);
     snprintf(owner, size, "%s%s%s", host ? host : "", host && pid ? ":" : "", pid && host ? pid : "");
-    const char *name = sbx_json_str(meta, E2B_LABEL_NAME);
+    const char *name = sbxu_json_str(meta, E2B_LABEL_NAME);
     *info = (sbx_plugin_sandbox_info){
         .struct_size = sizeof(*info),
-        .id = sbx_json_str(s, "sandboxID"),
+        .id = sbxu_json_str(s, "sandboxID"),
         .name = name ? name : "",
-        .created_ms = time_ms(sbx_json_str(s, "startedAt")),
-        .expires_ms = time_ms(sbx_json_str(s, "endAt")),
+        .created_ms = time_ms(sbxu_json_str(s, "startedAt")),
+        .expires_ms = time_ms(sbxu_json_str(s, "endAt")),
         .owner = owner,
-        .state = state_of(sbx_json_str(s, "state")),
-        .policy = sbx_json_str(meta, E2B_LABEL_POLICY),
+        .state = state_of(sbxu_json_str(s, "state")),
+        .policy = sbxu_json_str(meta, E2B_LABEL_POLICY),
     };
 }
 
 /* The milliseconds left before endAt (0 past it). */
 static int64_t ms_left(json_object *s)
 {
-    int64_t end = time_ms(sbx_json_str(s, "endAt"));
+    int64_t end = time_ms(sbxu_json_str(s, "endAt"));
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     int64_t left = end - ((int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
@@ -95,14 +95,14 @@ static int connect_sandbox(e2b_sandbox *sb, long timeout_s, bool reopen_envd)
     snprintf(body, sizeof(body), "{\"timeout\":%ld}", timeout_s);
     json_object *out = NULL;
     /* Idempotent: "TTL is only extended", a running sandbox stays as it is. */
-    int rc = e2b_api_call(&sb->api, "POST", path, body, SBX_HTTP_RETRY_ALWAYS,
+    int rc = e2b_api_call(&sb->api, "POST", path, body, SBXU_HTTP_RETRY_ALWAYS,
                           "connecting to the sandbox", &out, NULL);
-    const char *token = rc == SBX_OK ? sbx_json_str(out, "envdAccessToken") : NULL;
+    const char *token = rc == SBX_OK ? sbxu_json_str(out, "envdAccessToken") : NULL;
     if (rc == SBX_OK && (!token || !token[0]))
         rc = sb->host->set_error(SBX_E_BACKEND_PROTOCOL,
                                  "e2b: connecting to %s: no envdAccessToken in the answer", sb->id);
     if (rc == SBX_OK && reopen_envd) {
-        sbx_http_clear(&sb->envd);
+        sbxu_http_clear(&sb->envd);
         rc = e2b_envd_open(sb, token);
     }
     json_object_put(out);
@@ -116,19 +116,19 @@ static int lookup(e2b_sandbox *sb, const char *id_or_name, json_object **out)
     *out = NULL;
     int rc = e2b_find(&sb->api, E2B_LABEL_NAME, id_or_name, &list);
     const char *id = rc == SBX_OK && json_object_array_length(list) > 0
-                         ? sbx_json_str(json_object_array_get_idx(list, 0), "sandboxID")
+                         ? sbxu_json_str(json_object_array_get_idx(list, 0), "sandboxID")
                          : id_or_name;
     if (rc == SBX_OK && (!id || !e2b_id_ok(id)))
         rc = sb->host->set_error(SBX_E_NOT_FOUND, "e2b: no sandbox %s", id_or_name);
     if (rc == SBX_OK) {
         char path[96];
         snprintf(path, sizeof(path), "/sandboxes/%s", id);
-        rc = e2b_api_call(&sb->api, "GET", path, NULL, SBX_HTTP_RETRY_AUTO, "looking the sandbox up",
+        rc = e2b_api_call(&sb->api, "GET", path, NULL, SBXU_HTTP_RETRY_AUTO, "looking the sandbox up",
                           out, NULL);
     }
     json_object_put(list);
     /* Only what sandboxio made: another program's sandbox of the same key is not ours. */
-    if (rc == SBX_OK && !sbx_json_str(sbx_json_at(*out, "metadata"), SBX_LABEL_MARK)) {
+    if (rc == SBX_OK && !sbxu_json_str(sbxu_json_at(*out, "metadata"), SBXU_LABEL_MARK)) {
         json_object_put(*out);
         *out = NULL;
         rc = sb->host->set_error(SBX_E_NOT_FOUND, "e2b: %s is not a sandbox sandboxio made",
@@ -148,7 +148,7 @@ int e2b_attach(void *state, const sbx_plugin_dsn *dsn, const char *id_or_name, v
     json_object *detail = NULL;
     rc = lookup(sb, id_or_name, &detail);
     if (rc == SBX_OK) {
-        snprintf(sb->id, sizeof(sb->id), "%s", sbx_json_str(detail, "sandboxID"));
+        snprintf(sb->id, sizeof(sb->id), "%s", sbxu_json_str(detail, "sandboxID"));
         long left = seconds_left(detail);
         if (left) {
             rc = connect_sandbox(sb, left, true);
@@ -159,9 +159,9 @@ int e2b_attach(void *state, const sbx_plugin_dsn *dsn, const char *id_or_name, v
         }
     }
     if (rc == SBX_OK) {
-        json_object *meta = sbx_json_at(detail, "metadata");
-        const char *name = sbx_json_str(meta, E2B_LABEL_NAME);
-        const char *policy = sbx_json_str(meta, E2B_LABEL_POLICY);
+        json_object *meta = sbxu_json_at(detail, "metadata");
+        const char *name = sbxu_json_str(meta, E2B_LABEL_NAME);
+        const char *policy = sbxu_json_str(meta, E2B_LABEL_POLICY);
         sb->name = strdup(name ? name : "");
         sb->policy = policy ? strdup(policy) : NULL;
         sb->ttl_ms = 1;    /* made to outlive a handle */
@@ -206,11 +206,11 @@ int e2b_list(void *state, const sbx_plugin_dsn *dsn,
     if (rc)
         return rc;
     json_object *list = NULL;
-    rc = e2b_find(&api, SBX_LABEL_MARK, "1", &list);
+    rc = e2b_find(&api, SBXU_LABEL_MARK, "1", &list);
     size_t n = rc == SBX_OK ? json_object_array_length(list) : 0;
     for (size_t i = 0; i < n; i++) {
         json_object *s = json_object_array_get_idx(list, i);
-        const char *id = sbx_json_str(s, "sandboxID");
+        const char *id = sbxu_json_str(s, "sandboxID");
         if (!id || !e2b_id_ok(id))
             continue;
         char owner[320];
@@ -236,7 +236,7 @@ int e2b_set_ttl(void *sandbox, uint64_t ttl_ms)
     snprintf(path, sizeof(path), "/sandboxes/%s/timeout", sb->id);
     snprintf(body, sizeof(body), "{\"timeout\":%llu}", (unsigned long long)s);
     /* "Calling this method multiple times overwrites the TTL": idempotent. */
-    return e2b_api_call(&sb->api, "POST", path, body, SBX_HTTP_RETRY_ALWAYS, "setting the TTL",
+    return e2b_api_call(&sb->api, "POST", path, body, SBXU_HTTP_RETRY_ALWAYS, "setting the TTL",
                         NULL, NULL);
 }
 
@@ -246,7 +246,7 @@ int e2b_pause(void *sandbox)
     char path[96];
     snprintf(path, sizeof(path), "/sandboxes/%s/pause", sb->id);
     long status = 0;
-    int rc = e2b_api_call(&sb->api, "POST", path, NULL, SBX_HTTP_RETRY_NEVER, "pausing the sandbox",
+    int rc = e2b_api_call(&sb->api, "POST", path, NULL, SBXU_HTTP_RETRY_NEVER, "pausing the sandbox",
                           NULL, &status);
     /* 409: already paused, which is what was asked. */
     return status == 409 ? SBX_OK : rc;
@@ -258,7 +258,7 @@ int e2b_resume(void *sandbox)
     json_object *detail = NULL;
     char path[96];
     snprintf(path, sizeof(path), "/sandboxes/%s", sb->id);
-    int rc = e2b_api_call(&sb->api, "GET", path, NULL, SBX_HTTP_RETRY_AUTO, "looking the sandbox up",
+    int rc = e2b_api_call(&sb->api, "GET", path, NULL, SBXU_HTTP_RETRY_AUTO, "looking the sandbox up",
                           &detail, NULL);
     /* A resume the caller asked for gets a second at least. */
     long left = rc == SBX_OK ? seconds_left(detail) : 0;

@@ -21,7 +21,7 @@ int e2b_ping(void *state, const sbx_plugin_dsn *dsn, char **detail)
     int rc = e2b_api_open(&api, st, dsn);
     if (rc)
         return rc;
-    rc = e2b_api_call(&api, "GET", "/v2/sandboxes?limit=1", NULL, SBX_HTTP_RETRY_AUTO,
+    rc = e2b_api_call(&api, "GET", "/v2/sandboxes?limit=1", NULL, SBXU_HTTP_RETRY_AUTO,
                       "checking the API key (listing sandboxes)", &list, NULL);
     if (rc == SBX_OK && !json_object_is_type(list, json_type_array))
         rc = host->set_error(SBX_E_BACKEND_PROTOCOL, "e2b: the sandbox list is not an array");

@@ -37,7 +37,7 @@ static int e2b_init(const sbx_host *host, void **state)
                                curl_easy_strerror(cc));
     }
     st->host = host;
-    int rc = sbx_http_pool_init(&st->pool, host, E2B_NAME);
+    int rc = sbxu_http_pool_init(&st->pool, host, E2B_NAME);
     if (rc) {
         curl_global_cleanup();
         free(st);
@@ -50,7 +50,7 @@ static int e2b_init(const sbx_host *host, void **state)
 static void e2b_fini(void *state)
 {
     e2b_state *st = state;
-    sbx_http_pool_clear(&st->pool);
+    sbxu_http_pool_clear(&st->pool);
     curl_global_cleanup();
     free(st);
 }

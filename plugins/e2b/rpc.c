@@ -31,7 +31,7 @@ int e2b_envd_open(e2b_sandbox *sb, const char *token)
         sb->envd_headers[n++] = sb->id_header;
     }
     sb->envd_headers[n] = NULL;
-    sbx_http_config cfg = {
+    sbxu_http_config cfg = {
         .plugin = E2B_NAME,
         .base_url = sb->envd_url,
         .display = sb->envd_url,
@@ -41,7 +41,7 @@ int e2b_envd_open(e2b_sandbox *sb, const char *token)
         /* A 502 right after create is E2B's proxy before envd is up: retried. */
         .retry = {.attempts = 8, .base_ms = 100, .max_ms = 2000, .deadline_ms = 30000},
     };
-    return sbx_http_init(&sb->envd, host, &cfg);
+    return sbxu_http_init(&sb->envd, host, &cfg);
 }
 
 int e2b_connect_code(const char *code)
@@ -68,14 +68,14 @@ int e2b_connect_code(const char *code)
 int e2b_envd_fail(e2b_sandbox *sb, long status, const char *body, const char *context)
 {
     char msg[512];
-    sbx_json_message(body ? body : "", body ? strlen(body) : 0, msg, sizeof(msg));
-    sbx_http_scrub(&sb->envd, NULL, msg, sizeof(msg));
+    sbxu_json_message(body ? body : "", body ? strlen(body) : 0, msg, sizeof(msg));
+    sbxu_http_scrub(&sb->envd, NULL, msg, sizeof(msg));
     if (status == 502 && !e2b_sandbox_alive(sb))
         return sb->host->set_error(SBX_E_NOT_FOUND, "e2b: %s: the sandbox %s is gone (%s)", context,
                                    sb->id, msg);
     json_object *o = json_tokener_parse(body ? body : "");
-    const char *code = sbx_json_str(o, "code");
-    int rc = code ? e2b_connect_code(code) : sbx_http_status_code(status);
+    const char *code = sbxu_json_str(o, "code");
+    int rc = code ? e2b_connect_code(code) : sbxu_http_status_code(status);
     rc = sb->host->set_error(rc, "e2b: %s: %s (HTTP %ld from envd)", context, msg, status);
     json_object_put(o);
     return rc;
@@ -87,24 +87,24 @@ int e2b_rpc(e2b_sandbox *sb, const char *method, const char *body, bool idempote
     char path[128];
     snprintf(path, sizeof(path), "/%s", method);
     static const char *const headers[] = {"Connect-Protocol-Version: 1", NULL};
-    sbx_http_request rq = {
+    sbxu_http_request rq = {
         .method = "POST",
         .path = path,
         .body = body,
         .content_type = "application/json",
         .headers = headers,
         .timeout_ms = 60000,
-        .retry = idempotent ? SBX_HTTP_RETRY_ALWAYS : SBX_HTTP_RETRY_NEVER,
+        .retry = idempotent ? SBXU_HTTP_RETRY_ALWAYS : SBXU_HTTP_RETRY_NEVER,
     };
-    sbx_http_response rs = {0};
+    sbxu_http_response rs = {0};
     if (out)
         *out = NULL;
-    int rc = sbx_http_send(&sb->envd, &rq, &rs);
+    int rc = sbxu_http_send(&sb->envd, &rq, &rs);
     if (rc == SBX_OK && rs.status != 200)
         rc = e2b_envd_fail(sb, rs.status, rs.body.data, context);
     else if (rc == SBX_OK && out)
-        rc = sbx_json_parse(out, sb->host, E2B_NAME, "envd", context,
+        rc = sbxu_json_parse(out, sb->host, E2B_NAME, "envd", context,
                             rs.body.data ? rs.body.data : "{}", rs.body.data ? rs.body.len : 2);
-    sbx_http_response_clear(&rs);
+    sbxu_http_response_clear(&rs);
     return rc;
 }

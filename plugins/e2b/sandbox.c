@@ -23,8 +23,8 @@
 
 #include <sandboxio/policy.h>
 
-#include "../lib/sbx-create.h"
-#include "../lib/sbx-owner.h"
+#include <sbxu/create.h>
+#include <sbxu/owner.h>
 
 /*
  * The labels. A sandbox made with a TTL outlives its owner on purpose: it
@@ -35,18 +35,18 @@ static json_object *metadata(uint64_t ttl_s, const char *create_id,
                              const sbx_plugin_sandbox_opts *opts)
 {
     bool detachable = opts && opts->ttl_ms;
-    sbx_owner_labels l;
-    sbx_owner_labels_make(&l, detachable ? 0 : ttl_s);
+    sbxu_owner_labels l;
+    sbxu_owner_labels_make(&l, detachable ? 0 : ttl_s);
     json_object *m = json_object_new_object();
-    int bad = !m || sbx_json_add_str(m, E2B_LABEL_CREATE, create_id);
+    int bad = !m || sbxu_json_add_str(m, E2B_LABEL_CREATE, create_id);
     if (!bad && opts && opts->name)
-        bad = sbx_json_add_str(m, E2B_LABEL_NAME, opts->name);
+        bad = sbxu_json_add_str(m, E2B_LABEL_NAME, opts->name);
     if (!bad && opts && opts->policy)
-        bad = sbx_json_add_str(m, E2B_LABEL_POLICY, opts->policy);
-    for (size_t i = 0; !bad && i < SBX_OWNER_LABELS; i++)
-        if (!detachable || (strcmp(l.kv[i].key, SBX_LABEL_PID) != 0 &&
-                            strcmp(l.kv[i].key, SBX_LABEL_START) != 0))
-            bad = sbx_json_add_str(m, l.kv[i].key, l.kv[i].value);
+        bad = sbxu_json_add_str(m, E2B_LABEL_POLICY, opts->policy);
+    for (size_t i = 0; !bad && i < SBXU_OWNER_LABELS; i++)
+        if (!detachable || (strcmp(l.kv[i].key, SBXU_LABEL_PID) != 0 &&
+                            strcmp(l.kv[i].key, SBXU_LABEL_START) != 0))
+            bad = sbxu_json_add_str(m, l.kv[i].key, l.kv[i].value);
     if (bad) {
         json_object_put(m);
         return NULL;
@@ -78,19 +78,19 @@ static char *create_body(const e2b_endpoint *ep, const sbx_plugin_limits *limits
     int bad = !req || !net;
     char *text = NULL;
     if (!bad) {
-        bad |= sbx_json_add_str(req, "templateID", ep->template_id);
+        bad |= sbxu_json_add_str(req, "templateID", ep->template_id);
         /* A TTL given with the sandbox replaces the DSN's timeout. */
         uint64_t timeout_s = opts && opts->ttl_ms ? (opts->ttl_ms + 999) / 1000 : ep->timeout_s;
-        bad |= sbx_json_add(req, "timeout", json_object_new_int64((int64_t)timeout_s));
-        bad |= sbx_json_add(req, "secure", json_object_new_boolean(1));
-        bad |= sbx_json_add(req, "allow_internet_access",
+        bad |= sbxu_json_add(req, "timeout", json_object_new_int64((int64_t)timeout_s));
+        bad |= sbxu_json_add(req, "secure", json_object_new_boolean(1));
+        bad |= sbxu_json_add(req, "allow_internet_access",
                             json_object_new_boolean(limits->network == SBX_NET_OPEN));
-        bad |= sbx_json_add(net, "allowPublicTraffic", json_object_new_boolean(0));
-        bad |= sbx_json_add(req, "network", net);
+        bad |= sbxu_json_add(net, "allowPublicTraffic", json_object_new_boolean(0));
+        bad |= sbxu_json_add(req, "network", net);
         net = NULL;
-        bad |= sbx_json_add(req, "metadata", metadata(timeout_s, create_id, opts));
+        bad |= sbxu_json_add(req, "metadata", metadata(timeout_s, create_id, opts));
         if (!bad)
-            text = sbx_json_text(req);
+            text = sbxu_json_text(req);
     }
     json_object_put(net);
     json_object_put(req);
@@ -107,7 +107,7 @@ void e2b_sandbox_free(e2b_sandbox *sb)
 {
     free(sb->name);
     free(sb->policy);
-    sbx_http_clear(&sb->envd);
+    sbxu_http_clear(&sb->envd);
     e2b_api_clear(&sb->api);
     memset(sb->token_header, 0, sizeof(sb->token_header));
     free(sb);
@@ -118,7 +118,7 @@ int e2b_kill(e2b_sandbox *sb)
     char path[96];
     long status = 0;
     snprintf(path, sizeof(path), "/sandboxes/%s", sb->id);
-    int rc = e2b_api_call(&sb->api, "DELETE", path, NULL, SBX_HTTP_RETRY_AUTO, "killing the sandbox",
+    int rc = e2b_api_call(&sb->api, "DELETE", path, NULL, SBXU_HTTP_RETRY_AUTO, "killing the sandbox",
                           NULL, &status);
     /* Already gone (its TTL, or a retry after a lost answer): nothing remains. */
     return rc == SBX_E_NOT_FOUND && status == 404 ? SBX_OK : rc;
@@ -138,7 +138,7 @@ int e2b_find(e2b_api *a, const char *key, const char *value, json_object **list)
     curl_free(filter);
     if (n < 0 || (size_t)n >= sizeof(path))
         return a->host->set_error(SBX_E_INVALID_ARGUMENT, "e2b: the metadata filter is too long");
-    int rc = e2b_api_call(a, "GET", path, NULL, SBX_HTTP_RETRY_AUTO, "listing sandboxes", list,
+    int rc = e2b_api_call(a, "GET", path, NULL, SBXU_HTTP_RETRY_AUTO, "listing sandboxes", list,
                           NULL);
     if (rc == SBX_OK && !json_object_is_type(*list, json_type_array)) {
         json_object_put(*list);
@@ -155,7 +155,7 @@ static int sweep_lost_create(e2b_sandbox *sb, const char *create_id)
     int rc = e2b_find(&sb->api, E2B_LABEL_CREATE, create_id, &list);
     size_t n = rc == SBX_OK ? json_object_array_length(list) : 0;
     for (size_t i = 0; rc == SBX_OK && i < n; i++) {
-        const char *id = sbx_json_str(json_object_array_get_idx(list, i), "sandboxID");
+        const char *id = sbxu_json_str(json_object_array_get_idx(list, i), "sandboxID");
         if (id && e2b_id_ok(id)) {
             snprintf(sb->id, sizeof(sb->id), "%s", id);
             rc = e2b_kill(sb);
@@ -175,7 +175,7 @@ typedef struct create_ctx {
 static int create_call(void *ud, long *status, long *retry_after_ms)
 {
     create_ctx *c = ud;
-    int rc = e2b_api_call(&c->sb->api, "POST", "/sandboxes", c->body, SBX_HTTP_RETRY_NEVER,
+    int rc = e2b_api_call(&c->sb->api, "POST", "/sandboxes", c->body, SBXU_HTTP_RETRY_NEVER,
                           "creating a sandbox", c->out, status);
     *retry_after_ms = c->sb->api.retry_after_ms;
     return rc;
@@ -187,7 +187,7 @@ static int create_sweep(void *ud)
     return sweep_lost_create(c->sb, c->create_id);
 }
 
-/* POST /sandboxes, tried again only where no second sandbox can come of it (plugins/lib). */
+/* POST /sandboxes, tried again only where no second sandbox can come of it (lib/). */
 static int create(e2b_sandbox *sb, const sbx_plugin_limits *limits,
                   const sbx_plugin_sandbox_opts *opts, json_object **out)
 {
@@ -197,9 +197,9 @@ static int create(e2b_sandbox *sb, const sbx_plugin_limits *limits,
     if (!body)
         return sb->host->set_error(SBX_E_NOMEM, "e2b: out of memory");
     create_ctx ctx = {.sb = sb, .body = body, .create_id = create_id, .out = out};
-    sbx_create c = {.host = sb->host, .plugin = E2B_NAME, .call = create_call,
+    sbxu_create c = {.host = sb->host, .plugin = E2B_NAME, .call = create_call,
                     .sweep = create_sweep, .ud = &ctx};
-    int rc = sbx_create_run(&c);
+    int rc = sbxu_create_run(&c);
     free(body);
     return rc;
 }
@@ -230,7 +230,7 @@ static int name_free(e2b_sandbox *sb, const char *name)
     if (rc == SBX_OK && json_object_array_length(list) > 0)
         rc = sb->host->set_error(SBX_E_BACKEND_CONFLICT, "e2b: a sandbox named %s exists (%s)",
                                  name,
-                                 sbx_json_str(json_object_array_get_idx(list, 0), "sandboxID")
+                                 sbxu_json_str(json_object_array_get_idx(list, 0), "sandboxID")
                                      ?: "?");
     json_object_put(list);
     return rc;
@@ -254,12 +254,12 @@ int e2b_open_with(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limit
     rc = create(sb, limits, opts, &out);
     const char *id = NULL, *token = NULL;
     if (rc == SBX_OK)
-        rc = sbx_json_get_string(&id, host, E2B_NAME, "creating a sandbox", out, "sandboxID");
+        rc = sbxu_json_get_string(&id, host, E2B_NAME, "creating a sandbox", out, "sandboxID");
     if (rc == SBX_OK && !e2b_id_ok(id))
         rc = host->set_error(SBX_E_BACKEND_PROTOCOL, "e2b: creating a sandbox: a bad sandboxID");
     if (rc == SBX_OK) {
         snprintf(sb->id, sizeof(sb->id), "%s", id);
-        token = sbx_json_str(out, "envdAccessToken");
+        token = sbxu_json_str(out, "envdAccessToken");
         if (!token || !token[0])
             rc = host->set_error(SBX_E_BACKEND_PROTOCOL,
                                  "e2b: creating a secure sandbox: no envdAccessToken in the answer");
@@ -301,7 +301,7 @@ bool e2b_sandbox_alive(e2b_sandbox *sb)
     char path[96];
     long status = 0;
     snprintf(path, sizeof(path), "/sandboxes/%s", sb->id);
-    int rc = e2b_api_call(&sb->api, "GET", path, NULL, SBX_HTTP_RETRY_AUTO,
+    int rc = e2b_api_call(&sb->api, "GET", path, NULL, SBXU_HTTP_RETRY_AUTO,
                           "looking the sandbox up", NULL, &status);
     return !(rc == SBX_E_NOT_FOUND && status == 404);
 }

@@ -9,7 +9,7 @@
  * and the process is reaped, then {} (infra packages/envd/internal/
  * services/process/start.go).
  *
- * The stream runs on a handle of its own (plugins/lib's sbx_http_stream),
+ * The stream runs on a handle of its own (sbxu's sbxu_http_stream),
  * so the caller can poll a cancel descriptor and keep a deadline while it
  * flows, and several commands of one sandbox run at once. A 502/503/504 or
  * a refused connection before any event (E2B's proxy while envd comes up)
@@ -24,7 +24,7 @@
 #include <unistd.h>
 #include <sandboxio/errors.h>
 
-#include "../lib/sbx-base64.h"
+#include <sbxu/base64.h>
 
 #define START_RETRY_DEADLINE_MS 30000
 
@@ -61,7 +61,7 @@ static int data_event(strm *s, json_object *data)
         if (!json_object_is_type(v, json_type_string))
             return protocol(s, "a data event that is not base64");
         size_t len = 0;
-        char *bytes = sbx_base64_decode(json_object_get_string(v), &len);
+        char *bytes = sbxu_base64_decode(json_object_get_string(v), &len);
         if (!bytes)
             return protocol(s, "a data event that is not base64");
         int rc = len && s->ops->data ? s->ops->data(s->ops->ud, streams[i], bytes, len) : 0;
@@ -85,7 +85,7 @@ static int on_message(void *ud, const char *json, size_t len)
     if (!json_object_object_get_ex(root, "event", &ev) || !json_object_is_type(ev, json_type_object))
         rc = protocol(s, "a message without an event");
     else if (json_object_object_get_ex(ev, "start", &v)) {
-        int64_t pid = sbx_json_int(v, "pid", -1);
+        int64_t pid = sbxu_json_int(v, "pid", -1);
         rc = pid <= 0 || pid > UINT32_MAX ? protocol(s, "a start event without a pid")
              : s->ops->start ? s->ops->start(s->ops->ud, (uint32_t)pid)
                              : SBX_OK;
@@ -110,7 +110,7 @@ static int on_end(void *ud, const char *json, size_t len)
         return protocol(s, "an end-of-stream message that is not Connect's");
     if (!has_error)
         return SBX_OK;
-    sbx_http_scrub(&s->sb->envd, NULL, message, sizeof(message));
+    sbxu_http_scrub(&s->sb->envd, NULL, message, sizeof(message));
     int rc = e2b_connect_code(code);
     /* envd refuses a missing cwd or a command it cannot start as invalid_argument. */
     if (strcmp(code, "invalid_argument") == 0)
@@ -155,7 +155,7 @@ static int try_start(strm *s, const char *body, size_t body_len, const char *con
     *again = false;
     s->stop_rc = 0;
     e2b_envelope_init(&s->env, on_message, on_end, s);
-    sbx_http_request rq = {
+    sbxu_http_request rq = {
         .method = "POST",
         .path = "/process.Process/Start",
         .body = body,
@@ -165,12 +165,12 @@ static int try_start(strm *s, const char *body, size_t body_len, const char *con
         .sink = on_data,
         .sink_ud = s,
         .body_cap = 8192,
-        .retry = SBX_HTTP_RETRY_NEVER,
+        .retry = SBXU_HTTP_RETRY_NEVER,
     };
-    sbx_http_watch watch = {.tick = ops->tick, .ud = ops->ud, .fd = ops->cancel_fd,
+    sbxu_http_watch watch = {.tick = ops->tick, .ud = ops->ud, .fd = ops->cancel_fd,
                             .every_ms = ops->poll_ms};
-    sbx_http_response rs = {0};
-    int rc = sbx_http_stream(&sb->envd, &rq, &watch, &rs);
+    sbxu_http_response rs = {0};
+    int rc = sbxu_http_stream(&sb->envd, &rq, &watch, &rs);
     if (rc == SBX_OK && s->stop_rc) {
         rc = s->stop_rc;
     } else if (rc == SBX_OK && rs.status != 200) {
@@ -186,7 +186,7 @@ static int try_start(strm *s, const char *body, size_t body_len, const char *con
     } else if (rc == SBX_OK && e2b_envelope_finish(&s->env) != SBX_OK) {
         rc = protocol(s, s->env.why);
     }
-    sbx_http_response_clear(&rs);
+    sbxu_http_response_clear(&rs);
     e2b_envelope_clear(&s->env);
     return rc;
 }
@@ -224,7 +224,7 @@ int e2b_start(e2b_sandbox *sb, const char *json, uint64_t timeout_ms, const e2b_
 /* --- helper commands --------------------------------------------------------- */
 
 typedef struct quiet {
-    sbx_buf *out;
+    sbxu_buf *out;
     sbx_plugin_exit *x;
     bool ended;
     int rc;
@@ -234,7 +234,7 @@ static int quiet_data(void *ud, int stream, const void *data, size_t len)
 {
     quiet *q = ud;
     if (stream == 1 && q->out->len + len <= 65536)
-        return sbx_buf_append(q->out, data, len);
+        return sbxu_buf_append(q->out, data, len);
     return SBX_OK;
 }
 
@@ -245,19 +245,19 @@ static int quiet_end(void *ud, json_object *end)
     return e2b_process_end(end, q->x);
 }
 
-int e2b_run_quiet(e2b_sandbox *sb, const char *const *argv, sbx_buf *out, sbx_plugin_exit *x)
+int e2b_run_quiet(e2b_sandbox *sb, const char *const *argv, sbxu_buf *out, sbx_plugin_exit *x)
 {
     json_object *req = json_object_new_object(), *proc = json_object_new_object();
     int bad = !req || !proc;
     if (!bad) {
-        bad |= sbx_json_add_str(proc, "cmd", argv[0]);
-        bad |= sbx_json_add(proc, "args", sbx_json_str_array(argv + 1));
-        bad |= sbx_json_add_str(proc, "cwd", E2B_HOME);
-        bad |= sbx_json_add(req, "process", proc);
+        bad |= sbxu_json_add_str(proc, "cmd", argv[0]);
+        bad |= sbxu_json_add(proc, "args", sbxu_json_str_array(argv + 1));
+        bad |= sbxu_json_add_str(proc, "cwd", E2B_HOME);
+        bad |= sbxu_json_add(req, "process", proc);
         proc = NULL;
-        bad |= sbx_json_add(req, "stdin", json_object_new_boolean(0));
+        bad |= sbxu_json_add(req, "stdin", json_object_new_boolean(0));
     }
-    char *body = bad ? NULL : sbx_json_text(req);
+    char *body = bad ? NULL : sbxu_json_text(req);
     json_object_put(proc);
     json_object_put(req);
     if (!body)

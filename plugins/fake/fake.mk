@@ -13,7 +13,7 @@ plugins_fake_sandboxio_fake_la_SOURCES = \
 	plugins/fake/state.c \
 	plugins/fake/named.c \
 	plugins/fake/list.c
-plugins_fake_sandboxio_fake_la_LIBADD = plugins/lib/libsbxutil.la -lpthread
+plugins_fake_sandboxio_fake_la_LIBADD = lib/libsbxu.la -lpthread
 plugins_fake_sandboxio_fake_la_LDFLAGS = $(SBX_PLUGIN_LINK)
 
 EXTRA_DIST += docs/backends/fake.md

@@ -5,7 +5,7 @@
  * directory and is renamed into place, so a reader never sees half a file.
  */
 #include "fake.h"
-#include "../lib/sbx-fsmeta.h"
+#include <sbxu/fsmeta.h>
 
 #include <dirent.h>
 #include <errno.h>
@@ -264,7 +264,7 @@ static int list_dir(fake_sandbox *sb, const char *path,
         ent.type = dirent_type(st.st_mode);
         ent.size = (uint64_t)st.st_size;
         ent.mode = (uint32_t)(st.st_mode & 07777);
-        if ((err = sbx_fsmeta_fill(fd, de->d_name, &st, &ent, target, sizeof(target))) != 0) {
+        if ((err = sbxu_fsmeta_fill(fd, de->d_name, &st, &ent, target, sizeof(target))) != 0) {
             if (err == ENOENT)
                 continue;
             rc = fake_errno_error(host, err, "cannot read a link of", path);
@@ -380,7 +380,7 @@ int fake_file_symlink(void *sandbox, const char *path, const char *target)
     if (rc != SBX_OK)
         return rc;
     if ((rc = open_parent(sb, path, true, &dir_fd, &base)) == SBX_OK &&
-        (err = sbx_fsmeta_symlink(dir_fd, base, target)) != 0)
+        (err = sbxu_fsmeta_symlink(dir_fd, base, target)) != 0)
         rc = fake_errno_error(sb->host, err, "cannot make the symlink", path);
     if (dir_fd >= 0)
         close(dir_fd);
@@ -397,7 +397,7 @@ int fake_file_set_meta(void *sandbox, const char *path, const sbx_plugin_file_me
     if (rc != SBX_OK)
         return rc;
     if ((rc = open_parent(sb, path, false, &dir_fd, &base)) == SBX_OK &&
-        (err = sbx_fsmeta_set(dir_fd, base, meta)) != 0)
+        (err = sbxu_fsmeta_set(dir_fd, base, meta)) != 0)
         rc = err == EOPNOTSUPP
                  ? sb->host->set_error(SBX_E_NOT_REGULAR,
                                        "fake: \"%s\" is a symlink: it has no mode of its own", path)

@@ -24,7 +24,7 @@
 #include <sandboxio/files.h>
 
 #include "local.h"
-#include "../lib/sbx-fsmeta.h"
+#include <sbxu/fsmeta.h>
 
 #define IO_CHUNK (256 * 1024)
 
@@ -391,7 +391,7 @@ int local_file_list(void *sandbox, const char *path,
             .size = (uint64_t)v[i].st.st_size, .mode = m & 07777,
         };
         char target[4096];
-        int err = rc == SBX_OK ? sbx_fsmeta_fill(dirfd(d), v[i].name, &v[i].st, &ent, target,
+        int err = rc == SBX_OK ? sbxu_fsmeta_fill(dirfd(d), v[i].name, &v[i].st, &ent, target,
                                                  sizeof target) : 0;
         if (err && err != ENOENT)
             rc = map_errno(sb->host, err, "list", path);
@@ -475,7 +475,7 @@ int local_file_symlink(void *sandbox, const char *path, const char *target)
     int parent = open_parent(sb, path, &name);
     if (parent < 0)
         return map_errno(sb->host, errno, "symlink", path);
-    err = (int)as_sandbox(sb, sbx_fsmeta_symlink(parent, name, target));
+    err = (int)as_sandbox(sb, sbxu_fsmeta_symlink(parent, name, target));
     close(parent);
     return err ? map_errno(sb->host, err, "symlink", path) : SBX_OK;
 }
@@ -491,7 +491,7 @@ int local_file_set_meta(void *sandbox, const char *path, const sbx_plugin_file_m
     int parent = open_parent(sb, path, &name);
     if (parent < 0)
         return map_errno(sb->host, errno, "set metadata of", path);
-    err = (int)as_sandbox(sb, sbx_fsmeta_set(parent, name, meta));
+    err = (int)as_sandbox(sb, sbxu_fsmeta_set(parent, name, meta));
     close(parent);
     if (err == EOPNOTSUPP)
         return sb->host->set_error(SBX_E_NOT_REGULAR,

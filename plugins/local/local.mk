@@ -37,7 +37,7 @@ plugins_local_sandboxio_local_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DSBX_LOCAL_PROXY='"$(pkglibexecdir)/sandboxio-local-proxy"'
 nodist_plugins_local_sandboxio_local_la_SOURCES = plugins/local/filter-bpf.h
 plugins_local_sandboxio_local_la_LDFLAGS = $(SBX_PLUGIN_LINK)
-plugins_local_sandboxio_local_la_LIBADD = plugins/lib/libsbxutil.la -ldl -lpthread
+plugins_local_sandboxio_local_la_LIBADD = lib/libsbxu.la -ldl -lpthread
 
 ## The filter generator runs on the build machine (a cross build would need
 ## one built for the build machine). The explicit dependency covers builds

@@ -35,7 +35,7 @@ src_cli_libsbxcli_la_SOURCES = \
 	src/cli/util.h
 src_cli_libsbxcli_la_CPPFLAGS = $(AM_CPPFLAGS) -DSBX_CLI_PARTDIR='"$(pkglibexecdir)"'
 src_cli_libsbxcli_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
-SBX_CLI_LDADD = src/cli/libsbxcli.la src/libsandboxio.la plugins/lib/libsbxutil.la $(JSONC_LIBS) \
+SBX_CLI_LDADD = src/cli/libsbxcli.la src/libsandboxio.la lib/libsbxu.la $(JSONC_LIBS) \
 	$(LIBLTDL)
 
 bin_PROGRAMS += src/sandboxio
@@ -87,8 +87,9 @@ src_sandboxio_cp_LDADD = $(SBX_CLI_LDADD) $(ARCHIVE_LIBS)
 ## `contract`: the suite linked in from contract/.
 pkglibexec_PROGRAMS += src/sandboxio-contract
 src_sandboxio_contract_SOURCES = src/cli/part_main.c src/cli/cmd_contract.c
-src_sandboxio_contract_CPPFLAGS = $(sbx_part_cppflags) -DSBX_PART_CMD=cmd_contract \
-	-DSBX_PART_NAME='"contract"'
+## contract.h: the suite's interface, from its own directory.
+src_sandboxio_contract_CPPFLAGS = $(sbx_part_cppflags) -I$(top_srcdir)/contract \
+	-DSBX_PART_CMD=cmd_contract -DSBX_PART_NAME='"contract"'
 src_sandboxio_contract_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
 src_sandboxio_contract_LDADD = contract/libsbxcontract.la $(SBX_CLI_LDADD)
 
@@ -176,7 +177,7 @@ TESTS += tests/cli/test_cli_parse
 tests_cli_test_cli_parse_SOURCES = tests/cli/test_cli_parse.c \
 	src/cli/util.c src/cli/util.h src/cli/encode.c src/cli/encode.h
 tests_cli_test_cli_parse_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(JSONC_CFLAGS)
-tests_cli_test_cli_parse_LDADD = src/libsandboxio.la plugins/lib/libsbxutil.la $(CHECK_LIBS) \
+tests_cli_test_cli_parse_LDADD = src/libsandboxio.la lib/libsbxu.la $(CHECK_LIBS) \
 	$(JSONC_LIBS)
 
 ## Unit tests of the YAML profiles reader.

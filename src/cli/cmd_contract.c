@@ -9,8 +9,8 @@
 #include <getopt.h>
 #include <stdio.h>
 
-#include "../../contract/contract.h"
 #include "commands.h"
+#include "contract.h"
 #include "run.h"
 #include "util.h"
 

@@ -31,7 +31,7 @@
 #include "cp.h"
 #include "run.h"
 #include "util.h"
-#include "../../plugins/lib/sbx-fsmeta.h"
+#include <sbxu/fsmeta.h>
 
 /* The only bits a copy carries: never setuid, setgid or sticky. */
 #define CP_PERM 0777u
@@ -243,8 +243,8 @@ static int out_link(const sbx_dirent *d, int dirfd, const char *name, const char
     if (!d->link_target)
         return (sbx_cli_error(SBX_E_BACKEND_PROTOCOL, "cp: the backend gave no target for the "
                               "symlink %s", shown), SBX_E_BACKEND_PROTOCOL);
-    if ((err = sbx_fsmeta_symlink(dirfd, name, d->link_target)) != 0 ||
-        (err = sbx_fsmeta_set(dirfd, name, &m)) != 0)
+    if ((err = sbxu_fsmeta_symlink(dirfd, name, d->link_target)) != 0 ||
+        (err = sbxu_fsmeta_set(dirfd, name, &m)) != 0)
         return sys_error("cannot make the symlink", shown, err);
     return SBX_OK;
 }

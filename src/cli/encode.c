@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * encode.c - UTF-8 validation and base64 (plugins/lib's), for binary command
+ * encode.c - UTF-8 validation and base64 (sbxu's), for binary command
  * output in JSON.
  */
 #include "config.h"
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "encode.h"
-#include "../../plugins/lib/sbx-base64.h"
+#include <sbxu/base64.h>
 
 int sbx_cli_utf8_valid(const void *data, size_t len)
 {
@@ -79,7 +79,7 @@ int sbx_cli_json_wants_base64(const void *data, size_t len)
 
 char *sbx_cli_base64(const void *data, size_t len)
 {
-    return sbx_base64_encode(data, len);
+    return sbxu_base64_encode(data, len);
 }
 
 static int b64_value(unsigned char c)

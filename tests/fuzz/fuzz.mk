@@ -24,7 +24,7 @@ tests_fuzz_fuzz_docker_demux_SOURCES = tests/fuzz/fuzz_docker_demux.c tests/fuzz
 tests_fuzz_fuzz_docker_demux_CFLAGS = $(SBX_FUZZ_DOCKER_CFLAGS)
 tests_fuzz_fuzz_docker_demux_LDFLAGS = $(FUZZ_CFLAGS)
 tests_fuzz_fuzz_docker_control_SOURCES = tests/fuzz/fuzz_docker_control.c tests/fuzz/chunks.h \
-	plugins/docker/control.c plugins/lib/buf.c
+	plugins/docker/control.c lib/buf.c
 tests_fuzz_fuzz_docker_control_CFLAGS = $(SBX_FUZZ_DOCKER_CFLAGS)
 tests_fuzz_fuzz_docker_control_LDFLAGS = $(FUZZ_CFLAGS)
 

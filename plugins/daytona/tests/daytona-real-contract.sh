@@ -3,11 +3,11 @@
 # The contract suite against real Daytona (`make check-daytona-real`), with
 # the key in DAYTONA_API_KEY (DAYTONA_API_URL for a self-hosted install;
 # DAYTONA_SNAPSHOT, default Daytona's own; DAYTONA_TARGET, default the
-# organisation's): see plugins/lib/tests/real-contract.sh. SKIP (77)
+# organisation's): see lib/tests/real-contract.sh. SKIP (77)
 # without a key.
 REAL_WHO=Daytona
 REAL_KEY=DAYTONA_API_KEY
 REAL_DSN="daytona://?snapshot=${DAYTONA_SNAPSHOT:-}&target=${DAYTONA_TARGET:-}&ttl=1800"
 REAL_ONLINE="ok: Daytona API at "
 REAL_TARGET=check-daytona-real
-. "$(dirname "$0")/../../lib/tests/real-contract.sh"
+. "$(dirname "$0")/../../../lib/tests/real-contract.sh"

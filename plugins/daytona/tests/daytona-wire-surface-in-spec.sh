@@ -20,7 +20,7 @@ exec </dev/null
 . "$SBX_TEST_SRCDIR/tests/churn/churn-npm.sh"
 . "$SBX_TEST_SRCDIR/tests/churn/wire-surface.sh"
 RIG_SIDE_LOG=/_control/toolbox-requests RIG_SIDE_NAME=toolbox
-. "$SBX_TEST_SRCDIR/plugins/lib/tests/rig-control.sh"
+. "$SBX_TEST_SRCDIR/lib/tests/rig-control.sh"
 SBX="$SBX_TEST_BUILDDIR/src/sandboxio"
 REC=$(mktemp -d /tmp/sbx-daytona-wire-XXXXXX)
 trap 'rig_stop; rm -rf "$REC"' EXIT

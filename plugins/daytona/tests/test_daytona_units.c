@@ -24,7 +24,7 @@
 #include <sandboxio/exec.h>
 #include <sandboxio/policy.h>
 
-#include "../../lib/tests/host.h"
+#include "../../../lib/tests/host.h"
 
 /* --- logdemux --------------------------------------------------------------- */
 

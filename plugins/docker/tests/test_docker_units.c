@@ -13,13 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A host table that records the last error (shared with plugins/lib's tests). */
-#include "../../lib/tests/host.h"
+/* A host table that records the last error (shared with sbxu's tests). */
+#include "../../../lib/tests/host.h"
 
 /* --- demux ---------------------------------------------------------------- */
 
 typedef struct sink {
-    sbx_buf out[3];
+    sbxu_buf out[3];
     int stop_after;    /* stop at the n-th call (0 = never) */
     int calls;
 } sink;
@@ -28,14 +28,14 @@ static int sink_out(void *ud, int stream, const void *data, size_t len)
 {
     sink *s = ud;
     s->calls++;
-    sbx_buf_append(&s->out[stream], data, len);
+    sbxu_buf_append(&s->out[stream], data, len);
     return s->stop_after && s->calls >= s->stop_after ? 7 : 0;
 }
 
 static void sink_clear(sink *s)
 {
     for (int i = 0; i < 3; i++)
-        sbx_buf_clear(&s->out[i]);
+        sbxu_buf_clear(&s->out[i]);
 }
 
 static size_t frame(unsigned char *p, int stream, const char *payload)

@@ -14,7 +14,7 @@
 #include <time.h>
 #include <sandboxio/policy.h>
 
-#include "../../lib/tests/host.h"
+#include "../../../lib/tests/host.h"
 
 static const sbx_plugin *P;
 static void *state;

@@ -10,7 +10,7 @@
 
 #include <sandboxio/errors.h>
 
-#include "../../lib/tests/host.h"
+#include "../../../lib/tests/host.h"
 
 #include <stdio.h>
 #include <sys/wait.h>

@@ -51,7 +51,7 @@ export const PROVIDERS = {
     history: {},
     maps: ["labels", "env", "envs"],
     // Of an error answer the adapter reads only the message
-    // (api.c and toolbox.c take it with sbx_json_message, plugins/lib/json.c).
+    // (api.c and toolbox.c take it with sbxu_json_message, lib/json.c).
     errorReads: ["message"],
     // Headers on the wire that are in no published spec, and why: as
     // "SVC NAME" for one service only (the control plane's spec declares

@@ -1,0 +1,106 @@
+# SPDX-License-Identifier: Apache-2.0
+## lib/: what backends share, as libtool convenience libraries split
+## by dependency; each plugin links only the ones it uses, and since
+## plugins export only their entry point nothing of these leaks.
+##   libsbxu  no external dependency: buffers, base64, credentials,
+##               DSN options, endpoint URLs, owner labels and the gc
+##               sweep, the in-sandbox path probe, a stdin feeder thread,
+##               the create loop that never retries blindly (the CLI
+##               uses its base64 too), file metadata on a host filesystem
+##               and the commands that set it inside a sandbox
+##   libsbxu-json  json-c helpers
+##   libsbxu-curl  libcurl sessions with retry, redaction and the status map,
+##               and the pool of them a plugin's sandboxes share
+noinst_LTLIBRARIES += lib/libsbxu.la
+lib_libsbxu_la_SOURCES = \
+	lib/sbxu/buf.h \
+	lib/buf.c \
+	lib/sbxu/base64.h \
+	lib/base64.c \
+	lib/sbxu/cred.h \
+	lib/cred.c \
+	lib/sbxu/opts.h \
+	lib/opts.c \
+	lib/sbxu/owner.h \
+	lib/owner.c \
+	lib/gc.c \
+	lib/sbxu/url.h \
+	lib/url.c \
+	lib/sbxu/pathprobe.h \
+	lib/pathprobe.c \
+	lib/sbxu/feed.h \
+	lib/feed.c \
+	lib/sbxu/create.h \
+	lib/create.c \
+	lib/sbxu/fsmeta.h \
+	lib/fsmeta.c \
+	lib/sbxu/metascript.h \
+	lib/metascript.c \
+	lib/sbxu/time.h \
+	lib/rfc3339.c
+
+if SBX_NEED_JSON_PLUGIN
+noinst_LTLIBRARIES += lib/libsbxu-json.la
+lib_libsbxu_json_la_SOURCES = \
+	lib/sbxu/json.h \
+	lib/json.c
+lib_libsbxu_json_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
+lib_libsbxu_json_la_LIBADD = $(JSONC_LIBS)
+endif
+
+if SBX_NEED_HTTP
+noinst_LTLIBRARIES += lib/libsbxu-curl.la
+lib_libsbxu_curl_la_SOURCES = \
+	lib/sbxu/http.h \
+	lib/http_internal.h \
+	lib/http_session.c \
+	lib/http_transfer.c \
+	lib/http_retry.c \
+	lib/http_status.c \
+	lib/http_redact.c \
+	lib/sbxu/http_pool.h \
+	lib/http_pool.c
+lib_libsbxu_curl_la_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS)
+## It calls libsbxu (buffers): a plugin links both.
+lib_libsbxu_curl_la_LIBADD = $(CURL_LIBS) -lpthread
+
+endif
+
+## Tests: the HTTP session against a scripted server on 127.0.0.1, and the
+## pure helpers; each where the library it tests is built.
+if SBX_NEED_HTTP
+check_PROGRAMS += lib/tests/test_http_retry
+TESTS += lib/tests/test_http_retry
+lib_tests_test_http_retry_SOURCES = lib/tests/test_http_retry.c \
+	lib/tests/host.h lib/tests/loopback.h lib/tests/scripted-server.h
+lib_tests_test_http_retry_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CURL_CFLAGS)
+lib_tests_test_http_retry_LDADD = lib/libsbxu-curl.la lib/libsbxu.la \
+	$(CHECK_LIBS) $(CURL_LIBS) -lpthread
+check_PROGRAMS += lib/tests/test_http_stream
+TESTS += lib/tests/test_http_stream
+lib_tests_test_http_stream_SOURCES = lib/tests/test_http_stream.c \
+	lib/tests/host.h lib/tests/loopback.h lib/tests/scripted-server.h
+lib_tests_test_http_stream_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CURL_CFLAGS)
+lib_tests_test_http_stream_LDADD = lib/libsbxu-curl.la lib/libsbxu.la \
+	$(CHECK_LIBS) $(CURL_LIBS) -lpthread
+check_PROGRAMS += lib/tests/test_http_pool
+TESTS += lib/tests/test_http_pool
+lib_tests_test_http_pool_SOURCES = lib/tests/test_http_pool.c \
+	lib/tests/host.h lib/tests/loopback.h
+lib_tests_test_http_pool_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CURL_CFLAGS)
+lib_tests_test_http_pool_LDADD = lib/libsbxu-curl.la lib/libsbxu.la \
+	$(CHECK_LIBS) $(CURL_LIBS) -lpthread
+endif
+if SBX_NEED_JSON_PLUGIN
+check_PROGRAMS += lib/tests/test_lib_units
+TESTS += lib/tests/test_lib_units
+lib_tests_test_lib_units_SOURCES = lib/tests/test_lib_units.c \
+	lib/tests/host.h
+lib_tests_test_lib_units_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(JSONC_CFLAGS)
+lib_tests_test_lib_units_LDADD = lib/libsbxu-json.la lib/libsbxu.la \
+	$(CHECK_LIBS) $(JSONC_LIBS)
+endif
+
+## The cloud backends' tests share the shell side of their rigs' control endpoints.
+EXTRA_DIST += lib/tests/rig-control.sh lib/tests/real-contract.sh \
+	lib/tests/passes-contract.sh
