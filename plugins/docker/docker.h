@@ -21,6 +21,7 @@
  *   pathcheck.c paths in the container, refused when a symlink leads out
  *   files.c     files through the archive endpoints (libarchive)
  *   files_exec.c listing and removal, by exec
+ *   listing.c   the listing command's output, parsed
  *   gc.c        removal of leaked containers (lib/sbxu/owner.h decides)
  *   named.c     named sandboxes with a TTL: open_named, attach, set_ttl, pause
  *   list.c      the named sandboxes of this user
@@ -362,6 +363,16 @@ int dk_file_write(void *sandbox, const char *path, uint64_t size, uint32_t mode,
                   long (*read)(void *userdata, void *buf, size_t len), void *userdata);
 int dk_file_read(void *sandbox, const char *path,
                  int (*sink)(void *userdata, const void *data, size_t len), void *userdata);
+/* listing.c: the listing command's output, parsed in place (names and
+ * targets point into it). */
+typedef struct dk_listing {
+    sbx_plugin_dirent *ents;
+    size_t count;
+    const char *why; /* what was wrong, when not DK_LISTING_OK */
+} dk_listing;
+enum { DK_LISTING_OK = 0, DK_LISTING_BAD = -1, DK_LISTING_TOO_LARGE = -2, DK_LISTING_NOMEM = -3 };
+int dk_listing_parse(char *out, size_t len, size_t max_entries, dk_listing *l);
+void dk_listing_clear(dk_listing *l);
 /* files_exec.c */
 int dk_file_list(void *sandbox, const char *path,
                  int (*entry)(void *userdata, const sbx_plugin_dirent *ent), void *userdata);

@@ -19,6 +19,7 @@ plugins_docker_sandboxio_docker_la_SOURCES = \
 	plugins/docker/pathcheck.c \
 	plugins/docker/files.c \
 	plugins/docker/files_exec.c \
+	plugins/docker/listing.c \
 	plugins/docker/files_meta.c \
 	plugins/docker/gc.c \
 	plugins/docker/ping.c \

@@ -38,20 +38,6 @@ static const char list_script[] =
  */
 #define LIST_OUTPUT_MAX (2 * SBX_FILE_LIST_MAX_NAME_BYTES + SBX_FILE_LIST_MAX_ENTRIES * 64 + 64)
 
-static int sbx_type_of(unsigned long mode)
-{
-    switch (mode & 0170000) {
-    case 0100000:
-        return 1;
-    case 0040000:
-        return 2;
-    case 0120000:
-        return 3;
-    default:
-        return 4;
-    }
-}
-
 int dk_file_list(void *sandbox, const char *path,
                  int (*entry)(void *userdata, const sbx_plugin_dirent *ent), void *userdata)
 {
@@ -75,72 +61,28 @@ int dk_file_list(void *sandbox, const char *path,
     if (rc == SBX_OK && code != 0)
         rc = sb->host->set_error(SBX_E_BACKEND_FAILED, "docker: listing \"%s\" failed (status %d)",
                                  path, code);
-    /* Parse: count line, names, then one stat line per name. */
-    char *p = out.data, *end = out.data ? out.data + out.len : NULL;
-    unsigned long count = rc == SBX_OK && p ? strtoul(p, &p, 10) : 0;
-    if (rc == SBX_OK && (!p || *p != '\n'))
-        rc = sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "docker: unexpected listing output");
     /* Past the core's bounds: refused before anything is allocated for it. */
-    if (rc == SBX_OK && (count > SBX_FILE_LIST_MAX_ENTRIES || out.len >= LIST_OUTPUT_MAX))
+    if (rc == SBX_OK && out.len >= LIST_OUTPUT_MAX)
         rc = sb->host->set_error(SBX_E_LIST_TOO_LARGE, "docker: \"%s\" has too many entries",
                                  path);
-    char **names = rc == SBX_OK && count ? calloc(count, sizeof(*names)) : NULL;
-    if (rc == SBX_OK && count && !names)
+    dk_listing l = {0};
+    int parsed = rc == SBX_OK ? dk_listing_parse(out.data ? out.data : "", out.len,
+                                                 SBX_FILE_LIST_MAX_ENTRIES, &l)
+                              : DK_LISTING_OK;
+    if (parsed == DK_LISTING_TOO_LARGE)
+        rc = sb->host->set_error(SBX_E_LIST_TOO_LARGE, "docker: \"%s\" has too many entries",
+                                 path);
+    else if (parsed == DK_LISTING_NOMEM)
         rc = enomem(sb);
-    if (rc == SBX_OK)
-        p++;
-    for (unsigned long i = 0; rc == SBX_OK && i < count; i++) {
-        char *nul = memchr(p, '\0', (size_t)(end - p));
-        if (!nul)
-            rc = sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "docker: truncated listing");
-        else {
-            names[i] = p;
-            p = nul + 1;
-        }
-    }
-    sbx_plugin_dirent *ents = rc == SBX_OK && count ? calloc(count, sizeof(*ents)) : NULL;
-    if (rc == SBX_OK && count && !ents)
-        rc = enomem(sb);
-    for (unsigned long i = 0; rc == SBX_OK && i < count; i++) {
-        unsigned long mode = 0;
-        unsigned long long size = 0;
-        long long mtime = 0;
-        int used = 0;
-        /* Its line alone: sscanf measures the whole of what it is given. */
-        char *nl = p < end ? memchr(p, '\n', (size_t)(end - p)) : NULL;
-        if (!nl) {
-            rc = sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "docker: truncated listing");
-            break;
-        }
-        *nl = '\0';
-        if (sscanf(p, "%lx %llu %lld%n", &mode, &size, &mtime, &used) != 3 || p[used]) {
-            rc = sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "docker: bad stat line in a listing");
-            break;
-        }
-        p = nl + 1;
-        ents[i] = (sbx_plugin_dirent){.struct_size = sizeof(ents[i]), .name = names[i],
-                                      .type = sbx_type_of(mode), .size = size,
-                                      .mode = (uint32_t)(mode & 07777), .mtime = mtime};
-    }
-    for (unsigned long i = 0; rc == SBX_OK && i < count; i++) {
-        if (ents[i].type != 3)
-            continue;
-        char *nul = p < end ? memchr(p, '\0', (size_t)(end - p)) : NULL;
-        if (!nul) {
-            rc = sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "docker: a link's target is missing "
-                                     "from the listing of \"%s\"", path);
-            break;
-        }
-        ents[i].link_target = p;
-        p = nul + 1;
-    }
-    for (unsigned long i = 0; rc == SBX_OK && i < count; i++) {
-        if (entry(userdata, &ents[i]) != 0)
+    else if (parsed != DK_LISTING_OK)
+        rc = sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "docker: bad listing of \"%s\": %s",
+                                 path, l.why);
+    for (size_t i = 0; rc == SBX_OK && i < l.count; i++) {
+        if (entry(userdata, &l.ents[i]) != 0)
             rc = sb->host->set_error(SBX_E_EXEC_ABORTED, "docker: the lister of \"%s\" stopped",
                                      path);
     }
-    free(ents);
-    free(names);
+    dk_listing_clear(&l);
     sbxu_buf_clear(&out);
     dk_resolved_clear(&r);
     return rc;

@@ -6,7 +6,7 @@
 FUZZ_TARGETS = tests/fuzz/fuzz_dsn tests/fuzz/fuzz_docker_demux tests/fuzz/fuzz_docker_control \
 	tests/fuzz/fuzz_e2b_envelope tests/fuzz/fuzz_mcp_jsonrpc tests/fuzz/fuzz_profile \
 	tests/fuzz/fuzz_proxy_request tests/fuzz/fuzz_proxy_sni tests/fuzz/fuzz_daytona_status \
-	tests/fuzz/fuzz_allow_cover
+	tests/fuzz/fuzz_allow_cover tests/fuzz/fuzz_docker_listing
 EXTRA_PROGRAMS += $(FUZZ_TARGETS)
 CLEANFILES += $(FUZZ_TARGETS)
 
@@ -27,6 +27,9 @@ tests_fuzz_fuzz_docker_control_SOURCES = tests/fuzz/fuzz_docker_control.c tests/
 	plugins/docker/control.c lib/buf.c
 tests_fuzz_fuzz_docker_control_CFLAGS = $(SBX_FUZZ_DOCKER_CFLAGS)
 tests_fuzz_fuzz_docker_control_LDFLAGS = $(FUZZ_CFLAGS)
+tests_fuzz_fuzz_docker_listing_SOURCES = tests/fuzz/fuzz_docker_listing.c plugins/docker/listing.c
+tests_fuzz_fuzz_docker_listing_CFLAGS = $(SBX_FUZZ_DOCKER_CFLAGS)
+tests_fuzz_fuzz_docker_listing_LDFLAGS = $(FUZZ_CFLAGS)
 
 ## The e2b backend's Connect stream decoder (envd's answer to Start).
 tests_fuzz_fuzz_e2b_envelope_SOURCES = tests/fuzz/fuzz_e2b_envelope.c tests/fuzz/chunks.h \
