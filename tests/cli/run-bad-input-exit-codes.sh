@@ -61,10 +61,12 @@ expect_error 120 SBX_E1018
 sbx run --network open
 expect_error 120 SBX_E1018
 
-# --cwd is inside the sandbox: an absolute path is refused before anything
-# runs, and a directory the sandbox lacks is the backend's error.
-sbx run --network open --cwd / -- pwd
+# --cwd is inside the sandbox: '..' is refused before anything runs, and an
+# absolute path needs the cwd-abs capability, which the fake lacks.
+sbx run --network open --cwd a/../.. -- pwd
 expect_error 122 SBX_E3015
+sbx run --network open --cwd / -- pwd
+expect_error 122 SBX_E3012
 # A missing working directory is made, as `docker run -w` does.
 sbx run --network open --cwd no-such-dir -- pwd
 expect_status 0
