@@ -34,13 +34,11 @@ typedef struct exec_plan {
     size_t cap;
 } exec_plan;
 
-/* oneshot: sb is only prepared (sbx_run()), not an open sandbox. */
+/* sb not NULL; oneshot: sb is only prepared (sbx_run()), not an open sandbox. */
 static int plan_exec(const sbx_sandbox *sb, const sbx_cmd *cmd, bool stream, bool oneshot,
                      exec_plan *plan)
 {
     memset(plan, 0, sizeof(*plan));
-    if (!sb)
-        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sandbox is NULL");
     int rc = oneshot ? SBX_OK : sbx__sandbox_usable(sb);
     if (rc)
         return rc;
@@ -282,10 +280,12 @@ static int run(sbx_result **out, sbx_sandbox *sb, const sbx_cmd *cmd, const sbx_
     if (!out)
         return sbx__error_set(SBX_E_INVALID_ARGUMENT, "result out-pointer is NULL");
     *out = NULL;
+    if (!sb)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sandbox is NULL");
     sbx_output_cb cb = opts->observer;
     bool capture = opts->flags & SBX_EXEC_CAPTURE;
     /* A backend that cannot stream captures instead, when that is allowed. */
-    if (cb && (opts->flags & SBX_EXEC_STREAM_IF_ABLE) && sb && !(sb->caps & SBX_CAP_STREAM)) {
+    if (cb && (opts->flags & SBX_EXEC_STREAM_IF_ABLE) && !(sb->caps & SBX_CAP_STREAM)) {
         cb = NULL;
         capture = true;
     }
