@@ -177,21 +177,20 @@ void mcp_send_error(mcp_send_fn send, void *userdata, json_object *id, int code,
 /* Send a notifications/progress for a call that asked for it. */
 void mcp_send_progress(struct mcp_call *call, double progress, const char *message);
 
-/* progress.c: the output of a command streamed for a call with a progressToken. */
-struct mcp_capture {
+/*
+ * progress.c: the output of a command run for a call with a progressToken,
+ * reported as it comes. The library captures it (sbx_exec_ext()); this
+ * only observes.
+ */
+struct mcp_progress {
     struct mcp_call *call;
-    size_t cap;                 /* per stream; 0: unlimited */
-    char *data[2];              /* stdout, stderr */
-    size_t len[2], alloc[2];
-    int truncated[2];
     uint64_t start_ms, last_ms;
     double last_progress;
 };
-void mcp_capture_init(struct mcp_capture *c, struct mcp_call *call, size_t cap);
-int mcp_capture_cb(void *userdata, int stream, const void *data, size_t len);
-/* The result's JSON with the streams captured here. */
-int mcp_capture_result_json(struct mcp_capture *c, const sbx_result *result, json_object **out);
-void mcp_capture_release(struct mcp_capture *c);
+/* Start the clock and send "started". */
+void mcp_progress_start(struct mcp_progress *p, struct mcp_call *call);
+/* An sbx_exec_opts observer (userdata: the mcp_progress); returns 0. */
+int mcp_progress_observe(void *userdata, int stream, const void *data, size_t len);
 
 /* tools.c: tools/call; returns the CallToolResult (never NULL but on OOM). */
 json_object *mcp_tools_call(struct mcp_session *session, struct mcp_call *call,

@@ -55,7 +55,8 @@ SBX_MCP_TESTS = \
 	tests/mcp/http-resume.sh \
 	tests/mcp/sdk-text-content-carries-result.sh \
 	tests/mcp/tighten-allow-host-ports.sh \
-	tests/mcp/http-sessions-and-sandboxes-capped.sh
+	tests/mcp/http-sessions-and-sandboxes-capped.sh \
+	tests/mcp/run-prepares-backend-once.sh
 ## They run their sandboxes on local://: in a build without it, only the
 ## server is built.
 if SBX_ENABLE_LOCAL
@@ -71,7 +72,7 @@ EXTRA_DIST += $(SBX_MCP_TESTS) tests/mcp/lib.sh tests/mcp/client.mjs 	tests/mcp/
 	tests/mcp/sdk-text-content-carries-result.mjs \
 	tests/mcp/conformance-expected-failures.yml \
 	tests/mcp/conformance-expected-failures.yml tests/mcp/tighten-allow-host-ports.mjs \
-	tests/mcp/http-sessions-and-sandboxes-capped.mjs
+	tests/mcp/http-sessions-and-sandboxes-capped.mjs tests/mcp/run-prepares-backend-once.mjs
 CLEANFILES += tests/mcp-npm.lock
 
 ## The benchmark (bench/mcp/run.sh BUILDDIR; docs/performance.md).
