@@ -146,7 +146,7 @@ int run_with_opts(struct run_opts *opts);
 int run_exec_live(sbx_client *client, const char *dsn, const sbx_policy *policy,
                   const sbx_cmd *cmd, sbx_result **result);
 
-/* The same for a command in an open sandbox (sbx_exec_stream(), else sbx_exec()). */
+/* The same for a command in an open sandbox (sbx_exec_ext(), streamed if able). */
 int run_exec_in(sbx_sandbox *sandbox, const sbx_cmd *cmd, sbx_result **result);
 
 /*

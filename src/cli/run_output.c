@@ -107,14 +107,12 @@ int run_exec_live(sbx_client *client, const char *dsn, const sbx_policy *policy,
 int run_exec_in(sbx_sandbox *sandbox, const sbx_cmd *cmd, sbx_result **result)
 {
     struct live_sink sink = { 0 };
-    int rc;
+    /* Streamed where the backend can, else captured: the library chooses. */
+    sbx_exec_opts opts = { SBX_EXEC_OPTS_VERSION, SBX_EXEC_STREAM | SBX_EXEC_STREAM_IF_ABLE,
+                           live_output, &sink };
 
     fflush(stdout);
-    if (sbx_sandbox_caps(sandbox) & SBX_CAP_STREAM)
-        rc = sbx_exec_stream(result, sandbox, cmd, live_output, &sink);
-    else
-        rc = sbx_exec(result, sandbox, cmd);
-    return finish_live(rc, &sink, *result);
+    return finish_live(sbx_exec_ext(result, sandbox, cmd, &opts), &sink, *result);
 }
 
 int run_status_of(const sbx_result *result)
