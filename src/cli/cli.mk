@@ -10,6 +10,12 @@
 noinst_LTLIBRARIES += src/cli/libsbxcli.la
 src_cli_libsbxcli_la_SOURCES = \
 	src/cli/commands.h \
+	src/cli/common/dsn.c \
+	src/cli/common/dsn.h \
+	src/cli/common/policy_opts.c \
+	src/cli/common/policy_opts.h \
+	src/cli/common/result_json.c \
+	src/cli/common/result_json.h \
 	src/cli/encode.c \
 	src/cli/encode.h \
 	src/cli/interrupt.c \
@@ -18,7 +24,6 @@ src_cli_libsbxcli_la_SOURCES = \
 	src/cli/parts.h \
 	src/cli/plugin_report.c \
 	src/cli/plugin_report.h \
-	src/cli/policy_profile.c \
 	src/cli/profile.h \
 	src/cli/profile_load.c \
 	src/cli/profile_parse.c \
@@ -167,7 +172,8 @@ SBX_CLI_TESTS = \
 	tests/cli/tty-refused-without-terminal.sh \
 	tests/cli/ps-quiet-about-unreachable-backends.sh \
 	tests/cli/cp-keeps-modes-mtimes-links.sh \
-	tests/cli/exec-tty-refused-without-pty.sh
+	tests/cli/exec-tty-refused-without-pty.sh \
+	tests/cli/empty-sandboxio-dsn-means-unset.sh
 TESTS += $(SBX_CLI_TESTS)
 EXTRA_DIST += $(SBX_CLI_TESTS) tests/cli/lib.sh tests/cli/interactive-echo.py
 

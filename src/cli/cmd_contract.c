@@ -10,8 +10,8 @@
 #include <stdio.h>
 
 #include "commands.h"
+#include "common/policy_opts.h"
 #include "contract.h"
-#include "run.h"
 #include "util.h"
 
 static void usage(FILE *out)

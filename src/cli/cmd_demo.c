@@ -15,7 +15,7 @@
 #include <sandboxio/sandboxio.h>
 
 #include "commands.h"
-#include "run.h"
+#include "common/policy_opts.h"
 #include "util.h"
 
 struct demo {

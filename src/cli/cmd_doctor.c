@@ -15,6 +15,7 @@
 #include <sandboxio/plugin.h>
 
 #include "commands.h"
+#include "common/dsn.h"
 #include "doctor_install.h"
 #include "doctor_online.h"
 #include "doctor_probe.h"
@@ -70,7 +71,7 @@ static int dir_exists(const char *path)
 /* Gather everything; a part that cannot be had is reported inside the report. */
 static int doctor_gather(struct doctor *d)
 {
-    const char *dsn = getenv("SANDBOXIO_DSN");
+    const char *dsn = sbx_cli_env_dsn();
     int rc;
 
     sbx_cli_kernel_probe(&d->kernel);

@@ -12,7 +12,7 @@
 #include <sandboxio/sandboxio.h>
 
 #include "commands.h"
-#include "run.h"
+#include "common/result_json.h"
 #include "sandbox_ref.h"
 #include "util.h"
 
@@ -131,7 +131,7 @@ int cmd_files(int argc, char **argv)
         status = sbx_cli_ref_detach(sb, status);
     }
     if (json && !is_ls)
-        status = run_print_outcome("rm", status, "id", ref ? ref : argv[optind], "path",
+        status = result_json_print_outcome("rm", status, "id", ref ? ref : argv[optind], "path",
                                    path ? path : "");
     free(ref);
     free(path);

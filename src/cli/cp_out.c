@@ -18,7 +18,6 @@
 #include <unistd.h>
 
 #include "cp.h"
-#include "run.h"
 #include "util.h"
 
 /* The bound of this process's copy, and what it wrote so far (one copy per process). */

@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <stdarg.h>
 #include <string.h>
+#include <unistd.h>
 #include <sandboxio/sandboxio.h>
 
 #include "util.h"
@@ -395,4 +396,21 @@ const char *sbx_cli_file_type_name(int type)
     case SBX_FILE_SYMLINK: return "symlink";
     default: return "other";
     }
+}
+
+int sbx_cli_write_all(int fd, const void *data, size_t len)
+{
+    const char *p = data;
+
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
 }

@@ -11,8 +11,6 @@
 #include <json-c/json.h>
 #include <sandboxio/exec.h>
 
-/* The backend `run` uses when neither --dsn nor SANDBOXIO_DSN names one. */
-#define SBX_CLI_DEFAULT_DSN "local://"
 /* The TTL `create` gives a sandbox when --ttl is not given: one hour. */
 #define SBX_CLI_DEFAULT_TTL_MS (UINT64_C(3600) * 1000)
 #define SBX_CLI_DEFAULT_TTL_TEXT "1h"
@@ -143,5 +141,8 @@ const char *sbx_cli_file_type_name(int type);
  * status for the failure.
  */
 int sbx_cli_finish_output(int status);
+
+/* write(2) all of data, again after EINTR; 0, or -1 with errno. */
+int sbx_cli_write_all(int fd, const void *data, size_t len);
 
 #endif

@@ -18,7 +18,7 @@
 #include <json-c/json.h>
 #include <sandboxio/sandboxio.h>
 
-#include "../run.h"
+#include "../common/policy_opts.h"
 
 /* The protocol revisions served, newest first (the first is offered). */
 extern const char *const mcp_protocol_versions[];

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "mcp.h"
+#include "../common/result_json.h"
 #include "../encode.h"
 #include "../util.h"
 
@@ -23,7 +24,7 @@ struct tool {
 static json_object *result_of(const sbx_result *result)
 {
     json_object *obj;
-    int rc = run_result_json(result, &obj);
+    int rc = result_json(result, &obj);
 
     if (rc)
         return mcp_result_error(rc, "the output is too large to return; lower output_cap_bytes");
