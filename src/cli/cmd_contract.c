@@ -11,8 +11,9 @@
 
 #include "commands.h"
 #include "common/policy_opts.h"
+#include "common/error.h"
+#include "common/options.h"
 #include "contract.h"
-#include "util.h"
 
 static void usage(FILE *out)
 {

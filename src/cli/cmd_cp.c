@@ -20,7 +20,9 @@
 #include "cp.h"
 #include "common/result_json.h"
 #include "sandbox_ref.h"
-#include "util.h"
+#include "common/error.h"
+#include "common/options.h"
+#include "common/parse.h"
 
 char *cp_join(const char *a, const char *b)
 {

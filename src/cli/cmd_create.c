@@ -14,7 +14,14 @@
 #include "commands.h"
 #include "common/policy_opts.h"
 #include "sandbox_ref.h"
-#include "util.h"
+#include "common/error.h"
+#include "common/options.h"
+#include "common/output.h"
+#include "common/parse.h"
+
+/* The TTL `create` gives a sandbox when --ttl is not given: one hour. */
+#define SBX_CLI_DEFAULT_TTL_MS (UINT64_C(3600) * 1000)
+#define SBX_CLI_DEFAULT_TTL_TEXT "1h"
 
 enum { OPT_NAME = OPT_POLICY_END + 1, OPT_TTL, OPT_JSON };
 

@@ -16,7 +16,8 @@
 
 #include "commands.h"
 #include "common/policy_opts.h"
-#include "util.h"
+#include "common/error.h"
+#include "common/options.h"
 
 struct demo {
     sbx_client *client;

@@ -20,7 +20,9 @@
 #include "doctor_online.h"
 #include "doctor_probe.h"
 #include "plugin_report.h"
-#include "util.h"
+#include "common/error.h"
+#include "common/options.h"
+#include "common/output.h"
 
 /* Variables that hold (or point at) credentials: only whether each is set is shown. */
 static const char *const credential_vars[] = {

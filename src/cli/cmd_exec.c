@@ -20,7 +20,10 @@
 #include "run.h"
 #include "run_tty.h"
 #include "sandbox_ref.h"
-#include "util.h"
+#include "common/error.h"
+#include "common/options.h"
+#include "common/output.h"
+#include "common/parse.h"
 
 enum { OPT_X_DSN = 256, OPT_X_TIMEOUT, OPT_X_CWD, OPT_X_ENV, OPT_X_JSON };
 

@@ -14,7 +14,9 @@
 #include "commands.h"
 #include "common/result_json.h"
 #include "sandbox_ref.h"
-#include "util.h"
+#include "common/error.h"
+#include "common/options.h"
+#include "common/output.h"
 
 enum { OPT_F_DSN = 256, OPT_F_JSON };
 

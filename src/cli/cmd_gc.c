@@ -14,7 +14,9 @@
 
 #include "commands.h"
 #include "common/dsn.h"
-#include "util.h"
+#include "common/error.h"
+#include "common/options.h"
+#include "common/output.h"
 
 static void usage(FILE *out)
 {

@@ -14,7 +14,10 @@
 #include "commands.h"
 #include "common/result_json.h"
 #include "sandbox_ref.h"
-#include "util.h"
+#include "common/error.h"
+#include "common/options.h"
+#include "common/output.h"
+#include "common/parse.h"
 
 enum { OPT_M_DSN = 256, OPT_M_JSON };
 

@@ -17,7 +17,7 @@
 #include "interrupt.h"
 #include "run.h"
 #include "run_tty.h"
-#include "util.h"
+#include "common/error.h"
 
 /* Report a failed library call: on stderr, and on stdout too in --json mode. */
 static int fail(const struct run_opts *opts, int code, const char *context)

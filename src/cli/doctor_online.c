@@ -13,7 +13,8 @@
 
 #include "common/dsn.h"
 #include "doctor_online.h"
-#include "util.h"
+#include "common/error.h"
+#include "common/output.h"
 
 /* The DSN to contact: $SANDBOXIO_DSN for its own scheme, else "scheme://". */
 static void dsn_for(const char *scheme, char *dsn, size_t size)

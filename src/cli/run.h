@@ -40,6 +40,12 @@ void run_opts_release(struct run_opts *opts);
 int run_stdin_is_data(void);
 /* After SBX_E_CAP_STDIN for stdin passed without -i: say why, and how to leave it. */
 void run_note_stdin_auto(void);
+/*
+ * -w DIR: an absolute DIR is a directory of the sandbox, any other is
+ * relative to its work directory (as docker's -w, which knows only the
+ * first). Returns the library's code.
+ */
+int sbx_cli_cmd_set_cwd(sbx_cmd *cmd, const char *dir);
 /* Read all of our stdin into cmd's. 0 or the exit status of the error reported. */
 int run_cmd_stdin(sbx_cmd *cmd);
 

@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * run_options.c - `sandboxio run` options, turned into a policy and a command.
- *
- * Everything the backend must guarantee (network, limits, timeout,
- * environment) goes into the policy, so that the core refuses an impossible
- * request before anything is created.
+ * run_options.c - `sandboxio run` and `shell` options, turned into a
+ * command; the policy options they share with the other commands are
+ * common/policy_opts.c's.
  */
 #include "config.h"
 
@@ -18,7 +16,8 @@
 
 #include "run.h"
 #include "run_tty.h"
-#include "util.h"
+#include "common/error.h"
+#include "common/options.h"
 
 enum { OPT_CWD = OPT_POLICY_END, OPT_STDIN, OPT_JSON, OPT_INTERACTIVE, OPT_TTY, OPT_RM };
 
@@ -70,6 +69,11 @@ static void usage(FILE *out)
 static int lib_failed(int rc, const char *what)
 {
     return rc == SBX_OK ? 0 : sbx_cli_error_lib(rc, what);
+}
+
+int sbx_cli_cmd_set_cwd(sbx_cmd *cmd, const char *dir)
+{
+    return dir[0] == '/' ? sbx_cmd_set_cwd_abs(cmd, dir) : sbx_cmd_set_cwd(cmd, dir);
 }
 
 /* Read all of standard input: --stdin gives CMD everything, then EOF. */

@@ -15,7 +15,8 @@
 #include "encode.h"
 #include "interrupt.h"
 #include "run.h"
-#include "util.h"
+#include "common/error.h"
+#include "common/output.h"
 
 struct live_sink {
     int failed_errno;       /* why a write failed; 0 if none did */

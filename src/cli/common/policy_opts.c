@@ -21,7 +21,8 @@
 #include <string.h>
 
 #include "policy_opts.h"
-#include "../util.h"
+#include "error.h"
+#include "parse.h"
 
 const char policy_opts_usage[] =
     "  --dsn DSN          backend (default: $SANDBOXIO_DSN, else " SBX_CLI_DEFAULT_DSN ")\n"

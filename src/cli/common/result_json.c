@@ -11,7 +11,8 @@
 
 #include "result_json.h"
 #include "../encode.h"
-#include "../util.h"
+#include "error.h"
+#include "output.h"
 
 /*
  * Add "<name>" and "<name>_encoding": text when it is UTF-8 and escaping

@@ -9,10 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mcp.h"
+#include "server.h"
 #include "../interrupt.h"
 #include "../commands.h"
-#include "../util.h"
+#include "../common/error.h"
+#include "../common/options.h"
+#include "../common/parse.h"
 
 enum { OPT_HTTP = OPT_POLICY_END, OPT_TOKEN_FILE, OPT_MAX_SANDBOXES, OPT_IDLE_TTL, OPT_MAX_REQUEST,
        OPT_POOL, OPT_SESSION_TTL, OPT_AGENT_ENV,

@@ -4,9 +4,10 @@
 ## program (src/cli/parts.h): libmicrohttpd is mapped by it alone.
 pkglibexec_PROGRAMS += src/sandboxio-mcp
 src_sandboxio_mcp_SOURCES = src/cli/part_main.c \
-	src/cli/mcp/mcp.h \
 	src/cli/mcp/args.c \
+	src/cli/mcp/args.h \
 	src/cli/mcp/auth.c \
+	src/cli/mcp/auth.h \
 	src/cli/mcp/cmd_mcp.c \
 	src/cli/mcp/http.c \
 	src/cli/mcp/http.h \
@@ -14,15 +15,22 @@ src_sandboxio_mcp_SOURCES = src/cli/part_main.c \
 	src/cli/mcp/jsonrpc.c \
 	src/cli/mcp/jsonrpc.h \
 	src/cli/mcp/progress.c \
+	src/cli/mcp/progress.h \
 	src/cli/mcp/protocol.c \
+	src/cli/mcp/protocol.h \
 	src/cli/mcp/replay.c \
+	src/cli/mcp/replay.h \
 	src/cli/mcp/result.c \
+	src/cli/mcp/result.h \
 	src/cli/mcp/schema.c \
 	src/cli/mcp/server.c \
+	src/cli/mcp/server.h \
 	src/cli/mcp/session.c \
 	src/cli/mcp/stdio.c \
 	src/cli/mcp/tighten.c \
-	src/cli/mcp/tools.c
+	src/cli/mcp/tighten.h \
+	src/cli/mcp/tools.c \
+	src/cli/mcp/tools.h
 ## Tighten-only reads allow_hosts as the local backend's egress proxy
 ## enforces them: with the proxy's own parser and rules (also fuzz.mk's).
 SBX_MCP_ALLOW_COVER_SOURCES = src/cli/mcp/allow_cover.c src/cli/mcp/allow_cover.h \

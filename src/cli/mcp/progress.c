@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mcp.h"
+#include "server.h"
+#include "protocol.h"
+#include "progress.h"
 #include "../encode.h"
 
 /* At most one notification per this many ms: a chatty command must not flood. */

@@ -10,10 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sandboxio/sandboxio.h>
 
-#include "mcp.h"
+#include "result.h"
 #include "../common/result_json.h"
-#include "../util.h"
+#include "../common/error.h"
+#include "../common/output.h"
 
 #define MCP_ERROR_META "dev.sandboxio/error"
 

@@ -10,10 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mcp.h"
+#include "server.h"
+#include "progress.h"
+#include "tools.h"
+#include "args.h"
+#include "tighten.h"
+#include "result.h"
 #include "../common/result_json.h"
 #include "../encode.h"
-#include "../util.h"
+#include "../common/output.h"
 
 struct tool {
     const char *name;
