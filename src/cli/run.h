@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * run.h - the parts of `sandboxio run`: options, execution and output.
+ * run.h - the parts of `sandboxio run` (and `shell`, `exec`): the command
+ * line, the execution and its live output.
  */
 #ifndef SBX_CLI_RUN_H
 #define SBX_CLI_RUN_H
 
-#include <getopt.h>
-#include <json-c/json.h>
 #include <sandboxio/sandboxio.h>
 
 #include "common/policy_opts.h"

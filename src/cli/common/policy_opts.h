@@ -17,12 +17,11 @@
 #include "dsn.h"
 
 /*
- * The policy options every command that makes sandboxes takes (`run`,
- * `mcp`): --dsn, --timeout, --memory, --cpus, --pids, --disk,
+ * The options: --dsn, --timeout, --memory, --cpus, --pids, --disk,
  * --no-default-limits, --network, --allow-host, --min-tier, --env,
  * --env-pass, --output-cap, and --profile NAME (else $SANDBOXIO_PROFILE),
- * whose values come first and which the other options override. A command puts
- * POLICY_OPTIONS first in its getopt_long table and hands every option
+ * whose values come first and which the other options override. A command
+ * puts POLICY_OPTIONS first in its getopt_long table and hands every option
  * it does not know itself to policy_opts_take().
  */
 enum {
