@@ -106,6 +106,9 @@ dist_man_MANS += \
 	docs/man/sbx_run.3 \
 	docs/man/sbx_run_stream.3 \
 	docs/man/sbx_run_live.3 \
+	docs/man/sbx_exec_opts_init.3 \
+	docs/man/sbx_exec_ext.3 \
+	docs/man/sbx_run_ext.3 \
 	docs/man/sbx_file.3 \
 	docs/man/sbx_file_chmod.3 \
 	docs/man/sbx_file_set_mtime.3 \

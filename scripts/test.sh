@@ -97,7 +97,7 @@ checked sanitizers --enable-sanitizers --enable-werror
 # valgrind over the unit tests of the core and of lib/, in-process
 # (CK_FORK=no) so every leak and invalid access of the library is seen.
 echo "=== valgrind (at $(since_start) s)"
-for t in tests/test_policy tests/test_sandbox_api tests/test_lifecycle tests/test_dsn tests/test_error_catalog tests/test_pool \
+for t in tests/test_policy tests/test_sandbox_api tests/test_exec_opts tests/test_lifecycle tests/test_dsn tests/test_error_catalog tests/test_pool \
     lib/tests/test_lib_units lib/tests/test_http_retry lib/tests/test_http_pool \
     lib/tests/test_http_stream; do
   if (cd "$top/build-normal" && CK_FORK=no SBX_TEST_BUILDDIR="$top/build-normal" \

@@ -714,37 +714,21 @@ START_TEST(exec_result_says_where_it_ran_and_that_it_streamed)
 }
 END_TEST
 
-static int probes_counted(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    int n = 0, c;
-    if (!f)
-        return 0;
-    while ((c = fgetc(f)) != EOF)
-        n += c == '\n';
-    fclose(f);
-    return n;
-}
-
 /* sbx_run_live with caps: streamed or captured, and the backend probed once. */
 static void assert_live_run(uint64_t caps, int streams)
 {
     oneshot_setup(caps, 0);
-    char plog[256];
-    snprintf(plog, sizeof(plog), "%s.probes", getenv("SBX_TESTCAPS_LOG"));
-    unlink(plog);
-    setenv("SBX_TESTCAPS_PROBE_LOG", plog, 1);
+    const char *plog = testcaps_probe_log_start();
     sbx_cmd *cmd = cmd_of("true", "5");
     sbx_result *r = NULL;
     size_t n = 0, len = 99;
     ck_assert_code(sbx_run_live(&r, client, "testcaps://", NULL, cmd, count_cb, &n), SBX_OK);
-    ck_assert_int_eq(probes_counted(plog), 1);
+    ck_assert_int_eq(testcaps_probes_counted(plog), 1);
     ck_assert_int_eq(sbx_result_streamed(r), streams);
     ck_assert_uint_eq(n, streams ? 5 : 0);
     sbx_result_stdout(r, &len);
     ck_assert_uint_eq(len, streams ? 0 : 5);
-    unsetenv("SBX_TESTCAPS_PROBE_LOG");
-    unlink(plog);
+    testcaps_probe_log_stop(plog);
     sbx_result_free(r);
     sbx_cmd_free(cmd);
 }

@@ -8,8 +8,9 @@ tests_plugins_sandboxio_testcaps_la_LDFLAGS = $(SBX_PLUGIN_LINK) -rpath /nowhere
 SBX_CHECK_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 SBX_CHECK_LDADD = src/libsandboxio.la $(CHECK_LIBS)
 
-check_PROGRAMS += tests/test_policy tests/test_sandbox_api tests/test_cancel tests/test_lifecycle
-TESTS += tests/test_policy tests/test_sandbox_api tests/test_cancel tests/test_lifecycle
+check_PROGRAMS += tests/test_policy tests/test_sandbox_api tests/test_exec_opts tests/test_cancel \
+	tests/test_lifecycle
+TESTS += tests/test_policy tests/test_sandbox_api tests/test_exec_opts tests/test_cancel tests/test_lifecycle
 tests_test_policy_SOURCES = tests/test_policy.c tests/testutil.h
 tests_test_policy_CFLAGS = $(SBX_CHECK_CFLAGS)
 tests_test_policy_LDADD = $(SBX_CHECK_LDADD)
@@ -19,6 +20,9 @@ tests_test_sandbox_api_LDADD = $(SBX_CHECK_LDADD)
 tests_test_lifecycle_SOURCES = tests/test_lifecycle.c tests/testutil.h
 tests_test_lifecycle_CFLAGS = $(SBX_CHECK_CFLAGS)
 tests_test_lifecycle_LDADD = $(SBX_CHECK_LDADD)
+tests_test_exec_opts_SOURCES = tests/test_exec_opts.c tests/testutil.h
+tests_test_exec_opts_CFLAGS = $(SBX_CHECK_CFLAGS)
+tests_test_exec_opts_LDADD = $(SBX_CHECK_LDADD)
 tests_test_cancel_SOURCES = tests/test_cancel.c tests/testutil.h
 tests_test_cancel_CFLAGS = $(SBX_CHECK_CFLAGS) -pthread
 tests_test_cancel_LDADD = $(SBX_CHECK_LDADD) -lpthread

@@ -50,6 +50,37 @@ static inline int testcaps_log_has(const char *needle)
     return has;
 }
 
+/* Start a probe log (one line per probe() of testcaps, kept apart from the
+ * call log); returns its path. */
+static inline const char *testcaps_probe_log_start(void)
+{
+    static char plog[256];
+    snprintf(plog, sizeof(plog), "%s.probes", getenv("SBX_TESTCAPS_LOG"));
+    unlink(plog);
+    setenv("SBX_TESTCAPS_PROBE_LOG", plog, 1);
+    return plog;
+}
+
+/* How many probes the log at path holds. */
+static inline int testcaps_probes_counted(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    int n = 0, c;
+    if (!f)
+        return 0;
+    while ((c = fgetc(f)) != EOF)
+        n += c == '\n';
+    fclose(f);
+    return n;
+}
+
+/* Stop the probe log and remove it. */
+static inline void testcaps_probe_log_stop(const char *path)
+{
+    unsetenv("SBX_TESTCAPS_PROBE_LOG");
+    unlink(path);
+}
+
 /* A client whose search path holds the build tree's test plugins first. */
 static inline sbx_client *test_client(void)
 {

@@ -185,6 +185,77 @@ SBX_API int sbx_run_live(sbx_result **out, sbx_client *client, const char *dsn,
                          const sbx_policy *policy, const sbx_cmd *cmd, sbx_output_cb cb,
                          void *userdata);
 
+/*
+ * The options form of an exec. The caller picks what happens to the
+ * command's output: captured into the result (under the output cap, as
+ * sbx_exec() does), streamed to an observer as it comes (as
+ * sbx_exec_stream()), or both: the observer sees every byte, the cap
+ * included, and the result holds what fits under the cap, with the
+ * truncated flags set for the rest. One call, one preparation of the
+ * backend, whatever the choice. Since 0.1.0.
+ */
+
+/* sbx_exec_opts.flags */
+/** Capture the output into the result, up to the output cap. */
+#define SBX_EXEC_CAPTURE 0x1u
+/** Give the output to opts.observer as it comes. Needs SBX_CAP_STREAM. */
+#define SBX_EXEC_STREAM 0x2u
+/**
+ * With SBX_EXEC_STREAM: a backend without SBX_CAP_STREAM captures instead
+ * (the observer is never called, sbx_result_streamed() is 0) rather than
+ * refuse with SBX_E_CAP_STREAM; what sbx_run_live() does.
+ */
+#define SBX_EXEC_STREAM_IF_ABLE 0x4u
+
+/** The version of sbx_exec_opts this header describes. */
+#define SBX_EXEC_OPTS_VERSION 1
+
+/*
+ * Options of sbx_exec_ext() and sbx_run_ext(). Initialize with
+ * SBX_EXEC_OPTS_INIT or sbx_exec_opts_init(), then set members: a later
+ * version only appends members, and version tells the library how many
+ * the caller knows.
+ */
+typedef struct sbx_exec_opts {
+    unsigned int version;      /* SBX_EXEC_OPTS_VERSION */
+    unsigned int flags;        /* SBX_EXEC_CAPTURE, SBX_EXEC_STREAM, SBX_EXEC_STREAM_IF_ABLE */
+    sbx_output_cb observer;    /* with SBX_EXEC_STREAM (required then), else NULL */
+    void *userdata;            /* passed to observer */
+} sbx_exec_opts;
+
+/** Capture only, no observer: what sbx_exec() does. */
+#define SBX_EXEC_OPTS_INIT {SBX_EXEC_OPTS_VERSION, SBX_EXEC_CAPTURE, NULL, NULL}
+
+/**
+ * sbx_exec_opts_init - set opts to SBX_EXEC_OPTS_INIT for the given version
+ * (pass SBX_EXEC_OPTS_VERSION). Returns SBX_OK, SBX_E_INVALID_ARGUMENT for
+ * NULL or a version this library does not know.
+ */
+SBX_API int sbx_exec_opts_init(sbx_exec_opts *opts, unsigned int version);
+
+/**
+ * sbx_exec_ext - sbx_exec() with options: capture, stream to an observer,
+ * or both (see sbx_exec_opts). opts NULL means SBX_EXEC_OPTS_INIT.
+ * The observer is called as sbx_exec_stream()'s callback is; non-zero
+ * from it kills the command (SBX_E_EXEC_ABORTED). sbx_result_streamed()
+ * is 1 when the observer got the output.
+ * Errors: those of sbx_exec(); SBX_E_CAP_STREAM for SBX_EXEC_STREAM
+ * without SBX_EXEC_STREAM_IF_ABLE on a backend that cannot stream;
+ * SBX_E_INVALID_ARGUMENT for an unknown version or flag, neither
+ * SBX_EXEC_CAPTURE nor SBX_EXEC_STREAM, SBX_EXEC_STREAM without an
+ * observer, or an observer without SBX_EXEC_STREAM.
+ */
+SBX_API int sbx_exec_ext(sbx_result **out, sbx_sandbox *sandbox, const sbx_cmd *cmd,
+                         const sbx_exec_opts *opts);
+
+/**
+ * sbx_run_ext - sbx_run() with options, as sbx_exec_ext(): one sandbox
+ * made for the command and destroyed after, its backend prepared once.
+ * Errors: those of sbx_run() and sbx_exec_ext().
+ */
+SBX_API int sbx_run_ext(sbx_result **out, sbx_client *client, const char *dsn,
+                        const sbx_policy *policy, const sbx_cmd *cmd, const sbx_exec_opts *opts);
+
 SBX_API void sbx_result_free(sbx_result *result);
 /** 1 if the command exited normally (see sbx_result_exit_code()), 0 if killed by a signal. */
 SBX_API int sbx_result_exited(const sbx_result *result);
@@ -227,7 +298,11 @@ SBX_API int sbx_result_tier(const sbx_result *result);
 SBX_API uint64_t sbx_result_caps(const sbx_result *result);
 /** The DSN of its sandbox, redacted (secrets never appear). */
 SBX_API const char *sbx_result_dsn(const sbx_result *result);
-/** 1 if the output went to a callback as it came (nothing captured), else 0. */
+/**
+ * 1 if the output went to a callback or observer as it came, else 0. Then
+ * nothing was captured, unless sbx_exec_ext() or sbx_run_ext() asked for
+ * SBX_EXEC_CAPTURE too.
+ */
 SBX_API int sbx_result_streamed(const sbx_result *result);
 
 #ifdef __cplusplus

@@ -10,6 +10,20 @@
 noinst_LTLIBRARIES += src/cli/libsbxcli.la
 src_cli_libsbxcli_la_SOURCES = \
 	src/cli/commands.h \
+	src/cli/common/dsn.c \
+	src/cli/common/dsn.h \
+	src/cli/common/error.c \
+	src/cli/common/error.h \
+	src/cli/common/options.c \
+	src/cli/common/options.h \
+	src/cli/common/output.c \
+	src/cli/common/output.h \
+	src/cli/common/parse.c \
+	src/cli/common/parse.h \
+	src/cli/common/policy_opts.c \
+	src/cli/common/policy_opts.h \
+	src/cli/common/result_json.c \
+	src/cli/common/result_json.h \
 	src/cli/encode.c \
 	src/cli/encode.h \
 	src/cli/interrupt.c \
@@ -18,7 +32,6 @@ src_cli_libsbxcli_la_SOURCES = \
 	src/cli/parts.h \
 	src/cli/plugin_report.c \
 	src/cli/plugin_report.h \
-	src/cli/policy_profile.c \
 	src/cli/profile.h \
 	src/cli/profile_load.c \
 	src/cli/profile_parse.c \
@@ -30,9 +43,7 @@ src_cli_libsbxcli_la_SOURCES = \
 	src/cli/run_tty.c \
 	src/cli/run_tty.h \
 	src/cli/sandbox_ref.c \
-	src/cli/sandbox_ref.h \
-	src/cli/util.c \
-	src/cli/util.h
+	src/cli/sandbox_ref.h
 src_cli_libsbxcli_la_CPPFLAGS = $(AM_CPPFLAGS) -DSBX_CLI_PARTDIR='"$(pkglibexecdir)"'
 src_cli_libsbxcli_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
 SBX_CLI_LDADD = src/cli/libsbxcli.la src/libsandboxio.la lib/libsbxu.la $(JSONC_LIBS) \
@@ -98,7 +109,7 @@ src_sandboxio_contract_LDADD = contract/libsbxcontract.la $(SBX_CLI_LDADD)
 sbxpartdir = $(pkglibexecdir)
 sbxpart_LTLIBRARIES = src/sandboxio-yaml.la
 src_sandboxio_yaml_la_SOURCES = src/cli/profile.c src/cli/profile.h src/cli/profile_set.c \
-	src/cli/util.c src/cli/util.h
+	src/cli/common/parse.c src/cli/common/parse.h
 src_sandboxio_yaml_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(YAML_CFLAGS)
 src_sandboxio_yaml_la_LDFLAGS = -module -avoid-version -shared -no-undefined \
 	-export-symbols-regex '^profile_set_parse_yaml$$' $(SAN_LDFLAGS)
@@ -167,7 +178,8 @@ SBX_CLI_TESTS = \
 	tests/cli/tty-refused-without-terminal.sh \
 	tests/cli/ps-quiet-about-unreachable-backends.sh \
 	tests/cli/cp-keeps-modes-mtimes-links.sh \
-	tests/cli/exec-tty-refused-without-pty.sh
+	tests/cli/exec-tty-refused-without-pty.sh \
+	tests/cli/empty-sandboxio-dsn-means-unset.sh
 TESTS += $(SBX_CLI_TESTS)
 EXTRA_DIST += $(SBX_CLI_TESTS) tests/cli/lib.sh tests/cli/interactive-echo.py
 
@@ -175,7 +187,8 @@ EXTRA_DIST += $(SBX_CLI_TESTS) tests/cli/lib.sh tests/cli/interactive-echo.py
 check_PROGRAMS += tests/cli/test_cli_parse
 TESTS += tests/cli/test_cli_parse
 tests_cli_test_cli_parse_SOURCES = tests/cli/test_cli_parse.c \
-	src/cli/util.c src/cli/util.h src/cli/encode.c src/cli/encode.h
+	src/cli/common/error.c src/cli/common/error.h src/cli/common/parse.c src/cli/common/parse.h \
+	src/cli/encode.c src/cli/encode.h
 tests_cli_test_cli_parse_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(JSONC_CFLAGS)
 tests_cli_test_cli_parse_LDADD = src/libsandboxio.la lib/libsbxu.la $(CHECK_LIBS) \
 	$(JSONC_LIBS)
@@ -186,6 +199,6 @@ TESTS += tests/cli/test_profile
 tests_cli_test_profile_SOURCES = tests/cli/test_profile.c tests/cli/profile_direct.c \
 	src/cli/profile.c src/cli/profile_set.c src/cli/profile_load.c src/cli/profile_safe.c \
 	src/cli/profile.h \
-	src/cli/util.c src/cli/util.h
+	src/cli/common/error.c src/cli/common/error.h src/cli/common/parse.c src/cli/common/parse.h
 tests_cli_test_profile_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(JSONC_CFLAGS) $(YAML_CFLAGS)
 tests_cli_test_profile_LDADD = src/libsandboxio.la $(CHECK_LIBS) $(JSONC_LIBS) $(YAML_LIBS)

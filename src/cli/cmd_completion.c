@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "util.h"
+#include "common/error.h"
 
 static void usage(FILE *out)
 {

@@ -10,9 +10,10 @@
 #include <stdio.h>
 
 #include "commands.h"
+#include "common/policy_opts.h"
+#include "common/error.h"
+#include "common/options.h"
 #include "contract.h"
-#include "run.h"
-#include "util.h"
 
 static void usage(FILE *out)
 {

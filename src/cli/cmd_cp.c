@@ -18,9 +18,11 @@
 
 #include "commands.h"
 #include "cp.h"
-#include "run.h"
+#include "common/result_json.h"
 #include "sandbox_ref.h"
-#include "util.h"
+#include "common/error.h"
+#include "common/options.h"
+#include "common/parse.h"
 
 char *cp_join(const char *a, const char *b)
 {
@@ -169,7 +171,7 @@ int cmd_cp(int argc, char **argv)
     if (sb)
         status = sbx_cli_ref_detach(sb, status);
     if (json)
-        status = run_print_outcome("cp", status, "src", src, "dst", dst);
+        status = result_json_print_outcome("cp", status, "src", src, "dst", dst);
     free(to);
     free(sref);
     free(spath);

@@ -12,14 +12,21 @@
 #include <sandboxio/sandboxio.h>
 
 #include "commands.h"
-#include "run.h"
+#include "common/policy_opts.h"
 #include "sandbox_ref.h"
-#include "util.h"
+#include "common/error.h"
+#include "common/options.h"
+#include "common/output.h"
+#include "common/parse.h"
+
+/* The TTL `create` gives a sandbox when --ttl is not given: one hour. */
+#define SBX_CLI_DEFAULT_TTL_MS (UINT64_C(3600) * 1000)
+#define SBX_CLI_DEFAULT_TTL_TEXT "1h"
 
 enum { OPT_NAME = OPT_POLICY_END + 1, OPT_TTL, OPT_JSON };
 
 static const struct option options[] = {
-    RUN_POLICY_OPTIONS,
+    POLICY_OPTIONS,
     { "name", required_argument, NULL, OPT_NAME },
     { "ttl", required_argument, NULL, OPT_TTL },
     { "json", no_argument, NULL, OPT_JSON },
@@ -44,7 +51,7 @@ static void usage(FILE *out)
             "\n"
             "The environment (-e, --env-pass) is not stored with the sandbox: give\n"
             "it to each exec.\n",
-            SBX_CLI_DEFAULT_TTL_TEXT, run_policy_usage);
+            SBX_CLI_DEFAULT_TTL_TEXT, policy_opts_usage);
 }
 
 static int print_created(const sbx_sandbox *sb, int json)

@@ -15,8 +15,9 @@
 #include <sandboxio/sandboxio.h>
 
 #include "commands.h"
-#include "run.h"
-#include "util.h"
+#include "common/policy_opts.h"
+#include "common/error.h"
+#include "common/options.h"
 
 struct demo {
     sbx_client *client;

@@ -15,11 +15,14 @@
 #include <sandboxio/plugin.h>
 
 #include "commands.h"
+#include "common/dsn.h"
 #include "doctor_install.h"
 #include "doctor_online.h"
 #include "doctor_probe.h"
 #include "plugin_report.h"
-#include "util.h"
+#include "common/error.h"
+#include "common/options.h"
+#include "common/output.h"
 
 /* Variables that hold (or point at) credentials: only whether each is set is shown. */
 static const char *const credential_vars[] = {
@@ -70,7 +73,7 @@ static int dir_exists(const char *path)
 /* Gather everything; a part that cannot be had is reported inside the report. */
 static int doctor_gather(struct doctor *d)
 {
-    const char *dsn = getenv("SANDBOXIO_DSN");
+    const char *dsn = sbx_cli_env_dsn();
     int rc;
 
     sbx_cli_kernel_probe(&d->kernel);

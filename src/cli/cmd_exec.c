@@ -15,11 +15,15 @@
 #include <sandboxio/sandboxio.h>
 
 #include "commands.h"
+#include "common/result_json.h"
 #include "interrupt.h"
 #include "run.h"
 #include "run_tty.h"
 #include "sandbox_ref.h"
-#include "util.h"
+#include "common/error.h"
+#include "common/options.h"
+#include "common/output.h"
+#include "common/parse.h"
 
 enum { OPT_X_DSN = 256, OPT_X_TIMEOUT, OPT_X_CWD, OPT_X_ENV, OPT_X_JSON };
 
@@ -109,7 +113,7 @@ static int build_cmd(const struct exec_args *a, char **argv, sbx_cmd **cmd)
 static int print_json(const char *ref, const sbx_result *result)
 {
     json_object *obj;
-    int rc = run_result_json(result, &obj);
+    int rc = result_json(result, &obj);
 
     if (rc == SBX_E_EXEC_TRUNCATED)
         return sbx_cli_error(rc, "output too large for --json");
@@ -237,7 +241,7 @@ static int exec_main(int argc, char **argv, int shell)
     if (a.json && parsed && status > 0 && !printed) {
         const char *message = sbx_cli_last_error(&rc);
         if (message)
-            run_print_json_error(rc, message);
+            result_json_print_error(rc, message);
     }
     sbx_result_free(result);
     sbx_cmd_free(cmd);

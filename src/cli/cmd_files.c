@@ -12,9 +12,11 @@
 #include <sandboxio/sandboxio.h>
 
 #include "commands.h"
-#include "run.h"
+#include "common/result_json.h"
 #include "sandbox_ref.h"
-#include "util.h"
+#include "common/error.h"
+#include "common/options.h"
+#include "common/output.h"
 
 enum { OPT_F_DSN = 256, OPT_F_JSON };
 
@@ -131,7 +133,7 @@ int cmd_files(int argc, char **argv)
         status = sbx_cli_ref_detach(sb, status);
     }
     if (json && !is_ls)
-        status = run_print_outcome("rm", status, "id", ref ? ref : argv[optind], "path",
+        status = result_json_print_outcome("rm", status, "id", ref ? ref : argv[optind], "path",
                                    path ? path : "");
     free(ref);
     free(path);

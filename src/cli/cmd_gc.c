@@ -13,7 +13,10 @@
 #include <sandboxio/sandboxio.h>
 
 #include "commands.h"
-#include "util.h"
+#include "common/dsn.h"
+#include "common/error.h"
+#include "common/options.h"
+#include "common/output.h"
 
 static void usage(FILE *out)
 {
@@ -102,8 +105,7 @@ int cmd_gc(int argc, char **argv)
     int done = sbx_cli_json_options("gc", argc, argv, 1, usage, &json);
     if (done >= 0)
         return done;
-    const char *env = getenv("SANDBOXIO_DSN");
-    const char *fallback = env && *env ? env : SBX_CLI_DEFAULT_DSN;
+    const char *fallback = sbx_cli_default_dsn();
     sbx_client *client = NULL;
     int rc = sbx_client_new(&client);
     if (rc)

@@ -12,9 +12,12 @@
 #include <sandboxio/sandboxio.h>
 
 #include "commands.h"
-#include "run.h"
+#include "common/result_json.h"
 #include "sandbox_ref.h"
-#include "util.h"
+#include "common/error.h"
+#include "common/options.h"
+#include "common/output.h"
+#include "common/parse.h"
 
 enum { OPT_M_DSN = 256, OPT_M_JSON };
 
@@ -101,7 +104,7 @@ static int add_row(json_object *rows, const char *ref, int status, int is_ttl, u
     int rc = row ? sbx_cli_json_add(row, "id", json_object_new_string(ref)) : SBX_E_NOMEM;
 
     if (!rc)
-        rc = run_json_add_outcome(row, status);
+        rc = result_json_add_outcome(row, status);
     if (!rc && is_ttl && status == 0)
         rc = sbx_cli_json_add(row, "ttl_ms", json_object_new_uint64(ttl));
     if (!rc)

@@ -10,7 +10,9 @@
 
 #include "commands.h"
 #include "plugin_report.h"
-#include "util.h"
+#include "common/error.h"
+#include "common/options.h"
+#include "common/output.h"
 
 static void usage(FILE *out)
 {

@@ -12,7 +12,9 @@
 
 #include "commands.h"
 #include "profile.h"
-#include "util.h"
+#include "common/error.h"
+#include "common/options.h"
+#include "common/output.h"
 
 static void usage(FILE *out)
 {

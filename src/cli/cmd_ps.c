@@ -18,7 +18,9 @@
 
 #include "commands.h"
 #include "sandbox_ref.h"
-#include "util.h"
+#include "common/error.h"
+#include "common/options.h"
+#include "common/output.h"
 
 enum { OPT_P_DSN = 256, OPT_P_JSON };
 

@@ -13,16 +13,17 @@
 #include <sandboxio/sandboxio.h>
 
 #include "commands.h"
+#include "common/result_json.h"
 #include "interrupt.h"
 #include "run.h"
 #include "run_tty.h"
-#include "util.h"
+#include "common/error.h"
 
 /* Report a failed library call: on stderr, and on stdout too in --json mode. */
 static int fail(const struct run_opts *opts, int code, const char *context)
 {
     if (opts->json)
-        run_print_json_error(code, sbx_cli_error_message(code));
+        result_json_print_error(code, sbx_cli_error_message(code));
     return sbx_cli_error_lib(code, context);
 }
 
@@ -37,12 +38,12 @@ static int run_once(const struct run_opts *opts, sbx_client *client, const char 
     if (opts->json) {
         rc = sbx_run(&result, client, dsn, opts->po.policy, opts->cmd);
         if (rc == SBX_E_EXEC_CANCELLED && sbx_cli_interrupted()) {
-            run_print_json_error(rc, sbx_cli_error_message(rc));
+            result_json_print_error(rc, sbx_cli_error_message(rc));
             return 128 + sbx_cli_interrupted();
         }
         if (rc != SBX_OK)
             return fail(opts, rc, NULL);
-        rc = run_print_json(result, opts->po.policy);
+        rc = result_json_print(result, opts->po.policy);
         status = rc == SBX_OK ? run_status_of(result) : sbx_cli_exit_code(rc);
     } else {
         rc = run_exec_live(client, dsn, opts->po.policy, opts->cmd, &result);

@@ -8,7 +8,6 @@
 
 #include "commands.h"
 #include "run.h"
-#include "util.h"
 
 int cmd_shell(int argc, char **argv)
 {

@@ -11,7 +11,9 @@
 #include <sandboxio/plugin.h>
 
 #include "commands.h"
-#include "util.h"
+#include "common/error.h"
+#include "common/options.h"
+#include "common/output.h"
 
 static void usage(FILE *out)
 {

@@ -3,8 +3,8 @@
  * commands.h - the sandboxio subcommands, one file each.
  *
  * A command gets argv with argv[0] set to its own name, parses its options
- * with getopt_long and returns the process exit status (see util.h for the
- * codes sandboxio uses for its own failures). To add a command, declare it
+ * with getopt_long and returns the process exit status (see common/error.h
+ * for the codes sandboxio uses for its own failures). To add a command, declare it
  * here and add one row to the table in main.c.
  */
 #ifndef SBX_CLI_COMMANDS_H

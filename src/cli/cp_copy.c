@@ -30,7 +30,7 @@
 
 #include "cp.h"
 #include "run.h"
-#include "util.h"
+#include "common/error.h"
 #include <sbxu/fsmeta.h>
 
 /* The only bits a copy carries: never setuid, setgid or sticky. */

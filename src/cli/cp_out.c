@@ -18,8 +18,7 @@
 #include <unistd.h>
 
 #include "cp.h"
-#include "run.h"
-#include "util.h"
+#include "common/output.h"
 
 /* The bound of this process's copy, and what it wrote so far (one copy per process). */
 static uint64_t bound = SBX_CLI_CP_MAX_DEFAULT;

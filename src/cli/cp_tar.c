@@ -17,7 +17,7 @@
 #include <time.h>
 
 #include "cp.h"
-#include "util.h"
+#include "common/error.h"
 
 /* A directory of the stream whose mode and mtime wait for the end. */
 typedef struct pending_dir {

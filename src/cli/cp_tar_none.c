@@ -7,7 +7,7 @@
 #include "config.h"
 
 #include "cp.h"
-#include "util.h"
+#include "common/error.h"
 
 static int refused(void)
 {

@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "plugin_report.h"
-#include "util.h"
+#include "common/output.h"
 
 int sbx_cli_plugin_probe(sbx_client *client, const sbx_plugin_info *info, uint64_t *caps,
                          char *dsn, size_t size)

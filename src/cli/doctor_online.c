@@ -11,13 +11,15 @@
 #include <string.h>
 #include <sandboxio/sandboxio.h>
 
+#include "common/dsn.h"
 #include "doctor_online.h"
-#include "util.h"
+#include "common/error.h"
+#include "common/output.h"
 
 /* The DSN to contact: $SANDBOXIO_DSN for its own scheme, else "scheme://". */
 static void dsn_for(const char *scheme, char *dsn, size_t size)
 {
-    const char *env = getenv("SANDBOXIO_DSN");
+    const char *env = sbx_cli_env_dsn();
     size_t n = strlen(scheme);
 
     if (env && strncmp(env, scheme, n) == 0 && strncmp(env + n, "://", 3) == 0 &&

@@ -11,7 +11,9 @@
 
 #include "commands.h"
 #include "parts.h"
-#include "util.h"
+#include "common/error.h"
+#include "common/options.h"
+#include "common/output.h"
 
 static int cmd_help(int argc, char **argv);
 static int cmd_completion(int argc, char **argv);

@@ -8,7 +8,8 @@
 #include "config.h"
 
 #include "commands.h"
-#include "util.h"
+#include "common/options.h"
+#include "common/output.h"
 
 int main(int argc, char **argv)
 {

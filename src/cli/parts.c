@@ -11,7 +11,7 @@
 #include <sandboxio/sandboxio.h>
 
 #include "parts.h"
-#include "util.h"
+#include "common/error.h"
 
 #ifndef SBX_CLI_PARTDIR
 #define SBX_CLI_PARTDIR "/usr/libexec/sandboxio"

@@ -8,7 +8,8 @@
 #include <string.h>
 
 #include "plugin_report.h"
-#include "util.h"
+#include "common/error.h"
+#include "common/output.h"
 
 int sbx_cli_plugins_load(sbx_client **client, sbx_plugin_list **list)
 {

@@ -22,7 +22,7 @@
 #include <sandboxio/sandboxio.h>
 
 #include "profile.h"
-#include "util.h"
+#include "common/parse.h"
 
 enum shape { SCALAR, BOOLEAN, LIST, MAP };
 

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "run_tty.h"
-#include "util.h"
+#include "common/error.h"
 
 static struct termios saved;
 static volatile sig_atomic_t raw_on;

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "sandbox_ref.h"
-#include "util.h"
+#include "common/error.h"
 
 void sbx_cli_dsns_release(sbx_cli_dsns *d)
 {

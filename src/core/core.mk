@@ -10,7 +10,9 @@ src_libsandboxio_la_SOURCES = \
 	src/core/dsn_print.c \
 	src/core/error.c \
 	src/core/error_catalog.c \
+	src/core/cmd.c \
 	src/core/exec.c \
+	src/core/exec_internal.h \
 	src/core/files.c \
 	src/core/internal.h \
 	src/core/lifecycle.c \
@@ -21,6 +23,7 @@ src_libsandboxio_la_SOURCES = \
 	src/core/policy.c \
 	src/core/policy_store.c \
 	src/core/pool.c \
+	src/core/result.c \
 	src/core/sandbox.c \
 	src/core/strvec.c
 src_libsandboxio_la_CPPFLAGS = $(AM_CPPFLAGS) -DSBX_BUILDING_LIBRARY

@@ -1,197 +1,21 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Commands and their results, in an open sandbox or in a sandbox made for
- * one command (sbx_run()). The core owns what is the same on every
- * backend: the capability checks, the environment actually passed (nothing
+ * Running a command, in an open sandbox or in a sandbox made for one
+ * command (sbx_run()). The core owns what is the same on every backend:
+ * the capability checks, the environment actually passed (nothing
  * inherited), the effective timeout, and the output cap with its truncated
- * flag; the plugin only runs the command and streams its output.
+ * flag; the plugin only runs the command and streams its output. Every
+ * entry point (sbx_exec(), sbx_exec_stream(), sbx_run(), sbx_run_stream(),
+ * sbx_run_live() and the options forms) comes down to run() with a
+ * checked sbx_exec_opts.
  */
-#include "internal.h"
+#include "exec_internal.h"
 
 #include <errno.h>
 #include <poll.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-struct sbx_cmd {
-    sbx_strvec argv;
-    sbx_strvec env;
-    char *cwd;
-    sbx_buf stdin_data;
-    bool has_stdin;
-    int stdin_fd;             /* streamed stdin (not owned); -1 = stdin_data */
-    bool pty;                 /* run on a pseudo-terminal of rows x cols */
-    uint16_t rows, cols;
-    int resize_fd;            /* readable when the size changed (not owned); -1 = fixed */
-    int (*winsize)(void *userdata, uint16_t *rows, uint16_t *cols);
-    void *winsize_ud;
-    uint64_t timeout_ms;
-    size_t output_cap;
-    bool has_output_cap;
-    sbx_cancel *cancel;       /* not owned; NULL = none */
-};
-
-struct sbx_result {
-    sbx_plugin_exit exit;
-    sbx_buf out[2];        /* stdout, stderr */
-    bool truncated[2];
-    uint64_t duration_ns;
-    /* Where it ran, copied: the result may outlive its sandbox and client. */
-    char *backend;
-    char *dsn;             /* redacted */
-    int tier;
-    uint64_t caps;         /* of the sandbox, as probed when it was made */
-    bool streamed;         /* output went to the callback, not captured */
-};
-
-int sbx_cmd_new(sbx_cmd **out, const char *const *argv)
-{
-    if (!out || !argv || !argv[0] || !argv[0][0])
-        return sbx__error_set(SBX_E_INVALID_ARGUMENT,
-                              "sbx_cmd_new: argv must hold a non-empty program name");
-    sbx_cmd *cmd = sbx__calloc(1, sizeof(*cmd));
-    if (!cmd)
-        return SBX_E_NOMEM;
-    cmd->stdin_fd = -1;
-    cmd->resize_fd = -1;
-    for (size_t i = 0; argv[i]; i++) {
-        int rc = sbx__strvec_push(&cmd->argv, argv[i]);
-        if (rc) {
-            sbx_cmd_free(cmd);
-            return rc;
-        }
-    }
-    *out = cmd;
-    return SBX_OK;
-}
-
-void sbx_cmd_free(sbx_cmd *cmd)
-{
-    if (!cmd)
-        return;
-    sbx__strvec_clear(&cmd->argv);
-    sbx__strvec_clear(&cmd->env);
-    free(cmd->cwd);
-    sbx__buf_clear(&cmd->stdin_data);
-    free(cmd);
-}
-
-int sbx_cmd_set_env(sbx_cmd *cmd, const char *name, const char *value)
-{
-    if (!cmd || !sbx__env_name_ok(name) || !value)
-        return sbx__error_set(SBX_E_INVALID_ARGUMENT,
-                              "environment name must be non-empty without '=', value non-NULL");
-    return sbx__strvec_push_kv(&cmd->env, name, value);
-}
-
-int sbx_cmd_set_cwd(sbx_cmd *cmd, const char *cwd)
-{
-    if (!cmd || !cwd)
-        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_cmd_set_cwd: NULL argument");
-    char *clean = NULL;
-    int rc = sbx__path_clean(cwd, true, &clean);
-    if (rc)
-        return rc;
-    free(cmd->cwd);
-    cmd->cwd = clean;
-    return SBX_OK;
-}
-
-int sbx_cmd_set_cwd_abs(sbx_cmd *cmd, const char *cwd)
-{
-    if (!cmd || !cwd)
-        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_cmd_set_cwd_abs: NULL argument");
-    if (cwd[0] != '/')
-        return sbx__error_set(SBX_E_BAD_PATH,
-                              "working directory '%s' is not absolute (sbx_cmd_set_cwd() "
-                              "takes one relative to the work directory)", cwd);
-    /* The same cleaning as a relative one: no '..', no '.', no empty parts. */
-    char *rel = NULL;
-    int rc = sbx__path_clean(cwd + strspn(cwd, "/"), true, &rel);
-    if (rc)
-        return rc;
-    size_t n = strlen(rel);
-    char *clean = malloc(n + 2);
-    if (!clean) {
-        free(rel);
-        return sbx__error_set(SBX_E_NOMEM, "out of memory");
-    }
-    clean[0] = '/';
-    memcpy(clean + 1, rel, n + 1);
-    free(rel);
-    free(cmd->cwd);
-    cmd->cwd = clean;
-    return SBX_OK;
-}
-
-int sbx_cmd_set_stdin(sbx_cmd *cmd, const void *data, size_t len)
-{
-    if (!cmd || (!data && len))
-        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_cmd_set_stdin: bad argument");
-    sbx__buf_clear(&cmd->stdin_data);
-    cmd->has_stdin = true;
-    cmd->stdin_fd = -1;
-    return sbx__buf_append(&cmd->stdin_data, data, len);
-}
-
-int sbx_cmd_set_stdin_fd(sbx_cmd *cmd, int fd)
-{
-    if (!cmd || fd < 0)
-        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_cmd_set_stdin_fd: bad argument");
-    sbx__buf_clear(&cmd->stdin_data);
-    cmd->has_stdin = true;
-    cmd->stdin_fd = fd;
-    return SBX_OK;
-}
-
-int sbx_cmd_set_pty(sbx_cmd *cmd, uint16_t rows, uint16_t cols)
-{
-    if (!cmd)
-        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_cmd_set_pty: cmd is NULL");
-    cmd->pty = true;
-    cmd->rows = rows;
-    cmd->cols = cols;
-    return SBX_OK;
-}
-
-int sbx_cmd_set_pty_resize(sbx_cmd *cmd, int fd,
-                           int (*winsize)(void *userdata, uint16_t *rows, uint16_t *cols),
-                           void *userdata)
-{
-    if (!cmd || fd < 0 || !winsize)
-        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_cmd_set_pty_resize: bad argument");
-    cmd->resize_fd = fd;
-    cmd->winsize = winsize;
-    cmd->winsize_ud = userdata;
-    return SBX_OK;
-}
-
-int sbx_cmd_set_timeout(sbx_cmd *cmd, uint64_t ms)
-{
-    if (!cmd)
-        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_cmd_set_timeout: cmd is NULL");
-    cmd->timeout_ms = ms;
-    return SBX_OK;
-}
-
-int sbx_cmd_set_output_cap(sbx_cmd *cmd, size_t bytes)
-{
-    if (!cmd)
-        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_cmd_set_output_cap: cmd is NULL");
-    cmd->output_cap = bytes;
-    cmd->has_output_cap = true;
-    return SBX_OK;
-}
-
-int sbx_cmd_set_cancel(sbx_cmd *cmd, sbx_cancel *c)
-{
-    if (!cmd)
-        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_cmd_set_cancel: cmd is NULL");
-    cmd->cancel = c;
-    return SBX_OK;
-}
 
 /* The smaller of two limits where 0 means "none". */
 static uint64_t min_limit(uint64_t a, uint64_t b)
@@ -210,13 +34,11 @@ typedef struct exec_plan {
     size_t cap;
 } exec_plan;
 
-/* oneshot: sb is only prepared (sbx_run()), not an open sandbox. */
+/* sb not NULL; oneshot: sb is only prepared (sbx_run()), not an open sandbox. */
 static int plan_exec(const sbx_sandbox *sb, const sbx_cmd *cmd, bool stream, bool oneshot,
                      exec_plan *plan)
 {
     memset(plan, 0, sizeof(*plan));
-    if (!sb)
-        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sandbox is NULL");
     int rc = oneshot ? SBX_OK : sbx__sandbox_usable(sb);
     if (rc)
         return rc;
@@ -320,11 +142,9 @@ static int io_winsize(void *userdata, uint16_t *rows, uint16_t *cols)
     return io->cmd->winsize(io->cmd->winsize_ud, rows, cols);
 }
 
-static int io_capture(void *userdata, int stream, const void *data, size_t len)
+/* Keep what fits under the cap; past it, drop and say truncated. 1: no memory. */
+static int capture(exec_io *io, int stream, const void *data, size_t len)
 {
-    exec_io *io = userdata;
-    if (sbx_cancel_triggered(io->cmd->cancel))
-        return 1;
     if (stream != SBX_STDOUT && stream != SBX_STDERR)
         return 0;
     sbx_buf *b = &io->result->out[stream - 1];
@@ -340,10 +160,27 @@ static int io_capture(void *userdata, int stream, const void *data, size_t len)
     return 0;
 }
 
+static int io_capture(void *userdata, int stream, const void *data, size_t len)
+{
+    exec_io *io = userdata;
+    if (sbx_cancel_triggered(io->cmd->cancel))
+        return 1;
+    return capture(io, stream, data, len);
+}
+
 static int io_stream(void *userdata, int stream, const void *data, size_t len)
 {
     exec_io *io = userdata;
     if (sbx_cancel_triggered(io->cmd->cancel))
+        return 1;
+    return io->user_cb(io->user_ud, stream, data, len);
+}
+
+/* Both: the result keeps what fits, the observer sees every byte. */
+static int io_capture_stream(void *userdata, int stream, const void *data, size_t len)
+{
+    exec_io *io = userdata;
+    if (sbx_cancel_triggered(io->cmd->cancel) || capture(io, stream, data, len))
         return 1;
     return io->user_cb(io->user_ud, stream, data, len);
 }
@@ -410,47 +247,62 @@ static int call_plugin(sbx_sandbox *sb, bool oneshot, const sbx_plugin_cmd *pcmd
     return sb->plugin->desc->run(sb->plugin->state, &sb->dsn->view, &limits, pcmd, io, exit_out);
 }
 
-/* A result that knows where it ran: backend, tier and redacted DSN. */
-static sbx_result *result_new(const sbx_sandbox *sb, bool streamed)
+/*
+ * The output choice of opts, checked: NULL is capture alone. Members a
+ * later version appends would be read only when opts->version covers them.
+ */
+static int opts_check(const sbx_exec_opts *opts)
 {
-    sbx_result *r = sbx__calloc(1, sizeof(*r));
-    if (!r)
-        return NULL;
-    r->tier = sb->tier;
-    r->caps = sb->caps;
-    r->streamed = streamed;
-    r->backend = sbx__strdup(sbx_sandbox_backend(sb));
-    r->dsn = sbx__strdup(sbx_sandbox_dsn(sb));
-    if (!r->backend || !r->dsn) {
-        sbx_result_free(r);
-        return NULL;
-    }
-    return r;
+    const unsigned known = SBX_EXEC_CAPTURE | SBX_EXEC_STREAM | SBX_EXEC_STREAM_IF_ABLE;
+    if (!opts)
+        return SBX_OK;
+    if (opts->version < 1 || opts->version > SBX_EXEC_OPTS_VERSION)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_exec_opts: version %u is not 1..%u",
+                              opts->version, (unsigned)SBX_EXEC_OPTS_VERSION);
+    if (opts->flags & ~known)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_exec_opts: unknown flags 0x%x",
+                              opts->flags & ~known);
+    if (!(opts->flags & (SBX_EXEC_CAPTURE | SBX_EXEC_STREAM)))
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT,
+                              "sbx_exec_opts: neither SBX_EXEC_CAPTURE nor SBX_EXEC_STREAM");
+    if (!(opts->flags & SBX_EXEC_STREAM) != !opts->observer)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT,
+                              "sbx_exec_opts: SBX_EXEC_STREAM and an observer go together");
+    return SBX_OK;
 }
 
-/* capture_fallback: a backend that cannot stream captures instead (sbx_run_live()). */
-static int run(sbx_result **out, sbx_sandbox *sb, const sbx_cmd *cmd, sbx_output_cb cb, void *ud,
-               bool oneshot, bool capture_fallback)
+static const sbx_exec_opts capture_only = SBX_EXEC_OPTS_INIT;
+
+/* opts checked (opts_check()); oneshot: sb is only prepared (sbx_run()). */
+static int run(sbx_result **out, sbx_sandbox *sb, const sbx_cmd *cmd, const sbx_exec_opts *opts,
+               bool oneshot)
 {
     if (!out)
         return sbx__error_set(SBX_E_INVALID_ARGUMENT, "result out-pointer is NULL");
     *out = NULL;
-    if (capture_fallback && sb && !(sb->caps & SBX_CAP_STREAM))
+    if (!sb)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sandbox is NULL");
+    sbx_output_cb cb = opts->observer;
+    bool capture = opts->flags & SBX_EXEC_CAPTURE;
+    /* A backend that cannot stream captures instead, when that is allowed. */
+    if (cb && (opts->flags & SBX_EXEC_STREAM_IF_ABLE) && !(sb->caps & SBX_CAP_STREAM)) {
         cb = NULL;
+        capture = true;
+    }
     exec_plan plan;
     int rc = plan_exec(sb, cmd, cb != NULL, oneshot, &plan);
     if (rc)
         return rc;
-    sbx_result *r = result_new(sb, cb != NULL);
+    sbx_result *r = sbx__result_new(sb, cb != NULL);
     if (!r) {
         sbx__strvec_clear(&plan.envp);
         return sbx__error_set(SBX_E_NOMEM, "out of memory for the result");
     }
-    exec_io eio = {.cmd = cmd, .result = r, .cap = plan.cap, .user_cb = cb, .user_ud = ud};
+    exec_io eio = {.cmd = cmd, .result = r, .cap = plan.cap, .user_cb = cb, .user_ud = opts->userdata};
     sbx_plugin_io io = {
         .struct_size = sizeof(io),
         .userdata = &eio,
-        .output = cb ? io_stream : io_capture,
+        .output = !cb ? io_capture : capture ? io_capture_stream : io_stream,
         .input = cmd->has_stdin ? io_input : NULL,
         .cancel_fd = sbx__cancel_fd(cmd->cancel),
         /* -1, never 0: a zero here would be a plugin polling our stdin. */
@@ -479,9 +331,29 @@ static int run(sbx_result **out, sbx_sandbox *sb, const sbx_cmd *cmd, sbx_output
     return SBX_OK;
 }
 
+int sbx_exec_opts_init(sbx_exec_opts *opts, unsigned int version)
+{
+    if (!opts || version < 1 || version > SBX_EXEC_OPTS_VERSION)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_exec_opts_init: NULL or version %u", version);
+    *opts = capture_only;
+    return SBX_OK;
+}
+
+int sbx_exec_ext(sbx_result **out, sbx_sandbox *sandbox, const sbx_cmd *cmd,
+                 const sbx_exec_opts *opts)
+{
+    int rc = opts_check(opts);
+    if (rc) {
+        if (out)
+            *out = NULL;
+        return rc;
+    }
+    return run(out, sandbox, cmd, opts ? opts : &capture_only, false);
+}
+
 int sbx_exec(sbx_result **out, sbx_sandbox *sandbox, const sbx_cmd *cmd)
 {
-    return run(out, sandbox, cmd, NULL, NULL, false, false);
+    return run(out, sandbox, cmd, &capture_only, false);
 }
 
 int sbx_exec_stream(sbx_result **out, sbx_sandbox *sandbox, const sbx_cmd *cmd,
@@ -489,13 +361,13 @@ int sbx_exec_stream(sbx_result **out, sbx_sandbox *sandbox, const sbx_cmd *cmd,
 {
     if (!cb)
         return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_exec_stream: callback is NULL");
-    return run(out, sandbox, cmd, cb, userdata, false, false);
+    sbx_exec_opts opts = {SBX_EXEC_OPTS_VERSION, SBX_EXEC_STREAM, cb, userdata};
+    return run(out, sandbox, cmd, &opts, false);
 }
 
 /* A sandbox for one command: prepared like an open, created by the run. */
 static int run_once(sbx_result **out, sbx_client *client, const char *dsn,
-                    const sbx_policy *policy, const sbx_cmd *cmd, sbx_output_cb cb, void *ud,
-                    bool capture_fallback)
+                    const sbx_policy *policy, const sbx_cmd *cmd, const sbx_exec_opts *opts)
 {
     if (!out)
         return sbx__error_set(SBX_E_INVALID_ARGUMENT, "result out-pointer is NULL");
@@ -505,15 +377,27 @@ static int run_once(sbx_result **out, sbx_client *client, const char *dsn,
     sbx_sandbox *sb;
     int rc = sbx__sandbox_prepare(&sb, client, dsn, policy);
     if (rc == SBX_OK)
-        rc = run(out, sb, cmd, cb, ud, true, capture_fallback);
+        rc = run(out, sb, cmd, opts, true);
     sbx_sandbox_free(sb);
     return rc;
+}
+
+int sbx_run_ext(sbx_result **out, sbx_client *client, const char *dsn, const sbx_policy *policy,
+                const sbx_cmd *cmd, const sbx_exec_opts *opts)
+{
+    int rc = opts_check(opts);
+    if (rc) {
+        if (out)
+            *out = NULL;
+        return rc;
+    }
+    return run_once(out, client, dsn, policy, cmd, opts ? opts : &capture_only);
 }
 
 int sbx_run(sbx_result **out, sbx_client *client, const char *dsn, const sbx_policy *policy,
             const sbx_cmd *cmd)
 {
-    return run_once(out, client, dsn, policy, cmd, NULL, NULL, false);
+    return run_once(out, client, dsn, policy, cmd, &capture_only);
 }
 
 int sbx_run_stream(sbx_result **out, sbx_client *client, const char *dsn,
@@ -522,7 +406,8 @@ int sbx_run_stream(sbx_result **out, sbx_client *client, const char *dsn,
 {
     if (!cb)
         return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_run_stream: callback is NULL");
-    return run_once(out, client, dsn, policy, cmd, cb, userdata, false);
+    sbx_exec_opts opts = {SBX_EXEC_OPTS_VERSION, SBX_EXEC_STREAM, cb, userdata};
+    return run_once(out, client, dsn, policy, cmd, &opts);
 }
 
 /* One preparation (plugin, probe, policy) whether the backend streams or not. */
@@ -531,100 +416,7 @@ int sbx_run_live(sbx_result **out, sbx_client *client, const char *dsn, const sb
 {
     if (!cb)
         return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_run_live: callback is NULL");
-    return run_once(out, client, dsn, policy, cmd, cb, userdata, true);
-}
-
-void sbx_result_free(sbx_result *result)
-{
-    if (!result)
-        return;
-    sbx__buf_clear(&result->out[0]);
-    sbx__buf_clear(&result->out[1]);
-    free(result->backend);
-    free(result->dsn);
-    free(result);
-}
-
-int sbx_result_exited(const sbx_result *r)
-{
-    return r ? r->exit.exited : 0;
-}
-
-int sbx_result_exit_code(const sbx_result *r)
-{
-    return r && r->exit.exited ? r->exit.exit_code : -1;
-}
-
-int sbx_result_signal(const sbx_result *r)
-{
-    return r && !r->exit.exited ? r->exit.signal : 0;
-}
-
-int sbx_result_timed_out(const sbx_result *r)
-{
-    return r ? r->exit.timed_out : 0;
-}
-
-int sbx_result_oom_killed(const sbx_result *r)
-{
-    return r ? r->exit.oom_killed : 0;
-}
-
-uint64_t sbx_result_net_refused(const sbx_result *r)
-{
-    return r ? r->exit.net_refused : 0;
-}
-
-static const void *stream_data(const sbx_result *r, int i, size_t *len)
-{
-    if (len)
-        *len = r ? r->out[i].len : 0;
-    return r && r->out[i].data ? r->out[i].data : "";
-}
-
-const void *sbx_result_stdout(const sbx_result *r, size_t *len)
-{
-    return stream_data(r, 0, len);
-}
-
-const void *sbx_result_stderr(const sbx_result *r, size_t *len)
-{
-    return stream_data(r, 1, len);
-}
-
-int sbx_result_truncated(const sbx_result *r, int stream)
-{
-    if (!r || (stream != SBX_STDOUT && stream != SBX_STDERR))
-        return 0;
-    return r->truncated[stream - 1];
-}
-
-uint64_t sbx_result_duration_ns(const sbx_result *r)
-{
-    return r ? r->duration_ns : 0;
-}
-
-const char *sbx_result_backend(const sbx_result *r)
-{
-    return r && r->backend ? r->backend : "";
-}
-
-int sbx_result_tier(const sbx_result *r)
-{
-    return r ? r->tier : SBX_TIER_UNKNOWN;
-}
-
-uint64_t sbx_result_caps(const sbx_result *r)
-{
-    return r ? r->caps : 0;
-}
-
-const char *sbx_result_dsn(const sbx_result *r)
-{
-    return r && r->dsn ? r->dsn : "";
-}
-
-int sbx_result_streamed(const sbx_result *r)
-{
-    return r ? r->streamed : 0;
+    sbx_exec_opts opts = {SBX_EXEC_OPTS_VERSION, SBX_EXEC_STREAM | SBX_EXEC_STREAM_IF_ABLE, cb,
+                          userdata};
+    return run_once(out, client, dsn, policy, cmd, &opts);
 }

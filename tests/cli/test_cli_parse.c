@@ -8,10 +8,12 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
+#include <json-c/json.h>
 #include <sandboxio/sandboxio.h>
 
 #include "../../src/cli/encode.h"
-#include "../../src/cli/util.h"
+#include "../../src/cli/common/error.h"
+#include "../../src/cli/common/parse.h"
 
 static uint64_t size_of(const char *text)
 {

@@ -51,7 +51,8 @@ tests_fuzz_fuzz_mcp_jsonrpc_LDFLAGS = $(FUZZ_CFLAGS)
 tests_fuzz_fuzz_mcp_jsonrpc_LDADD = $(JSONC_LIBS)
 
 ## The CLI's YAML profiles reader: every byte of a profiles file.
-tests_fuzz_fuzz_profile_SOURCES = tests/fuzz/fuzz_profile.c src/cli/profile.c src/cli/profile_set.c src/cli/util.c
+tests_fuzz_fuzz_profile_SOURCES = tests/fuzz/fuzz_profile.c src/cli/profile.c src/cli/profile_set.c \
+	src/cli/common/parse.c
 tests_fuzz_fuzz_profile_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS) $(JSONC_CFLAGS) $(YAML_CFLAGS)
 tests_fuzz_fuzz_profile_LDFLAGS = $(FUZZ_CFLAGS)
 tests_fuzz_fuzz_profile_LDADD = src/libsandboxio.la $(JSONC_LIBS) $(YAML_LIBS)

@@ -11,8 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sandboxio/sandboxio.h>
 
-#include "mcp.h"
+#include "args.h"
 
 __attribute__((format(printf, 2, 3)))
 static int bad(struct mcp_args *a, const char *fmt, ...)

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "mcp.h"
+#include "auth.h"
 
 int mcp_token_equal(const char *expected, const char *given, size_t given_len)
 {

@@ -9,17 +9,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mcp.h"
+#include "server.h"
 #include "../interrupt.h"
 #include "../commands.h"
-#include "../util.h"
+#include "../common/error.h"
+#include "../common/options.h"
+#include "../common/parse.h"
 
 enum { OPT_HTTP = OPT_POLICY_END, OPT_TOKEN_FILE, OPT_MAX_SANDBOXES, OPT_IDLE_TTL, OPT_MAX_REQUEST,
        OPT_POOL, OPT_SESSION_TTL, OPT_AGENT_ENV,
        OPT_REPLAY_BUFFER, OPT_RESUME_WINDOW, OPT_MAX_TOTAL_SANDBOXES, OPT_MAX_SESSIONS };
 
 static const struct option options[] = {
-    RUN_POLICY_OPTIONS,
+    POLICY_OPTIONS,
     { "http", required_argument, NULL, OPT_HTTP },
     { "token-file", required_argument, NULL, OPT_TOKEN_FILE },
     { "max-sandboxes", required_argument, NULL, OPT_MAX_SANDBOXES },
@@ -48,7 +50,7 @@ static void usage(FILE *out)
           "\n"
           "Policy (as for `sandboxio run`; --timeout is the ceiling of every command):\n",
           out);
-    fputs(run_policy_usage, out);
+    fputs(policy_opts_usage, out);
     fputs("\n"
           "Server:\n"
           "  --http ADDR:PORT   serve streamable HTTP at http://ADDR:PORT/mcp instead of\n"

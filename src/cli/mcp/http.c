@@ -23,9 +23,12 @@
 
 #include "http.h"
 #include "jsonrpc.h"
-#include "mcp.h"
+#include "server.h"
+#include "protocol.h"
+#include "auth.h"
+#include "replay.h"
 #include "../interrupt.h"
-#include "../util.h"
+#include "../common/error.h"
 
 #define MCP_PATH "/mcp"
 

@@ -8,7 +8,8 @@
 
 #include <microhttpd.h>
 
-#include "mcp.h"
+#include "server.h"
+#include "replay.h"
 
 #define SESSION_HEADER "Mcp-Session-Id"
 

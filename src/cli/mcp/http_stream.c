@@ -16,6 +16,7 @@
 
 #include "http.h"
 #include "jsonrpc.h"
+#include "protocol.h"
 
 
 /* The client went away: a resumable stream waits for a reader to resume

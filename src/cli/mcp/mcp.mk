@@ -4,9 +4,10 @@
 ## program (src/cli/parts.h): libmicrohttpd is mapped by it alone.
 pkglibexec_PROGRAMS += src/sandboxio-mcp
 src_sandboxio_mcp_SOURCES = src/cli/part_main.c \
-	src/cli/mcp/mcp.h \
 	src/cli/mcp/args.c \
+	src/cli/mcp/args.h \
 	src/cli/mcp/auth.c \
+	src/cli/mcp/auth.h \
 	src/cli/mcp/cmd_mcp.c \
 	src/cli/mcp/http.c \
 	src/cli/mcp/http.h \
@@ -14,15 +15,22 @@ src_sandboxio_mcp_SOURCES = src/cli/part_main.c \
 	src/cli/mcp/jsonrpc.c \
 	src/cli/mcp/jsonrpc.h \
 	src/cli/mcp/progress.c \
+	src/cli/mcp/progress.h \
 	src/cli/mcp/protocol.c \
+	src/cli/mcp/protocol.h \
 	src/cli/mcp/replay.c \
+	src/cli/mcp/replay.h \
 	src/cli/mcp/result.c \
+	src/cli/mcp/result.h \
 	src/cli/mcp/schema.c \
 	src/cli/mcp/server.c \
+	src/cli/mcp/server.h \
 	src/cli/mcp/session.c \
 	src/cli/mcp/stdio.c \
 	src/cli/mcp/tighten.c \
-	src/cli/mcp/tools.c
+	src/cli/mcp/tighten.h \
+	src/cli/mcp/tools.c \
+	src/cli/mcp/tools.h
 ## Tighten-only reads allow_hosts as the local backend's egress proxy
 ## enforces them: with the proxy's own parser and rules (also fuzz.mk's).
 SBX_MCP_ALLOW_COVER_SOURCES = src/cli/mcp/allow_cover.c src/cli/mcp/allow_cover.h \
@@ -55,7 +63,8 @@ SBX_MCP_TESTS = \
 	tests/mcp/http-resume.sh \
 	tests/mcp/sdk-text-content-carries-result.sh \
 	tests/mcp/tighten-allow-host-ports.sh \
-	tests/mcp/http-sessions-and-sandboxes-capped.sh
+	tests/mcp/http-sessions-and-sandboxes-capped.sh \
+	tests/mcp/run-prepares-backend-once.sh
 ## They run their sandboxes on local://: in a build without it, only the
 ## server is built.
 if SBX_ENABLE_LOCAL
@@ -71,7 +80,7 @@ EXTRA_DIST += $(SBX_MCP_TESTS) tests/mcp/lib.sh tests/mcp/client.mjs 	tests/mcp/
 	tests/mcp/sdk-text-content-carries-result.mjs \
 	tests/mcp/conformance-expected-failures.yml \
 	tests/mcp/conformance-expected-failures.yml tests/mcp/tighten-allow-host-ports.mjs \
-	tests/mcp/http-sessions-and-sandboxes-capped.mjs
+	tests/mcp/http-sessions-and-sandboxes-capped.mjs tests/mcp/run-prepares-backend-once.mjs
 CLEANFILES += tests/mcp-npm.lock
 
 ## The benchmark (bench/mcp/run.sh BUILDDIR; docs/performance.md).

@@ -12,8 +12,10 @@
 #include <string.h>
 
 #include "jsonrpc.h"
-#include "mcp.h"
-#include "../util.h"
+#include "server.h"
+#include "protocol.h"
+#include "tools.h"
+#include "../common/output.h"
 
 /* Concurrent tools/call per session: past this the request is refused. */
 #define MCP_MAX_CALLS 64

@@ -25,7 +25,9 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include "mcp.h"
+#include "server.h"
+#include "protocol.h"
+#include "replay.h"
 
 /* Streams a session keeps for resumption at most, whatever their size. */
 #define MAX_STREAMS 64

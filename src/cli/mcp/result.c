@@ -10,9 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sandboxio/sandboxio.h>
 
-#include "mcp.h"
-#include "../util.h"
+#include "result.h"
+#include "../common/result_json.h"
+#include "../common/error.h"
+#include "../common/output.h"
 
 #define MCP_ERROR_META "dev.sandboxio/error"
 
@@ -92,7 +95,7 @@ json_object *mcp_result_error(int code, const char *message)
     }
     if (!rc) rc = sbx_cli_json_add(result, "content", text_content(text, strlen(text)));
     if (!rc) rc = sbx_cli_json_add(result, "isError", json_object_new_boolean(1));
-    if (!rc) rc = sbx_cli_json_add(meta, MCP_ERROR_META, run_error_json(code, message));
+    if (!rc) rc = sbx_cli_json_add(meta, MCP_ERROR_META, result_error_json(code, message));
     if (!rc) {
         rc = sbx_cli_json_add(result, "_meta", meta);
         meta = NULL;

@@ -7,7 +7,7 @@
  */
 #include "config.h"
 
-#include "mcp.h"
+#include "tools.h"
 
 #define S_ID "\"sandbox_id\":{\"type\":\"string\",\"description\":\"an id sandbox_create returned\"}"
 #define S_ARGV "\"argv\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"minItems\":1," \

@@ -12,7 +12,10 @@
 #include <sys/random.h>
 #include <time.h>
 
-#include "mcp.h"
+#include "server.h"
+#include "protocol.h"
+#include "tools.h"
+#include "replay.h"
 
 const char *const mcp_protocol_versions[] = { "2025-11-25", "2025-06-18", "2025-03-26", NULL };
 

@@ -13,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mcp.h"
+#include "server.h"
+#include "replay.h"
 
 static struct mcp_session *session_alloc(struct mcp_server *server, const char *id)
 {

@@ -14,9 +14,10 @@
 #include <unistd.h>
 
 #include "jsonrpc.h"
-#include "mcp.h"
+#include "server.h"
+#include "protocol.h"
 #include "../interrupt.h"
-#include "../util.h"
+#include "../common/error.h"
 
 struct stdout_sink {
     pthread_mutex_t lock;       /* one message at a time, whole */

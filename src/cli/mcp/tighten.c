@@ -20,7 +20,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "mcp.h"
+#include "server.h"
+#include "args.h"
+#include "tighten.h"
 #include "allow_cover.h"
 
 static const char *const network_names[] = { "none", "allowlist", "open" };

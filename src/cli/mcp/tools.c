@@ -10,31 +10,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mcp.h"
+#include "server.h"
+#include "progress.h"
+#include "tools.h"
+#include "args.h"
+#include "tighten.h"
+#include "result.h"
+#include "../common/result_json.h"
 #include "../encode.h"
-#include "../util.h"
+#include "../common/output.h"
 
 struct tool {
     const char *name;
     json_object *(*fn)(struct mcp_session *s, struct mcp_call *call, struct mcp_args *a);
 };
 
-/*
- * How a command runs for a call: captured by the library, or, when the
- * client asked for progress and the backend can stream, streamed through
- * a capture that reports progress.
- */
-struct run_ctx {
-    struct mcp_capture capture;
-    int streamed;
-};
-
 /* The command's result. */
-static json_object *result_of(struct run_ctx *ctx, const sbx_result *result)
+static json_object *result_of(const sbx_result *result)
 {
     json_object *obj;
-    int rc = ctx->streamed ? mcp_capture_result_json(&ctx->capture, result, &obj)
-                           : run_result_json(result, &obj);
+    int rc = result_json(result, &obj);
 
     if (rc)
         return mcp_result_error(rc, "the output is too large to return; lower output_cap_bytes");
@@ -43,7 +38,7 @@ static json_object *result_of(struct run_ctx *ctx, const sbx_result *result)
 
 /* The exec options run and sandbox_exec share, applied to cmd. */
 static int exec_options(struct mcp_session *s, struct mcp_call *call, struct mcp_args *a,
-                        sbx_cmd *cmd, size_t *cap)
+                        sbx_cmd *cmd)
 {
     const struct policy_opts *po = &s->server->config->po;
     const char *stdin_text, *cwd;
@@ -51,7 +46,6 @@ static int exec_options(struct mcp_session *s, struct mcp_call *call, struct mcp
     uint64_t v;
     int given, rc;
 
-    *cap = po->output_cap;
     if ((rc = sbx_cmd_set_cancel(cmd, call->cancel)))
         return rc;
     if ((rc = mcp_arg_string(a, "stdin", 0, &stdin_text)))
@@ -89,7 +83,6 @@ static int exec_options(struct mcp_session *s, struct mcp_call *call, struct mcp
         }
         if ((rc = sbx_cmd_set_output_cap(cmd, (size_t)v)))
             return rc;
-        *cap = (size_t)v;
     }
     if (a->obj && json_object_object_get_ex(a->obj, "env", &env)) {
         if (!json_object_is_type(env, json_type_object)) {
@@ -145,28 +138,27 @@ static int code_command(struct mcp_args *a, const char *language, const char **f
 }
 
 /*
- * Run cmd in sandbox (NULL: one of its own under policy, sbx_run()),
- * streamed if ctx says so.
+ * Run cmd in sandbox (NULL: one of its own under policy, sbx_run_ext(),
+ * the backend prepared once). The library captures the output under the
+ * cap; for a call that asked for progress it also gives every chunk, as it
+ * comes, to the progress reporter, where the backend can stream.
  */
-static int exec_cmd(struct mcp_session *s, struct run_ctx *ctx, sbx_sandbox *sandbox,
+static int exec_cmd(struct mcp_session *s, struct mcp_call *call, sbx_sandbox *sandbox,
                     const sbx_policy *policy, const sbx_cmd *cmd, sbx_result **result)
 {
     const struct mcp_config *cfg = s->server->config;
+    struct mcp_progress progress;
+    sbx_exec_opts opts = SBX_EXEC_OPTS_INIT;
 
+    if (call->progress_token) {
+        mcp_progress_start(&progress, call);
+        opts.flags |= SBX_EXEC_STREAM | SBX_EXEC_STREAM_IF_ABLE;
+        opts.observer = mcp_progress_observe;
+        opts.userdata = &progress;
+    }
     if (sandbox)
-        return ctx->streamed ? sbx_exec_stream(result, sandbox, cmd, mcp_capture_cb, &ctx->capture)
-                             : sbx_exec(result, sandbox, cmd);
-    return ctx->streamed ? sbx_run_stream(result, s->server->client, cfg->dsn, policy, cmd,
-                                          mcp_capture_cb, &ctx->capture)
-                         : sbx_run(result, s->server->client, cfg->dsn, policy, cmd);
-}
-
-/* Stream (and report progress) when asked and the backend can. */
-static void choose_streaming(struct run_ctx *ctx, struct mcp_call *call, uint64_t caps, size_t cap)
-{
-    ctx->streamed = call->progress_token && (caps & SBX_CAP_STREAM);
-    if (ctx->streamed)
-        mcp_capture_init(&ctx->capture, call, cap);
+        return sbx_exec_ext(result, sandbox, cmd, &opts);
+    return sbx_run_ext(result, s->server->client, cfg->dsn, policy, cmd, &opts);
 }
 
 /* A pooled sandbox has the operator's policy: a tighter one is opened now. */
@@ -186,19 +178,16 @@ static int fresh_sandbox(struct mcp_session *s, const sbx_policy *policy, sbx_sa
 }
 
 /* A command in a sandbox of its own, destroyed after; code, if any, written first. */
-static int run_code(struct mcp_session *s, struct run_ctx *ctx, struct mcp_call *call, size_t cap,
-                    const sbx_policy *policy, const char *code, const char *file,
-                    const sbx_cmd *cmd, sbx_result **result)
+static int run_code(struct mcp_session *s, struct mcp_call *call, const sbx_policy *policy,
+                    const char *code, const char *file, const sbx_cmd *cmd, sbx_result **result)
 {
     sbx_sandbox *sandbox = NULL;
     int rc = fresh_sandbox(s, policy, &sandbox);
 
     if (rc == SBX_OK && file)
         rc = sbx_file_write(sandbox, file, code, strlen(code), 0644);
-    if (rc == SBX_OK) {
-        choose_streaming(ctx, call, sbx_sandbox_caps(sandbox), cap);
-        rc = exec_cmd(s, ctx, sandbox, policy, cmd, result);
-    }
+    if (rc == SBX_OK)
+        rc = exec_cmd(s, call, sandbox, policy, cmd, result);
     if (sandbox && use_pool(s, policy)) {
         /* Destroyed by the pool's thread after the response is on its way. */
         sbx_pool_retire(s->server->pool, sandbox);
@@ -221,13 +210,10 @@ static json_object *tool_run(struct mcp_session *s, struct mcp_call *call, struc
     char **argv = NULL;
     sbx_cmd *cmd = NULL;
     sbx_result *result = NULL;
-    struct run_ctx ctx = { .streamed = 0 };
     struct mcp_tighten tighter = { .any = 0 };
     sbx_policy *own = NULL;
     const sbx_policy *policy = cfg->po.policy;
     json_object *out;
-    uint64_t caps = 0;
-    size_t cap = 0;
     int rc;
 
     if ((rc = mcp_arg_only(a, run_keys)) || (rc = mcp_arg_argv(a, "argv", &argv)) ||
@@ -254,26 +240,22 @@ static json_object *tool_run(struct mcp_session *s, struct mcp_call *call, struc
     if (code && (rc = code_command(a, language, &file, code_argv)))
         goto out;
     if ((rc = sbx_cmd_new(&cmd, code ? code_argv : (const char *const *)argv)) ||
-        (rc = exec_options(s, call, a, cmd, &cap)))
+        (rc = exec_options(s, call, a, cmd)))
         goto out;
     /* Its sandbox counts among the server's while it lives. */
     if ((rc = mcp_server_reserve(s->server))) {
         snprintf(a->why, sizeof(a->why), "%s", server_full);
         goto out;
     }
-    if (code || use_pool(s, policy)) {
-        rc = run_code(s, &ctx, call, cap, policy, code, file, cmd, &result);
-    } else if (!(rc = sbx_client_probe(s->server->client, cfg->dsn, &caps, NULL))) {
-        choose_streaming(&ctx, call, caps, cap);
-        rc = exec_cmd(s, &ctx, NULL, policy, cmd, &result);
-    }
+    if (code || use_pool(s, policy))
+        rc = run_code(s, call, policy, code, file, cmd, &result);
+    else
+        rc = exec_cmd(s, call, NULL, policy, cmd, &result);
     mcp_server_unreserve(s->server, 1);
 out:
-    out = rc ? failed(a, rc) : result_of(&ctx, result);
+    out = rc ? failed(a, rc) : result_of(result);
     mcp_tighten_release(&tighter);
     sbx_policy_free(own);
-    if (ctx.streamed)
-        mcp_capture_release(&ctx.capture);
     sbx_result_free(result);
     sbx_cmd_free(cmd);
     free(argv);
@@ -359,9 +341,7 @@ static json_object *tool_exec(struct mcp_session *s, struct mcp_call *call, stru
     char **argv = NULL;
     sbx_cmd *cmd = NULL;
     sbx_result *result = NULL;
-    struct run_ctx ctx = { .streamed = 0 };
     json_object *out = NULL;
-    size_t cap = 0;
     int rc;
 
     if ((rc = mcp_arg_only(a, keys)))
@@ -373,13 +353,9 @@ static json_object *tool_exec(struct mcp_session *s, struct mcp_call *call, stru
         rc = SBX_E_MCP_BAD_ARGUMENTS;
     }
     if (!rc && !(rc = sbx_cmd_new(&cmd, (const char *const *)argv)) &&
-        !(rc = exec_options(s, call, a, cmd, &cap))) {
-        choose_streaming(&ctx, call, sbx_sandbox_caps(box->sandbox), cap);
-        rc = exec_cmd(s, &ctx, box->sandbox, NULL, cmd, &result);
-    }
-    out = rc ? failed(a, rc) : result_of(&ctx, result);
-    if (ctx.streamed)
-        mcp_capture_release(&ctx.capture);
+        !(rc = exec_options(s, call, a, cmd)))
+        rc = exec_cmd(s, call, box->sandbox, NULL, cmd, &result);
+    out = rc ? failed(a, rc) : result_of(result);
     mcp_session_put_box(s, box);
     sbx_result_free(result);
     sbx_cmd_free(cmd);
