@@ -53,8 +53,10 @@ failed=0
 
 # The one environment every measured program runs in. Called in the
 # background only: the exec keeps the pid, which names the output files.
+# `run` makes its sandbox (SANDBOXIO_RUN_READY=0): whether a ready one is
+# there would change the count, and it would leave one behind.
 fixed_env() {
-  exec env -i LANG=C LC_ALL=C PATH=/usr/bin:/bin HOME="$tmp/home" TMPDIR=/tmp \
+  exec env -i LANG=C LC_ALL=C PATH=/usr/bin:/bin HOME="$tmp/home" TMPDIR=/tmp SANDBOXIO_RUN_READY=0 \
     LD_LIBRARY_PATH="$b/src/.libs" SANDBOXIO_PLUGIN_PATH="$b/plugins/local/.libs" \
     SANDBOXIO_LOCAL_INIT="$b/plugins/local/sandboxio-local-init" \
     ${ASAN_OPTIONS+ASAN_OPTIONS="$ASAN_OPTIONS"} ${UBSAN_OPTIONS+UBSAN_OPTIONS="$UBSAN_OPTIONS"} \

@@ -1,0 +1,71 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# `sandboxio run` on local:// takes the ready sandbox the last run left, runs
+# its command there, destroys it and leaves one fresh sandbox behind (one per
+# user, DSN and policy: a run with another policy misses it and leaves its
+# own); `--fresh` and SANDBOXIO_RUN_READY=0 neither take nor leave one; `gc`
+# destroys the ready ones; nothing is left after.
+set -eu
+. "$SBX_TEST_SRCDIR/plugins/local/tests/lib.sh"
+. "$SBX_TEST_SRCDIR/tests/cli/lib.sh"
+. "$SBX_TEST_SRCDIR/plugins/local/tests/ready-lib.sh"
+
+# The first run finds none, makes its sandbox, and leaves one.
+sbx run -- echo one
+expect_status 0
+expect_stdout one
+expect_made
+first=$(wait_ready 1)
+"$SBX" ps --dsn local:// | grep -q "local:$first " || fail "ps does not list the ready $first"
+
+# The second takes it (and it is gone after), and leaves another.
+sbx run -- echo two
+expect_status 0
+expect_stdout two
+expect_took "$first"
+expect_gone "$first"
+second=$(wait_ready 1)
+[ "$second" != "$first" ] || fail "the sandbox a command ran in is ready again"
+
+# A command's failure is its own; the ready path keeps its exit status.
+sbx run -- sh -c 'exit 7'
+expect_status 7
+expect_took "$second"
+third=$(wait_ready 1)
+
+# Another policy is another key: it misses, and leaves one of its own.
+sbx run --memory 300M -- true
+expect_status 0
+expect_made
+wait_ready 2 >/dev/null
+other=$(ready_ids | grep -vx "$third")
+sbx run --memory 300M -- true
+expect_status 0
+expect_took "$other"
+ready_ids | grep -qx "$third" || fail "a run of another policy took $third"
+wait_ready 2 >/dev/null
+
+# Off: neither taken nor left.
+before=$(ready_ids | sort)
+sbx run --fresh -- true
+expect_status 0
+! grep -q "sandboxio: run:" "$ERR" || fail "--fresh looked for a ready sandbox"
+SANDBOXIO_RUN_READY=0 sbx run -- true
+expect_status 0
+! grep -q "sandboxio: run:" "$ERR" || fail "SANDBOXIO_RUN_READY=0 looked for a ready sandbox"
+sleep 1
+[ "$(ready_ids | sort)" = "$before" ] || fail "an off run changed the ready sandboxes"
+! ls "$READY"/p.* >/dev/null 2>&1 || fail "an off run started making one"
+
+# gc destroys them, names them, and leaves nothing.
+ids=$(ready_ids)
+sbx gc local://
+expect_status 0
+for id in $ids; do
+    expect_stdout_has "removed $id from local://: a ready sandbox of \`run\`"
+    expect_gone "$id"
+done
+[ -z "$(ls -A "$READY")" ] || fail "gc left files: $(ls -A "$READY" | tr '\n' ' ')"
+"$SBX" ps --dsn local:// >"$OUT"
+[ "$(wc -l <"$OUT")" -le 1 ] || fail "sandboxes are left: $(cat "$OUT")"
+echo "PASS"
