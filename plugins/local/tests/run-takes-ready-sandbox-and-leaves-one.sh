@@ -34,12 +34,12 @@ expect_took "$second"
 third=$(wait_ready 1)
 
 # Another policy is another key: it misses, and leaves one of its own.
-sbx run --memory 300M -- true
+sbx run --pids 900 -- true
 expect_status 0
 expect_made
 wait_ready 2 >/dev/null
 other=$(ready_ids | grep -vx "$third")
-sbx run --memory 300M -- true
+sbx run --pids 900 -- true
 expect_status 0
 expect_took "$other"
 ready_ids | grep -qx "$third" || fail "a run of another policy took $third"
