@@ -31,22 +31,17 @@ static int fail(const struct run_opts *opts, int code, const char *context)
 }
 
 /*
- * Run the command in ready (taken by run_ready_take(), destroyed here), or
- * in a sandbox made for it when ready is NULL; *rc the SBX code of the run.
+ * Run the command in ready (taken by run_ready_take(); run_ready_end()
+ * destroys it), or in a sandbox made for it when ready is NULL.
  */
 static int run_command(const struct run_opts *opts, sbx_client *client, const char *dsn,
-                       sbx_sandbox *ready, sbx_result **result, int *rc)
+                       sbx_sandbox *ready, sbx_result **result)
 {
-    if (!ready)
-        return opts->json ? sbx_run(result, client, dsn, opts->po.policy, opts->cmd)
-                          : run_exec_live(client, dsn, opts->po.policy, opts->cmd, result);
-    *rc = opts->json ? sbx_exec(result, ready, opts->cmd) : run_exec_in(ready, opts->cmd, result);
-    /* As sbx_run(): a sandbox that could not be destroyed outranks the command. */
-    int drc = sbx_sandbox_destroy(ready);
-    sbx_sandbox_free(ready);
-    if (drc != SBX_OK && *rc == SBX_OK && !opts->json)
-        sbx_cli_error_lib(drc, "destroying the sandbox");
-    return *rc == SBX_OK ? drc : *rc;
+    if (ready)
+        return opts->json ? sbx_exec(result, ready, opts->cmd)
+                          : run_exec_in(ready, opts->cmd, result);
+    return opts->json ? sbx_run(result, client, dsn, opts->po.policy, opts->cmd)
+                      : run_exec_live(client, dsn, opts->po.policy, opts->cmd, result);
 }
 
 /* The command's run, in ready or a sandbox made for it, to its exit status; *ran: it ran. */
@@ -54,17 +49,12 @@ static int run_once(const struct run_opts *opts, sbx_client *client, const char 
                     sbx_sandbox *ready, int *ran)
 {
     sbx_result *result = NULL;
-    int rc, status, exec_rc = SBX_OK;
+    int rc, status;
 
     *ran = 0;
-    if (sbx_cli_interrupted()) {
-        if (ready) {
-            (void)sbx_sandbox_destroy(ready);
-            sbx_sandbox_free(ready);
-        }
+    if (sbx_cli_interrupted())
         return 128 + sbx_cli_interrupted();
-    }
-    rc = run_command(opts, client, dsn, ready, &result, &exec_rc);
+    rc = run_command(opts, client, dsn, ready, &result);
     *ran = rc == SBX_OK;
     if (opts->json) {
         if (rc == SBX_E_EXEC_CANCELLED && sbx_cli_interrupted()) {
@@ -136,9 +126,15 @@ int run_with_opts(struct run_opts *o)
         (void)run_ready_take(&rr, client, &ready);
     status = run_once(&opts, client, dsn, ready, &ran);
     sbx_cli_tty_end();
-    /* The next run's sandbox, made while nothing waits for it; none after a failure. */
-    if (pooled)
-        run_ready_end(&rr, ran && !sbx_cli_interrupted());
+    /*
+     * The next run's sandbox is made, and this one torn down, while nothing
+     * waits for them; after a failure or an interrupt none is made, and
+     * this one goes here. A sandbox that could not be destroyed outranks
+     * the command's status, as with sbx_run().
+     */
+    int drc = pooled ? run_ready_end(&rr, ready, ran && !sbx_cli_interrupted()) : SBX_OK;
+    if (drc != SBX_OK)
+        status = sbx_cli_exit_code(drc);
 out:
     sbx_client_free(client);
     run_opts_release(&opts);

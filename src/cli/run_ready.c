@@ -30,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/error.h"
 #include "common/output.h"
 #include "common/parse.h"
 #include "run_ready.h"
@@ -38,6 +39,8 @@
 #define READY_MARGIN_MS 2000
 /* A sandbox being made whose maker wrote no pid yet is taken as alive this long. */
 #define PENDING_GRACE_S 10
+/* At most this many sandboxes of a key are ready or being made at once. */
+#define READY_MAX 2
 /* Ready sandboxes tried per run before making one afresh. */
 #define TAKE_TRIES 3
 #define KEY_MAX 16384
@@ -308,26 +311,6 @@ int run_ready_take(struct run_ready *rr, sbx_client *client, sbx_sandbox **out)
     return trace_take(taken, out);
 }
 
-/* Is a sandbox of rr's key ready, not about to end? */
-static int have_ready(const struct run_ready *rr)
-{
-    DIR *d = dir_list(rr->dirfd);
-    int64_t now = now_ms();
-    int found = 0;
-
-    if (!d)
-        return 1;   /* cannot tell: make none */
-    for (struct dirent *e; !found && (e = readdir(d)) != NULL;) {
-        char key[17];
-        const char *id;
-        int64_t expires;
-        found = parse_ready(e->d_name, key, &expires, &id) == 0 && strcmp(key, rr->hash) == 0 &&
-                expires >= now + READY_MARGIN_MS;
-    }
-    closedir(d);
-    return found;
-}
-
 /* Is the maker that wrote file name (p.KEY, its pid) still at work? */
 static int maker_alive(int dirfd, const char *name)
 {
@@ -343,6 +326,33 @@ static int maker_alive(int dirfd, const char *name)
                 st.st_mtime + PENDING_GRACE_S > time(NULL);
     free(text);
     return alive;
+}
+
+/*
+ * How many sandboxes of rr's key are ready (not about to end), or, with
+ * makers set, being made (p.KEY.N files whose maker lives). -1: cannot tell.
+ */
+static int count_of(const struct run_ready *rr, int makers)
+{
+    DIR *d = dir_list(rr->dirfd);
+    int64_t now = now_ms();
+    int n = 0;
+
+    if (!d)
+        return -1;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        char key[17];
+        const char *id;
+        int64_t expires;
+        if (makers)
+            n += strncmp(e->d_name, "p.", 2) == 0 && strncmp(e->d_name + 2, rr->hash, 16) == 0 &&
+                 e->d_name[18] == '.' && maker_alive(rr->dirfd, e->d_name);
+        else
+            n += parse_ready(e->d_name, key, &expires, &id) == 0 && strcmp(key, rr->hash) == 0 &&
+                 expires >= now + READY_MARGIN_MS;
+    }
+    closedir(d);
+    return n;
 }
 
 /* The ready TTL: SANDBOXIO_RUN_READY_TTL (a duration), else RUN_READY_TTL_MS. */
@@ -367,22 +377,32 @@ static void close_from_3(void)
         (void)close((int)fd);
 }
 
-/*
- * In the background process: make the sandbox, let it go, publish it.
- * Its own client: the run's holds descriptors this process closed.
- */
-static int make_ready(const struct run_ready *rr, const char *pending)
+/* Destroy sandbox id (attached under its stored policy); 1 if it was there. */
+static int destroy_id(sbx_client *client, const char *dsn, const char *id)
 {
-    sbx_client *client = NULL;
+    sbx_sandbox *sb = NULL;
+
+    if (sbx_sandbox_attach(&sb, client, dsn, id, NULL) != SBX_OK) {
+        sbx_error_clear();
+        return 0;
+    }
+    int rc = sbx_sandbox_destroy(sb);
+    sbx_sandbox_free(sb);
+    return rc == SBX_OK;
+}
+
+/* In the background process: make the sandbox, let it go, publish it. */
+static int make_ready(const struct run_ready *rr, sbx_client *client, int dirfd,
+                      const char *pending)
+{
     sbx_sandbox_opts *opts = NULL;
     sbx_sandbox *sb = NULL;
     char id[64], tmp[32], name[128];
     int64_t expires = 0;
-    int dirfd = -1, fd = -1, rc;
+    int fd, rc;
 
-    rc = sbx_client_new(&client);
-    if (rc == SBX_OK)
-        rc = sbx_sandbox_opts_new(&opts);
+    snprintf(tmp, sizeof tmp, "t.%ld", (long)getpid());
+    rc = sbx_sandbox_opts_new(&opts);
     if (rc == SBX_OK)
         rc = sbx_sandbox_opts_set_ttl(opts, ready_ttl());
     if (rc == SBX_OK)
@@ -390,16 +410,16 @@ static int make_ready(const struct run_ready *rr, const char *pending)
     if (rc == SBX_OK) {
         snprintf(id, sizeof id, "%s", sbx_sandbox_id(sb));
         expires = sbx_sandbox_expires(sb);
-        if (!id_ok(id) || (dirfd = dir_open(1)) < 0)
+        if (!id_ok(id))
             rc = SBX_E_SYSTEM;
     }
     if (rc == SBX_OK) {
-        snprintf(tmp, sizeof tmp, "t.%ld", (long)getpid());
         snprintf(name, sizeof name, "r.%s.%" PRId64 ".%s", rr->hash, expires, id);
         fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-        if (fd < 0 || sbx_cli_write_all(fd, rr->key, strlen(rr->key)) != 0 || close(fd) != 0)
+        if (fd < 0 || sbx_cli_write_all(fd, rr->key, strlen(rr->key)) != 0)
             rc = SBX_E_SYSTEM;
-        fd = -1;
+        if (fd >= 0 && close(fd) != 0)
+            rc = SBX_E_SYSTEM;
     }
     /* Let the handle go only once the sandbox can be published: else destroy. */
     if (rc == SBX_OK && (rc = sbx_sandbox_detach(sb)) == SBX_OK)
@@ -410,41 +430,67 @@ static int make_ready(const struct run_ready *rr, const char *pending)
         (void)sbx_sandbox_destroy(sb);
         sbx_sandbox_free(sb);
     }
-    if (dirfd >= 0) {
-        if (rc != SBX_OK)
-            (void)unlinkat(dirfd, tmp, 0);
-        (void)unlinkat(dirfd, pending, 0);
-        close(dirfd);
-    }
+    if (rc != SBX_OK)
+        (void)unlinkat(dirfd, tmp, 0);
+    /* Published (or failed) first, then the lock goes: see leave_lock(). */
+    (void)unlinkat(dirfd, pending, 0);
     sbx_sandbox_opts_free(opts);
-    sbx_client_free(client);
     return rc;
 }
 
 /*
- * Start the maker: double fork, a new session (no terminal can be
- * acquired), the default signal dispositions, stdio on /dev/null, no other
- * descriptor, / as its directory. The run waits for neither.
+ * The background process's work, in its own client (the run's holds
+ * descriptors this process closed): make the next ready sandbox when it
+ * holds the lock (pending != NULL), then destroy the one the run's command
+ * ran in (used, with its claim file), if any.
  */
-static void spawn_maker(const struct run_ready *rr, int pfd, const char *pending)
+static int background(const struct run_ready *rr, const char *used, const char *claim,
+                      const char *pending)
+{
+    sbx_client *client = NULL;
+    int dirfd = dir_open(1), rc = dirfd >= 0 ? sbx_client_new(&client) : SBX_E_SYSTEM;
+
+    if (pending && rc == SBX_OK)
+        rc = make_ready(rr, client, dirfd, pending);
+    else if (pending && dirfd >= 0)
+        (void)unlinkat(dirfd, pending, 0);
+    if (used[0] && client) {
+        (void)destroy_id(client, rr->dsn, used);
+        if (dirfd >= 0)
+            (void)unlinkat(dirfd, claim, 0);
+    }
+    sbx_client_free(client);
+    if (dirfd >= 0)
+        close(dirfd);
+    return rc;
+}
+
+/*
+ * Start the background process: double fork, a new session (no terminal
+ * can be acquired), the default signal dispositions, stdio on /dev/null, no
+ * other descriptor, / as its directory. The run waits for neither fork.
+ * 0, or -1 when it could not be started.
+ */
+static int spawn_background(const struct run_ready *rr, const char *used, int pfd,
+                            const char *pending)
 {
     pid_t pid = fork();
 
-    if (pid < 0)
-        return;
     /*
      * Not waited for: it only forks and exits, and the run exits next, so
      * it is reaped with the run's other orphans (a zombie for a moment).
      */
-    if (pid > 0)
-        return;
+    if (pid != 0)
+        return pid < 0 ? -1 : 0;
     if (setsid() < 0 || (pid = fork()) < 0)
         _exit(1);
     if (pid > 0)
         _exit(0);
-    char text[24];
-    int n = snprintf(text, sizeof text, "%ld\n", (long)getpid());
-    (void)sbx_cli_write_all(pfd, text, (size_t)n);
+    if (pfd >= 0) {
+        char text[24];
+        int n = snprintf(text, sizeof text, "%ld\n", (long)getpid());
+        (void)sbx_cli_write_all(pfd, text, (size_t)n);
+    }
     sigset_t none;
     sigemptyset(&none);
     for (int sig = 1; sig < NSIG; sig++)
@@ -457,67 +503,85 @@ static void spawn_maker(const struct run_ready *rr, int pfd, const char *pending
         if (dup2(null, fd) < 0)
             _exit(1);
     close_from_3();
-    _exit(make_ready(rr, pending) == SBX_OK ? 0 : 1);
+    _exit(background(rr, used, rr->claim, pfd >= 0 ? pending : NULL) == SBX_OK ? 0 : 1);
 }
 
-/* Leave one ready sandbox of rr's key, unless one is ready or being made. */
-static void leave_one(struct run_ready *rr)
+/*
+ * A lock to make one sandbox of rr's key (p.KEY.N, its descriptor; its
+ * name in pending), or -1 when READY_MAX are ready or being made already.
+ */
+static int leave_lock(struct run_ready *rr, char *pending, size_t cap)
 {
-    char pending[32];
     int pfd = -1;
 
     if (rr->dirfd < 0 && (rr->dirfd = dir_open(1)) < 0)
-        return;
-    snprintf(pending, sizeof pending, "p.%s", rr->hash);
-    for (int i = 0; i < 2 && pfd < 0; i++) {
-        pfd = openat(rr->dirfd, pending, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                     0600);
-        if (pfd < 0 && (errno != EEXIST || maker_alive(rr->dirfd, pending) ||
-                        unlinkat(rr->dirfd, pending, 0) < 0))
-            return;
+        return -1;
+    for (int slot = 0; slot < READY_MAX && pfd < 0; slot++) {
+        snprintf(pending, cap, "p.%s.%d", rr->hash, slot);
+        for (int i = 0; i < 2 && pfd < 0; i++) {
+            pfd = openat(rr->dirfd, pending,
+                         O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+            /* Taken: by a live maker, the next slot; by a dead one, take it over. */
+            if (pfd < 0 && (errno != EEXIST || maker_alive(rr->dirfd, pending) ||
+                            unlinkat(rr->dirfd, pending, 0) < 0))
+                break;
+        }
     }
     if (pfd < 0)
-        return;
+        return -1;
     /*
-     * Looked for under the lock: a maker publishes its sandbox before it
-     * lets the lock go, so one ready now is seen, and none is made twice.
+     * Counted under the lock, makers first: a maker publishes its sandbox
+     * before it lets its lock go, so it is counted once or twice, never
+     * missed, and no more than READY_MAX are ever ready or being made.
      */
-    if (have_ready(rr)) {
+    int makers = count_of(rr, 1), ready = makers < 0 ? -1 : count_of(rr, 0);
+    if (ready < 0 || makers + ready > READY_MAX) {
         close(pfd);
         (void)unlinkat(rr->dirfd, pending, 0);
-        return;
+        pfd = -1;
     }
-    /* Our own output first: the maker's copy of the buffers must hold nothing. */
-    fflush(NULL);
-    spawn_maker(rr, pfd, pending);
-    close(pfd);
+    return pfd;
 }
 
-void run_ready_end(struct run_ready *rr, int leave)
+int run_ready_end(struct run_ready *rr, sbx_sandbox *taken, int leave)
 {
-    if (rr->dirfd >= 0 && rr->claim[0])
-        (void)unlinkat(rr->dirfd, rr->claim, 0);
+    char pending[32], used[64] = "";
+    int rc = SBX_OK, pfd = -1, spawned = 0;
+
+    if (taken)
+        snprintf(used, sizeof used, "%s", sbx_sandbox_id(taken));
     if (leave)
-        leave_one(rr);
+        pfd = leave_lock(rr, pending, sizeof pending);
+    if (pfd >= 0 || (leave && taken)) {
+        /* Our own output first: the child's copy of the buffers must hold nothing. */
+        fflush(NULL);
+        spawned = spawn_background(rr, used, pfd, pending) == 0;
+    }
+    if (pfd >= 0) {
+        close(pfd);
+        if (!spawned)
+            (void)unlinkat(rr->dirfd, pending, 0);
+    }
+    /*
+     * The command and all it started have ended (local kills a command's
+     * whole tree when it exits): what is left of the sandbox is its init,
+     * whose teardown the background process waits for. Without one, or
+     * after a failure or an interrupt, the teardown is done here.
+     */
+    if (taken && (!spawned || sbx_sandbox_detach(taken) != SBX_OK)) {
+        rc = sbx_sandbox_destroy(taken);
+        sbx_sandbox_free(taken);
+        if (rc != SBX_OK)
+            sbx_cli_error_lib(rc, "destroying the sandbox");
+        if (rr->dirfd >= 0 && rr->claim[0])
+            (void)unlinkat(rr->dirfd, rr->claim, 0);
+    }
     if (rr->dirfd >= 0)
         close(rr->dirfd);
     free(rr->key);
     memset(rr, 0, sizeof *rr);
     rr->dirfd = -1;
-}
-
-/* gc: destroy sandbox id (attached under its stored policy); 1 if it was there. */
-static int destroy_id(sbx_client *client, const char *dsn, const char *id)
-{
-    sbx_sandbox *sb = NULL;
-
-    if (sbx_sandbox_attach(&sb, client, dsn, id, NULL) != SBX_OK) {
-        sbx_error_clear();
-        return 0;
-    }
-    int rc = sbx_sandbox_destroy(sb);
-    sbx_sandbox_free(sb);
-    return rc == SBX_OK;
+    return rc;
 }
 
 int run_ready_sweep(sbx_client *client, const char *dsn,

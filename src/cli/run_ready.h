@@ -2,8 +2,9 @@
 /*
  * run_ready.h - `sandboxio run`'s ready sandbox: a run takes a sandbox made
  * ahead of time for the same user, DSN, policy and build, runs its command
- * there, destroys it and leaves one fresh sandbox behind, made in the
- * background with a short TTL. No daemon: the sandboxes are the backend's
+ * there, and leaves to a process of its own in the background the making
+ * of a fresh sandbox (a short TTL) and the teardown of the one it used
+ * (whose command, and all it started, have ended). No daemon: the sandboxes are the backend's
  * detached ones (sbx_sandbox_open_with() with a TTL), and what says which
  * one is ready for what is a file per sandbox in a private directory.
  *
@@ -18,8 +19,9 @@
  *                     ending at EXPIRES (Unix ms)
  *   c.ID.PID          claimed by run PID (renamed from r.*: one rename, so
  *                     two runs never take the same sandbox)
- *   p.KEY             a sandbox for KEY being made by process PID (the
- *                     file's text): at most one in the making per key
+ *   p.KEY.N           slot N (0, 1) of KEY: a sandbox being made by process
+ *                     PID (the file's text); at most READY_MAX (2) of a key
+ *                     are ready or being made at once
  *   t.PID             the r.* file being written by PID
  *
  * Only local:// takes part (see docs/performance.md): its detached
@@ -59,11 +61,14 @@ int run_ready_begin(struct run_ready *rr, sbx_client *client, const char *dsn,
  */
 int run_ready_take(struct run_ready *rr, sbx_client *client, sbx_sandbox **out);
 /*
- * Leave one fresh sandbox of rr's key behind, made by a process of its own
- * in the background, unless one is ready or being made; then release rr
- * (the claim file of a sandbox taken goes).
+ * After the run: when leave is set, start a process of its own in the
+ * background that makes one fresh sandbox of rr's key (unless one is ready
+ * or being made) and then destroys taken, the sandbox the command ran in
+ * (if any; its command and all it started have ended by now); otherwise
+ * destroy taken here. Then release rr. SBX_OK, or the error of a destroy
+ * made here (reported).
  */
-void run_ready_end(struct run_ready *rr, int leave);
+int run_ready_end(struct run_ready *rr, sbx_sandbox *taken, int leave);
 
 /*
  * `gc`: destroy every ready sandbox, every claimed one whose run is gone,

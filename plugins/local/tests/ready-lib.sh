@@ -45,23 +45,34 @@ wait_ready() {
     ready_ids
 }
 
+# wait_idle: wait (up to 30 s) until no sandbox is being made; prints how many are ready.
+wait_idle() {
+    i=0
+    while ls -d "$READY"/p.* >/dev/null 2>&1 || ls -d "$READY"/t.* >/dev/null 2>&1; do
+        i=$((i + 1))
+        [ $i -le 300 ] || fail "sandboxes still being made after 30 s: $(ls -A "$READY" | tr '\n' ' ')"
+        sleep 0.1
+    done
+    ready_ids | wc -l
+}
+
 # init_pid ID: the host pid of sandbox ID's init (local ids are local-PID-RANDOM).
 init_pid() {
     p=${1#local-}
     echo "${p%%-*}"
 }
 
-# expect_gone ID: sandbox ID has no process, socket or record left.
+# expect_gone ID: sandbox ID has no process, socket or record left (within
+# 10 s: a run leaves the teardown of the sandbox it used to the background).
 expect_gone() {
     p=$(init_pid "$1")
     i=0
-    while [ -e "/proc/$p" ] && grep -q sandboxio-local-init "/proc/$p/cmdline" 2>/dev/null; do
+    while { [ -e "/proc/$p" ] && grep -q sandboxio-local-init "/proc/$p/cmdline" 2>/dev/null; } ||
+          [ -e "$SANDBOXIO_LOCAL_RUNDIR/$1" ] || [ -e "$SANDBOXIO_LOCAL_RUNDIR/$1.rec" ]; do
         i=$((i + 1))
-        [ $i -le 50 ] || fail "the init of sandbox $1 (pid $p) is still running"
+        [ $i -le 100 ] || fail "sandbox $1 is left: init pid $p, $(ls "$SANDBOXIO_LOCAL_RUNDIR" | tr '\n' ' ')"
         sleep 0.1
     done
-    [ ! -e "$SANDBOXIO_LOCAL_RUNDIR/$1" ] || fail "the socket of sandbox $1 is left"
-    [ ! -e "$SANDBOXIO_LOCAL_RUNDIR/$1.rec" ] || fail "the record of sandbox $1 is left"
 }
 
 # expect_took ID: the last run's trace says it took sandbox ID.

@@ -4,7 +4,7 @@
 # one ready sandbox, one takes it (a rename in the ready directory), the
 # others make their own. Each command finds /work empty and marks it, then
 # waits for the others to start; no sandbox is named by two runs' traces,
-# and at most one sandbox is ready at the end.
+# and at most two sandboxes (the bound per key) are ready at the end.
 set -eu
 . "$SBX_TEST_SRCDIR/plugins/local/tests/lib.sh"
 . "$SBX_TEST_SRCDIR/tests/cli/lib.sh"
@@ -22,11 +22,11 @@ for round in 1 2 3; do
         [ "$(cat "$TMP/out.$round.$i")" = "run-$i" ] ||
             fail "round $round run $i saw: $(cat "$TMP/out.$round.$i" "$TMP/err.$round.$i")"
     done
-    wait_ready 1 >/dev/null
+    n=$(wait_idle)
+    [ "$n" -ge 1 ] && [ "$n" -le 2 ] || fail "round $round left $n ready sandboxes: $(ls -A "$READY")"
 done
 took=$(cat "$TMP"/err.* | sed -n 's/^sandboxio: run: took the ready sandbox //p')
 [ -n "$took" ] || fail "no run took a ready sandbox"
 [ "$(echo "$took" | sort | uniq -d)" = "" ] || fail "two runs took the same sandbox: $took"
-[ "$(echo "$took" | wc -l)" -le 3 ] || fail "more sandboxes taken than were ready: $took"
-[ "$(ready_ids | wc -l)" -eq 1 ] || fail "not one ready sandbox at the end: $(ls -A "$READY")"
+[ "$(echo "$took" | wc -l)" -le 6 ] || fail "more sandboxes taken than were ready: $took"
 echo "PASS"

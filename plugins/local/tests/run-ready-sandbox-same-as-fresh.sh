@@ -37,7 +37,8 @@ host_limits() {
 # view NAME RUN-OPTIONS...: run the probe; $TMP/NAME is what it and the host saw.
 view() {
     name=$1; shift
-    rm -f "$TMP/fifo"
+    # Gone first: the run's redirection truncates it only once the run starts.
+    rm -f "$TMP/fifo" "$TMP/$name.raw"
     mkfifo "$TMP/fifo"
     "$SBX" run -i "$@" -- sh -c "$probe" <"$TMP/fifo" >"$TMP/$name.raw" 2>"$TMP/$name.err" &
     pid=$!
@@ -69,6 +70,7 @@ same() {
     ! grep -q 'sandboxio: run:' "$TMP/fresh.err" || fail "--fresh looked for a ready sandbox"
     diff -u "$TMP/fresh" "$TMP/pooled" >&2 || fail "the ready sandbox differs from a fresh one ($*)"
     grep -q '^/work:$' "$TMP/pooled" && grep -q '^pid ' "$TMP/pooled" || fail "the probe saw nothing"
+    wait_idle >/dev/null
     "$SBX" gc local:// >/dev/null
     expect_gone "$ready"
 }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # `sandboxio run` on local:// takes the ready sandbox the last run left, runs
-# its command there, destroys it and leaves one fresh sandbox behind (one per
+# its command there (nothing the command started outlives the run), has it
+# destroyed and leaves one fresh sandbox behind (one per
 # user, DSN and policy: a run with another policy misses it and leaves its
 # own); `--fresh` and SANDBOXIO_RUN_READY=0 neither take nor leave one; `gc`
 # destroys the ready ones; nothing is left after.
@@ -33,6 +34,19 @@ expect_status 7
 expect_took "$second"
 third=$(wait_ready 1)
 
+# What the command started is gone when run returns, though the teardown
+# of its sandbox is left to the background: nothing of the command remains.
+token=$((400000 + $$))
+sbx run -- sh -c "sleep $token & echo started"
+expect_status 0
+expect_stdout started
+expect_took "$third"
+for f in /proc/[0-9]*/cmdline; do
+    [ "$(tr '\0' ' ' <"$f" 2>/dev/null)" != "sleep $token " ] || fail "the command's child outlived the run: $f"
+done
+expect_gone "$third"
+third=$(wait_ready 1)
+
 # Another policy is another key: it misses, and leaves one of its own.
 sbx run --pids 900 -- true
 expect_status 0
@@ -58,6 +72,7 @@ sleep 1
 ! ls "$READY"/p.* >/dev/null 2>&1 || fail "an off run started making one"
 
 # gc destroys them, names them, and leaves nothing.
+wait_idle >/dev/null
 ids=$(ready_ids)
 sbx gc local://
 expect_status 0
