@@ -74,12 +74,13 @@ static int sweep(sbx_client *client, const char *dsn, json_object *all)
         return sbx_cli_error_lib(rc, "reading the DSN");
     }
     gc_out g = {.dsn = redacted, .items = all ? json_object_new_array() : NULL};
-    size_t removed = 0;
+    size_t removed = 0, ready = 0;
     int status = 0;
     if (all && !g.items)
         rc = SBX_E_NOMEM;
-    else if ((rc = run_ready_sweep(client, dsn, on_removed, &g, &removed)) == SBX_OK)
+    else if ((rc = run_ready_sweep(client, dsn, on_removed, &g, &ready)) == SBX_OK)
         rc = sbx_client_gc(client, dsn, on_removed, &g, &removed);
+    removed += ready;   /* apart: a backend's gc starts its count at 0 */
     if (rc) {
         char context[512];
         snprintf(context, sizeof(context), "collecting on %s", redacted);

@@ -80,6 +80,9 @@ for id in $ids; do
     expect_stdout_has "removed $id from local://: a ready sandbox of \`run\`"
     expect_gone "$id"
 done
+# The count holds them (and whatever else the backend's own gc found).
+n=$(sed -n 's|^\([0-9]*\) removed from local://$|\1|p' "$OUT")
+[ "${n:-0}" -ge "$(echo "$ids" | wc -l)" ] || fail "gc counted $n, not the ready sandboxes"
 [ -z "$(ls -A "$READY")" ] || fail "gc left files: $(ls -A "$READY" | tr '\n' ' ')"
 "$SBX" ps --dsn local:// >"$OUT"
 [ "$(wc -l <"$OUT")" -le 1 ] || fail "sandboxes are left: $(cat "$OUT")"
