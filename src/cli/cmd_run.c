@@ -121,7 +121,13 @@ int run_with_opts(struct run_opts *o)
     const char *dsn = policy_opts_dsn(&opts.po);
     struct run_ready rr;
     sbx_sandbox *ready = NULL;
-    int pooled = opts.ready && run_ready_begin(&rr, client, dsn, opts.po.policy), ran = 0;
+    /*
+     * Not with a network: local keeps no detached sandbox with one yet (its
+     * slirp4netns or egress proxy would end with the process that made it).
+     */
+    int pooled = opts.ready && opts.po.network == SBX_NET_NONE &&
+                 run_ready_begin(&rr, client, dsn, opts.po.policy);
+    int ran = 0;
     if (pooled)
         (void)run_ready_take(&rr, client, &ready);
     status = run_once(&opts, client, dsn, ready, &ran);

@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 # `sandboxio run` on local:// takes the ready sandbox the last run left, runs
 # its command there (nothing the command started outlives the run), has it
-# destroyed and leaves one fresh sandbox behind (one per
-# user, DSN and policy: a run with another policy misses it and leaves its
-# own); `--fresh` and SANDBOXIO_RUN_READY=0 neither take nor leave one; `gc`
-# destroys the ready ones; nothing is left after.
+# destroyed and leaves a fresh sandbox behind, for its user, DSN and policy
+# (a run with another policy misses it and leaves its own); `--fresh`,
+# SANDBOXIO_RUN_READY=0 and a network neither take nor leave one; `gc`
+# destroys the ready ones and counts them; nothing is left after.
 set -eu
 . "$SBX_TEST_SRCDIR/plugins/local/tests/lib.sh"
 . "$SBX_TEST_SRCDIR/tests/cli/lib.sh"
@@ -70,6 +70,13 @@ expect_status 0
 sleep 1
 [ "$(ready_ids | sort)" = "$before" ] || fail "an off run changed the ready sandboxes"
 ! ls "$READY"/p.* >/dev/null 2>&1 || fail "an off run started making one"
+# Nor with a network: local keeps no detached sandbox with one.
+sbx run --allow-host example.com -- true
+if [ "$status" -eq 0 ]; then
+    ! grep -q "sandboxio: run:" "$ERR" || fail "a run with a network looked for a ready sandbox"
+    sleep 1
+    [ "$(ready_ids | sort)" = "$before" ] || fail "a run with a network left a ready sandbox"
+fi
 
 # gc destroys them, names them, and leaves nothing.
 wait_idle >/dev/null
