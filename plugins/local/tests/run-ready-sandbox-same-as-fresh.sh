@@ -5,7 +5,8 @@
 # hostname, directory, environment, the mounts, empty /work and /tmp, the
 # rlimits, the network interfaces, its own pid (nothing ran there before
 # it); and the host sees the same cgroup limits on both; with the default
-# policy and with limits and an environment given. What names one sandbox
+# policy and with limits and an environment given; and `run --json` says
+# the same of both. What names one sandbox
 # (mount and device numbers, its cgroup's name) is left out.
 set -eu
 . "$SBX_TEST_SRCDIR/plugins/local/tests/lib.sh"
@@ -89,4 +90,12 @@ sbx run -e V=second -- sh -c 'echo "$V"'
 expect_status 0
 expect_stdout second
 expect_stderr_has "took the ready sandbox"
+# run --json says the same of both (backend, tier, DSN, limits, output).
+json_of() { python3 -c 'import json, sys; d = json.load(sys.stdin); d.pop("duration_ms"); print(json.dumps(d, sort_keys=True))'; }
+wait_idle >/dev/null
+"$SBX" run --json -- echo hi 2>"$ERR" | json_of >"$TMP/pooled.json"
+expect_stderr_has "took the ready sandbox"
+"$SBX" run --fresh --json -- echo hi | json_of >"$TMP/fresh.json"
+diff -u "$TMP/fresh.json" "$TMP/pooled.json" >&2 || fail "run --json differs in the ready sandbox"
+grep -q '"stdout": "hi\\n"' "$TMP/pooled.json" || fail "run --json lost the output: $(cat "$TMP/pooled.json")"
 echo "PASS"
