@@ -39,6 +39,8 @@
 #define READY_MARGIN_MS 2000
 /* A sandbox being made whose maker wrote no pid yet is taken as alive this long. */
 #define PENDING_GRACE_S 10
+/* A maker is taken as dead after this long, whatever its pid says. */
+#define PENDING_MAX_S 120
 /* At most this many sandboxes of a key are ready or being made at once. */
 #define READY_MAX 2
 /* Ready sandboxes tried per run before making one afresh. */
@@ -280,13 +282,15 @@ int run_ready_take(struct run_ready *rr, sbx_client *client, sbx_sandbox **out)
         char key[17];
         const char *id;
         int64_t expires;
-        if (parse_ready(e->d_name, key, &expires, &id) < 0 || strcmp(key, rr->hash) != 0)
+        if (parse_ready(e->d_name, key, &expires, &id) < 0)
             continue;
         if (expires < now + READY_MARGIN_MS) {
-            /* Ending: its backend ends it; its file goes now. */
+            /* Ending, of any key: its backend ends it; its file goes now. */
             (void)unlinkat(rr->dirfd, e->d_name, 0);
             continue;
         }
+        if (strcmp(key, rr->hash) != 0)
+            continue;
         snprintf(rr->claim, sizeof rr->claim, "c.%s.%ld", id, (long)getpid());
         /* The claim: of two runs renaming the same file, one succeeds. */
         if (renameat(rr->dirfd, e->d_name, rr->dirfd, rr->claim) < 0) {
@@ -310,21 +314,25 @@ int run_ready_take(struct run_ready *rr, sbx_client *client, sbx_sandbox **out)
     return trace_take(taken, out);
 }
 
-/* Is the maker that wrote file name (p.KEY, its pid) still at work? */
+/*
+ * Is the maker that wrote file name (p.KEY.N, its pid) still at work? Not
+ * after PENDING_MAX_S, whatever its pid says now (a maker takes seconds; a
+ * pid can be another process's by then).
+ */
 static int maker_alive(int dirfd, const char *name)
 {
     struct stat st;
     char *text = read_small(dirfd, name);
     long pid = text ? strtol(text, NULL, 10) : 0;
-    int alive;
+    int young = fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
 
-    if (pid > 0)
-        alive = pid_alive(pid);
-    else    /* not written yet, or never: young is alive */
-        alive = fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-                st.st_mtime + PENDING_GRACE_S > time(NULL);
     free(text);
-    return alive;
+    if (!young)
+        return 0;
+    /* Not written yet, or never: young is alive. */
+    if (pid <= 0)
+        return st.st_mtime + PENDING_GRACE_S > time(NULL);
+    return pid_alive(pid) && st.st_mtime + PENDING_MAX_S > time(NULL);
 }
 
 /*

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # The sandbox `run` leaves ready ends at its TTL (SANDBOXIO_RUN_READY_TTL,
 # here 3 s) with no process, socket or record left, whether or not another
-# run comes; the next run drops its file and makes its own; a run killed
-# after it took one leaves a claim that `gc` clears, destroying its sandbox.
+# run comes; the next run drops its file and makes its own; the slots of
+# makers that died are taken over, and cleared by `gc`; a run killed after
+# it took one leaves a claim that `gc` clears, destroying its sandbox.
 set -eu
 . "$SBX_TEST_SRCDIR/plugins/local/tests/lib.sh"
 . "$SBX_TEST_SRCDIR/tests/cli/lib.sh"
@@ -21,6 +22,28 @@ sbx run -- true
 expect_status 0
 expect_made
 ! ready_ids | grep -qx "$id" || fail "the file of the ended $id is still there"
+
+# Makers that died left their slots (p.KEY.N with a dead pid): a run takes
+# them over and leaves its sandbox all the same, and gc clears what is left.
+"$SBX" run -- true 2>/dev/null
+id=$(wait_ready 1)
+key=$(ls "$READY" | sed -n 's/^r\.\([0-9a-f]*\)\..*/\1/p')
+dead=$(sh -c 'echo $$')
+echo "$dead" >"$READY/p.$key.0"
+echo "$dead" >"$READY/p.$key.1"
+sbx run -- true
+expect_status 0
+expect_took "$id"
+i=0
+until [ "$(ready_ids | wc -l)" -eq 1 ] && [ ! -e "$READY/p.$key.0" ]; do
+    i=$((i + 1))
+    [ $i -le 300 ] || fail "no sandbox made over a dead maker's slot: $(ls -A "$READY" | tr '\n' ' ')"
+    sleep 0.1
+done
+[ -e "$READY/p.$key.1" ] || fail "the second dead slot went without gc"
+sbx gc local://
+expect_status 0
+! ls -d "$READY"/p.* >/dev/null 2>&1 || fail "gc left the slot of a dead maker: $(ls -A "$READY")"
 
 # A run killed while its command runs in the sandbox it took.
 SANDBOXIO_RUN_READY_TTL=60s
