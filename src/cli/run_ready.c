@@ -7,8 +7,8 @@
  * made by the same library call a run makes (sbx_sandbox_open_with() is
  * sbx_sandbox_open() plus a TTL), from the same DSN and the same policy,
  * by this same program, in a process forked from the run that left it; and
- * nothing runs in it before the run that claims it, which destroys it
- * after its one command. The key says "the same": the user, the DSN, the
+ * nothing runs in it before the run that claims it, after whose one
+ * command it is destroyed (by the run's background process). The key says "the same": the user, the DSN, the
  * policy's stored form (sbx_policy_to_string()), the sandboxio version and
  * the plugin file (path, inode, size, time) with the init it starts. The
  * environment is not in it: it is not the sandbox's but each command's,
@@ -26,7 +26,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
