@@ -178,7 +178,10 @@ static int parse_as(struct run_opts *opts, int argc, char **argv, int shell)
     /* -e and -w as `docker run` has them. */
     while (status == 0 && (opt = getopt_long(argc, argv, "+:hite:w:", options, NULL)) != -1) {
         /* -i and -t are what shell is; --json and --stdin would contradict it. */
-        if (shell && (opt == OPT_JSON || opt == OPT_STDIN || opt == OPT_FRESH))
+        if (shell && opt == OPT_FRESH)
+            return sbx_cli_usage_error(name, "--fresh is not an option of shell (its sandbox is "
+                                             "always made for it)");
+        if (shell && (opt == OPT_JSON || opt == OPT_STDIN))
             return sbx_cli_usage_error(name, "%s is not an option of shell (it is always -it)",
                                        argv[optind - 1]);
         switch (opt) {
