@@ -142,6 +142,7 @@ dist_man_MANS += \
 	docs/man/sbx_policy_set_default_limits.3 \
 	docs/man/sbx_policy_limit.3 \
 	docs/man/sbx_policy_set_timeout.3 \
+	docs/man/sbx_policy_to_string.3 \
 	docs/man/sbx_result_backend.3 \
 	docs/man/sbx_result_caps.3 \
 	docs/man/sbx_result_dsn.3 \

@@ -6,7 +6,8 @@
 #      tests/gates/perf-objects-budget (edited by hand, on purpose);
 #   2. the instructions callgrind counts for `sandboxio version`, for the
 #      client process of `run -- true` on local (not the sandbox's init,
-#      which callgrind does not follow: --trace-children=no), and for one
+#      which callgrind does not follow: --trace-children=no), making its
+#      sandbox and taking a ready one (run-ready-local), and for one
 #      sbx_exec into an open local sandbox (tests/gates/perf_exec.c, counted
 #      with --toggle-collect), against tests/gates/perf-callgrind-baseline:
 #      more than 10 % over fails, naming the figure.
@@ -53,8 +54,15 @@ failed=0
 
 # The one environment every measured program runs in. Called in the
 # background only: the exec keeps the pid, which names the output files.
+# `run` makes its sandbox (SANDBOXIO_RUN_READY=0): whether a ready one is
+# there would change the count, and it would leave one behind; the
+# run-ready-local figure sets $ready_env to take one of a runtime directory
+# of its own.
+ready_env=
 fixed_env() {
-  exec env -i LANG=C LC_ALL=C PATH=/usr/bin:/bin HOME="$tmp/home" TMPDIR=/tmp \
+  # shellcheck disable=SC2086 # $ready_env: NAME=VALUE words, no spaces
+  exec env -i LANG=C LC_ALL=C PATH=/usr/bin:/bin HOME="$tmp/home" TMPDIR=/tmp SANDBOXIO_RUN_READY=0 \
+    $ready_env \
     LD_LIBRARY_PATH="$b/src/.libs" SANDBOXIO_PLUGIN_PATH="$b/plugins/local/.libs" \
     SANDBOXIO_LOCAL_INIT="$b/plugins/local/sandboxio-local-init" \
     ${ASAN_OPTIONS+ASAN_OPTIONS="$ASAN_OPTIONS"} ${UBSAN_OPTIONS+UBSAN_OPTIONS="$UBSAN_OPTIONS"} \
@@ -156,11 +164,34 @@ instructions() {
   sed -n 's/^summary: //p' "$tmp/cg/cg.$pid"
 }
 
-figures="version run-local exec-local"
+# ready_has GLOB: a file of the ready directory matches; ready_wait GLOB:
+# wait (30 s at most) until one does; ready_gone GLOB: until none does.
+ready_has() { ls -d "$tmp/run/ready/"$1 >/dev/null 2>&1; }
+ready_wait() { for _ in $(seq 300); do ready_has "$1" && return 0; sleep 0.1; done; return 1; }
+ready_gone() { for _ in $(seq 300); do ready_has "$1" || return 0; sleep 0.1; done; return 1; }
+
+# The client of a `run -- true` that takes a ready sandbox: one run leaves
+# it (not counted), the next takes it; then gc, and nothing is left.
+ready_instructions() {
+  rm -rf "$tmp/run"
+  ready_env="SANDBOXIO_RUN_READY=1 SANDBOXIO_LOCAL_RUNDIR=$tmp/run SANDBOXIO_RUN_READY_TTL=30s"
+  (fixed_env "$cli" run --dsn local:// -- true) >"$tmp/out" 2>&1 &&
+    ready_wait 'r.*' && ready_gone 'p.*' ||
+    { echo "FAIL: callgrind run-ready-local: no ready sandbox was left:"; cat "$tmp/out"; ready_env=; return 1; }
+  n=$(instructions run-ready-local "" "$cli" run --dsn local:// -- true)
+  # The background process (followed by valgrind, slowly) makes the next one.
+  ready_gone 'p.*' || true
+  (fixed_env "$cli" gc local://) >/dev/null 2>&1 || true
+  ready_env=
+  echo "$n"
+}
+
+figures="version run-local exec-local run-ready-local"
 measure() {
   case $1 in
     version) instructions version "" "$cli" version ;;
     run-local) instructions run-local "" "$cli" run --dsn local:// -- true ;;
+    run-ready-local) ready_instructions ;;
     exec-local) instructions exec-local measured_exec "$execprog" local:// ;;
   esac
 }

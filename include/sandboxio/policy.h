@@ -96,6 +96,16 @@ SBX_API int sbx_policy_set_output_cap(sbx_policy *policy, size_t bytes);
  */
 SBX_API int sbx_policy_set_env(sbx_policy *policy, const char *name, const char *value);
 
+/**
+ * sbx_policy_to_string - the policy in the one-line form a backend stores
+ * with a sandbox ("sbx-policy/1 tier=0 net=0 mem=0 ..."): the same text for
+ * the same controls, so it can key a sandbox made ahead of time. The
+ * environment is left out, as in the stored form (it may hold secrets, and
+ * it is given to each command, not to the sandbox). *out is the caller's:
+ * free with sbx_free(). Errors: SBX_E_INVALID_ARGUMENT, SBX_E_NOMEM.
+ */
+SBX_API int sbx_policy_to_string(char **out, const sbx_policy *policy);
+
 #ifdef __cplusplus
 }
 #endif

@@ -100,8 +100,12 @@ static int id_taken(unsigned long id, int group)
     return getpwuid_r((uid_t)id, &p, buf, sizeof buf, &res) == 0 && res;
 }
 
-/* The id of one kind (uid or gid) for root's sandboxes, or an error. */
-static int pick(const sbx_host *host, const char *path, int group, unsigned long *out)
+/*
+ * The id of one kind (uid or gid) for root's sandboxes, or an error;
+ * check_free: also refuse an id the user database has an entry for.
+ */
+static int pick(const sbx_host *host, const char *path, int group, int check_free,
+                unsigned long *out)
 {
     range_scan s;
     scan_ranges(path, 0, &s);
@@ -119,7 +123,7 @@ static int pick(const sbx_host *host, const char *path, int group, unsigned long
                                "local: the id %lu for root's sandboxes (%s %s) is in %s's range "
                                "too: reserve a free range for " LOCAL_SUBID_OWNER " in %s", id, from, path, s.other,
                                path);
-    if (id_taken(id, group))
+    if (check_free && id_taken(id, group))
         return host->set_error(SBX_E_BACKEND_UNAVAILABLE,
                                "local: the id %lu for root's sandboxes (%s %s) belongs to a %s "
                                "of this host: reserve a free range for " LOCAL_SUBID_OWNER " in %s", id, from, path,
@@ -128,12 +132,12 @@ static int pick(const sbx_host *host, const char *path, int group, unsigned long
     return SBX_OK;
 }
 
-int local_root_ids(const sbx_host *host, uid_t *uid, gid_t *gid)
+int local_root_ids(const sbx_host *host, int check_free, uid_t *uid, gid_t *gid)
 {
     unsigned long u, g;
-    int rc = pick(host, LOCAL_SUBUID_FILE, 0, &u);
+    int rc = pick(host, LOCAL_SUBUID_FILE, 0, check_free, &u);
     if (rc == SBX_OK)
-        rc = pick(host, LOCAL_SUBGID_FILE, 1, &g);
+        rc = pick(host, LOCAL_SUBGID_FILE, 1, check_free, &g);
     if (rc != SBX_OK)
         return rc;
     *uid = (uid_t)u;

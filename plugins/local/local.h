@@ -157,8 +157,13 @@ void local_helper_stop(pid_t *pid, int *exit_fd);
 const char *local_helper_path(const char *env_name, const char *name, const char *installed,
                               char *buf, size_t cap);
 
-/* ids.c: the host uid and gid a root client's sandboxes run as. */
-int local_root_ids(const sbx_host *host, uid_t *uid, gid_t *gid);
+/*
+ * ids.c: the host uid and gid a root client's sandboxes run as. check_free:
+ * refuse ids the user database knows (getpwuid_r, getgrgid_r: the NSS
+ * modules load), which a new sandbox needs; a sandbox that exists already
+ * runs as the ids it was checked with, and an attach only needs to know them.
+ */
+int local_root_ids(const sbx_host *host, int check_free, uid_t *uid, gid_t *gid);
 
 /* filter.c: the seccomp filter as BPF, built once per process; never freed. */
 int local_filter(const sbx_host *host, const void **bpf, size_t *len);

@@ -171,9 +171,15 @@ TESTS += \
 	plugins/local/tests/proxy-holds-bounded-memory-for-stalled-tunnels.sh \
 	plugins/local/tests/run-network-open-caps-connections.sh \
 	plugins/local/tests/rundir-private-without-xdg-runtime-dir.sh \
+	plugins/local/tests/run-takes-ready-sandbox-and-leaves-one.sh \
+	plugins/local/tests/run-ready-sandbox-same-as-fresh.sh \
+	plugins/local/tests/run-ready-sandbox-holds-escape-battery.sh \
+	plugins/local/tests/run-ready-concurrent-runs-never-share.sh \
+	plugins/local/tests/run-ready-sandbox-ends-at-ttl.sh \
 	plugins/local/tests/cp-keeps-modes-mtimes-links.sh
 EXTRA_DIST += \
 	plugins/local/tests/lib.sh \
+	plugins/local/tests/ready-lib.sh \
 	plugins/local/tests/netns.sh \
 	plugins/local/tests/allowlist-client.py \
 	plugins/local/tests/local-tests-pass-unprivileged.sh \
@@ -197,6 +203,11 @@ EXTRA_DIST += \
 	plugins/local/tests/proxy-holds-bounded-memory-for-stalled-tunnels.sh \
 	plugins/local/tests/run-network-open-caps-connections.sh \
 	plugins/local/tests/rundir-private-without-xdg-runtime-dir.sh \
+	plugins/local/tests/run-takes-ready-sandbox-and-leaves-one.sh \
+	plugins/local/tests/run-ready-sandbox-same-as-fresh.sh \
+	plugins/local/tests/run-ready-sandbox-holds-escape-battery.sh \
+	plugins/local/tests/run-ready-concurrent-runs-never-share.sh \
+	plugins/local/tests/run-ready-sandbox-ends-at-ttl.sh \
 	plugins/local/tests/cp-keeps-modes-mtimes-links.sh \
 	plugins/local/tests/proxy-relay.py \
 	plugins/local/tests/proxy-memory.py \

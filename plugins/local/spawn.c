@@ -334,7 +334,7 @@ int local_spawn(const sbx_host *host, const local_options *opt, const sbx_plugin
     sb->pid = sb->net_pid = sb->proxy_pid = 0;
     memset(&sb->cg, 0, sizeof sb->cg);
     /* Root's sandboxes: a private id no host process has (ids.c). */
-    if (root && (rc = local_root_ids(host, &uid, &gid)) != SBX_OK)
+    if (root && (rc = local_root_ids(host, 1, &uid, &gid)) != SBX_OK)
         return rc;
     sb->owner_uid = root ? uid : (uid_t)-1;
     sb->owner_gid = root ? gid : (gid_t)-1;

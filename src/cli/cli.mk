@@ -40,6 +40,8 @@ src_cli_libsbxcli_la_SOURCES = \
 	src/cli/run.h \
 	src/cli/run_options.c \
 	src/cli/run_output.c \
+	src/cli/run_ready.c \
+	src/cli/run_ready.h \
 	src/cli/run_tty.c \
 	src/cli/run_tty.h \
 	src/cli/sandbox_ref.c \

@@ -3,7 +3,8 @@
  * cmd_gc.c - `sandboxio gc [DSN...]`: remove the sandboxes that clients left
  * behind when they died (their owner process is gone) or whose TTL passed,
  * on each backend named. What counts as leaked is the backend's call
- * (sbx_client_gc()); this command only reports what went.
+ * (sbx_client_gc()); this command only reports what went. On local:// it
+ * also destroys the ready sandboxes `run` leaves behind (run_ready.h).
  */
 #include "config.h"
 
@@ -17,6 +18,7 @@
 #include "common/error.h"
 #include "common/options.h"
 #include "common/output.h"
+#include "run_ready.h"
 
 static void usage(FILE *out)
 {
@@ -24,7 +26,8 @@ static void usage(FILE *out)
           "\n"
           "Remove the sandboxes of each backend DSN names that were leaked by\n"
           "clients that died (their owner process is gone) or whose time to live\n"
-          "passed. Sandboxes of running clients are left alone. Without a DSN, the\n"
+          "passed, and on local:// the ready sandboxes `run` leaves behind.\n"
+          "Sandboxes of running clients are left alone. Without a DSN, the\n"
           "one in $SANDBOXIO_DSN, else " SBX_CLI_DEFAULT_DSN ". Prints one line per\n"
           "sandbox removed, then a count per DSN.\n"
           "\n"
@@ -71,12 +74,13 @@ static int sweep(sbx_client *client, const char *dsn, json_object *all)
         return sbx_cli_error_lib(rc, "reading the DSN");
     }
     gc_out g = {.dsn = redacted, .items = all ? json_object_new_array() : NULL};
-    size_t removed = 0;
+    size_t removed = 0, ready = 0;
     int status = 0;
     if (all && !g.items)
         rc = SBX_E_NOMEM;
-    else
+    else if ((rc = run_ready_sweep(client, dsn, on_removed, &g, &ready)) == SBX_OK)
         rc = sbx_client_gc(client, dsn, on_removed, &g, &removed);
+    removed += ready;   /* apart: a backend's gc starts its count at 0 */
     if (rc) {
         char context[512];
         snprintf(context, sizeof(context), "collecting on %s", redacted);

@@ -18,6 +18,7 @@ struct run_opts {
     int stdin_auto;         /* stdin streamed without -i: it is a pipe or a file */
     int tty;                /* -t */
     const char *shell_id;   /* shell ID: a named sandbox to attach to */
+    int ready;              /* run: may take a ready sandbox (run_ready.h); not --fresh */
     sbx_cmd *cmd;
 };
 

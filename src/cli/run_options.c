@@ -19,7 +19,7 @@
 #include "common/error.h"
 #include "common/options.h"
 
-enum { OPT_CWD = OPT_POLICY_END, OPT_STDIN, OPT_JSON, OPT_INTERACTIVE, OPT_TTY, OPT_RM };
+enum { OPT_CWD = OPT_POLICY_END, OPT_STDIN, OPT_JSON, OPT_INTERACTIVE, OPT_TTY, OPT_RM, OPT_FRESH };
 
 static const struct option options[] = {
     POLICY_OPTIONS,
@@ -30,6 +30,7 @@ static const struct option options[] = {
     { "json", no_argument, NULL, OPT_JSON },
     /* `docker run --rm` habit: run always removes its sandbox, so a no-op. */
     { "rm", no_argument, NULL, OPT_RM },
+    { "fresh", no_argument, NULL, OPT_FRESH },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
 };
@@ -58,6 +59,9 @@ static void usage(FILE *out)
           "  --json             capture the output and print one JSON object\n"
           "  --rm               accepted for docker's habit and ignored: run always\n"
           "                     removes its sandbox\n"
+          "  --fresh            make the sandbox now, for this run, and leave no\n"
+          "                     ready one behind (local:// takes a sandbox made ahead\n"
+          "                     of time otherwise; also SANDBOXIO_RUN_READY=0)\n"
           "  -h, --help         show this help\n"
           "\n"
           "A policy the backend cannot guarantee is refused before anything runs\n"
@@ -163,7 +167,7 @@ static void shell_usage(FILE *out)
 static int parse_as(struct run_opts *opts, int argc, char **argv, int shell)
 {
     const char *name = shell ? "shell" : "run";
-    int opt, status, use_stdin = 0, interactive = shell;
+    int opt, status, use_stdin = 0, interactive = shell, fresh = 0;
     const char *cwd = NULL;
 
     memset(opts, 0, sizeof(*opts));
@@ -174,6 +178,9 @@ static int parse_as(struct run_opts *opts, int argc, char **argv, int shell)
     /* -e and -w as `docker run` has them. */
     while (status == 0 && (opt = getopt_long(argc, argv, "+:hite:w:", options, NULL)) != -1) {
         /* -i and -t are what shell is; --json and --stdin would contradict it. */
+        if (shell && opt == OPT_FRESH)
+            return sbx_cli_usage_error(name, "--fresh is not an option of shell (its sandbox is "
+                                             "always made for it)");
         if (shell && (opt == OPT_JSON || opt == OPT_STDIN))
             return sbx_cli_usage_error(name, "%s is not an option of shell (it is always -it)",
                                        argv[optind - 1]);
@@ -203,6 +210,9 @@ static int parse_as(struct run_opts *opts, int argc, char **argv, int shell)
             opts->json = 1;
             break;
         case OPT_RM:
+            break;
+        case OPT_FRESH:
+            fresh = 1;
             break;
         default:
             if (opt >= OPT_DSN && opt < OPT_POLICY_END)
@@ -250,6 +260,8 @@ static int parse_as(struct run_opts *opts, int argc, char **argv, int shell)
     else if (interactive || (opts->stdin_auto = run_stdin_is_data()))
         status = lib_failed(sbx_cmd_set_stdin_fd(opts->cmd, STDIN_FILENO), "-i");
     opts->interactive = interactive;
+    /* A shell's sandbox is made for it: a session is no one-shot to speed up. */
+    opts->ready = !shell && !fresh;
     return status;
 }
 

@@ -59,6 +59,14 @@ int sbx__policy_store(const sbx_policy *p, char **out)
     return SBX_OK;
 }
 
+int sbx_policy_to_string(char **out, const sbx_policy *policy)
+{
+    if (!out || !policy)
+        return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_policy_to_string: NULL argument");
+    *out = NULL;
+    return sbx__policy_store(policy, out);
+}
+
 static int bad(const char *why, const char *token)
 {
     return sbx__error_set(SBX_E_STORED_POLICY, "the sandbox's stored policy is unreadable: %s%s%s",

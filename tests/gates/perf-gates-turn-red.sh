@@ -37,7 +37,8 @@ expect_red "$tmp/mutant" "objects version"
 [ -z "$figures_local" ] || expect_red "$tmp/mutant" "objects run-local"
 if [ -n "$callgrind" ]; then
   expect_red "$tmp/mutant" "callgrind version"
-  [ -z "$figures_local" ] || expect_red "$tmp/mutant" "callgrind run-local" "callgrind exec-local"
+  [ -z "$figures_local" ] || expect_red "$tmp/mutant" "callgrind run-local" "callgrind exec-local" \
+    "callgrind run-ready-local"
 fi
 cat "$tmp/mutant"
 echo "PASS: a library more and a loop added turn the gate red, naming each figure"
@@ -51,7 +52,8 @@ awk '/^#/ { print; next } { $NF = int($NF * 0.8); print }' \
   "$src/tests/gates/perf-callgrind-baseline" >"$tmp/lowered"
 "$gate" "$b" --baseline "$tmp/lowered" >"$tmp/low" 2>&1 && { cat "$tmp/low"; fail "a lowered baseline passed"; }
 expect_red "$tmp/low" "callgrind version"
-[ -z "$figures_local" ] || expect_red "$tmp/low" "callgrind run-local" "callgrind exec-local"
+[ -z "$figures_local" ] || expect_red "$tmp/low" "callgrind run-local" "callgrind exec-local" \
+    "callgrind run-ready-local"
 grep -q '^FAIL: objects' "$tmp/low" && { cat "$tmp/low"; fail "the objects were red with no library added"; }
 cat "$tmp/low"
 echo "PASS: against a baseline lowered by a fifth, each callgrind figure is named as over"
