@@ -198,10 +198,17 @@ class Handler(BaseHTTPRequestHandler):
         except ApiError as e:
             self.reply(e.status, {"code": e.code, "message": e.message})
 
-    do_GET = lambda self: self.route("GET")  # noqa: E731
-    do_POST = lambda self: self.route("POST")  # noqa: E731
-    do_PUT = lambda self: self.route("PUT")  # noqa: E731
-    do_DELETE = lambda self: self.route("DELETE")  # noqa: E731
+    def do_GET(self):
+        self.route("GET")
+
+    def do_POST(self):
+        self.route("POST")
+
+    def do_PUT(self):
+        self.route("PUT")
+
+    def do_DELETE(self):
+        self.route("DELETE")
 
     # --- sandboxes --------------------------------------------------------
     def list_sandboxes(self, svc, _sid, _query):
