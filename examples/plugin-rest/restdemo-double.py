@@ -270,7 +270,7 @@ class Handler(BaseHTTPRequestHandler):
                 now = time.monotonic()
                 if deadline and now >= deadline and not timed_out:
                     timed_out = True
-                    os.killpg(proc.pid, signal.SIGKILL)
+                    kill_group(proc.pid)
                 if proc.poll() is not None and drain_end is None:
                     kill_group(proc.pid)  # the leader is gone: so is its group
                     drain_end = now + DRAIN_GRACE_S
