@@ -4,7 +4,7 @@
 ## sandboxio-plugin-kit.pc, so a third-party backend links the same retry,
 ## redaction, status map, owner labels and gc sweep as ours instead of
 ## writing them again. The in-tree plugins keep linking the convenience
-## libraries of plugins/lib/lib.mk; this compiles the same sources once more
+## libraries of lib/lib.mk; this compiles the same sources once more
 ## for installation. SBX_KIT_SOURCE_FILES is the one list of what the kit holds.
 ##
 ## The objects are position-independent (they end up in a plugin's .so) and
@@ -12,39 +12,40 @@
 ## plugin linking it, whose only export stays its entry point. No sanitizer
 ## flags: the archive is linked by programs built without them.
 
-## Installed under $(includedir)/sandboxio/kit; sandboxio-plugin-kit.pc puts
-## that directory on the include path.
+## Installed as $(includedir)/sandboxio/kit/sbxu/NAME.h: a plugin includes
+## <sbxu/NAME.h> as the in-tree backends do, sandboxio-plugin-kit.pc putting
+## $(includedir)/sandboxio/kit on the include path.
 SBX_KIT_HEADER_FILES = \
-	plugins/lib/sbx-buf.h \
-	plugins/lib/sbx-base64.h \
-	plugins/lib/sbx-cred.h \
-	plugins/lib/sbx-opts.h \
-	plugins/lib/sbx-owner.h \
-	plugins/lib/sbx-url.h \
-	plugins/lib/sbx-create.h \
-	plugins/lib/sbx-time.h \
-	plugins/lib/sbx-json.h \
-	plugins/lib/sbx-http.h \
-	plugins/lib/sbx-http-pool.h
+	lib/sbxu/buf.h \
+	lib/sbxu/base64.h \
+	lib/sbxu/cred.h \
+	lib/sbxu/opts.h \
+	lib/sbxu/owner.h \
+	lib/sbxu/url.h \
+	lib/sbxu/create.h \
+	lib/sbxu/time.h \
+	lib/sbxu/json.h \
+	lib/sbxu/http.h \
+	lib/sbxu/http_pool.h
 
 SBX_KIT_SOURCE_FILES = \
-	plugins/lib/buf.c \
-	plugins/lib/base64.c \
-	plugins/lib/cred.c \
-	plugins/lib/opts.c \
-	plugins/lib/owner.c \
-	plugins/lib/gc.c \
-	plugins/lib/url.c \
-	plugins/lib/create.c \
-	plugins/lib/rfc3339.c \
-	plugins/lib/json.c \
-	plugins/lib/http_internal.h \
-	plugins/lib/http_session.c \
-	plugins/lib/http_transfer.c \
-	plugins/lib/http_retry.c \
-	plugins/lib/http_status.c \
-	plugins/lib/http_redact.c \
-	plugins/lib/http_pool.c
+	lib/buf.c \
+	lib/base64.c \
+	lib/cred.c \
+	lib/opts.c \
+	lib/owner.c \
+	lib/gc.c \
+	lib/url.c \
+	lib/create.c \
+	lib/rfc3339.c \
+	lib/json.c \
+	lib/http_internal.h \
+	lib/http_session.c \
+	lib/http_transfer.c \
+	lib/http_retry.c \
+	lib/http_status.c \
+	lib/http_redact.c \
+	lib/http_pool.c
 
 ## cr: the "u" of automake's default cru only draws a warning from binutils ar.
 ARFLAGS = cr
@@ -58,7 +59,7 @@ libsandboxio_plugin_kit_a_SOURCES = $(SBX_KIT_HEADER_FILES) $(SBX_KIT_SOURCE_FIL
 libsandboxio_plugin_kit_a_CFLAGS = -std=gnu11 $(WARN_CFLAGS) -fvisibility=hidden -fPIC \
 	$(CURL_CFLAGS) $(JSONC_CFLAGS)
 
-sbxkitincludedir = $(includedir)/sandboxio/kit
+sbxkitincludedir = $(includedir)/sandboxio/kit/sbxu
 sbxkitinclude_HEADERS = $(SBX_KIT_HEADER_FILES)
 
 pkgconfig_DATA += sandboxio-plugin-kit.pc

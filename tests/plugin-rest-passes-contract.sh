@@ -53,7 +53,7 @@ plugin="$TMP/plugins/sandboxio-restdemo.so"
 nm -D --defined-only "$plugin" | awk '{print $3}' >"$TMP/syms"
 [ "$(cat "$TMP/syms")" = sandboxio_plugin_v1 ] ||
     fail "exports more than its entry point (the kit must stay hidden): $(tr '\n' ' ' <"$TMP/syms")"
-nm "$plugin" | grep -q ' t sbx_http_send$' || fail "the plugin does not hold the kit's sbx_http_send"
+nm "$plugin" | grep -q ' t sbxu_http_send$' || fail "the plugin does not hold the kit's sbxu_http_send"
 
 # 3. The double, on loopback.
 mkdir "$TMP/root"

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sbx-json.h>
+#include <sbxu/json.h>
 
 /* A frame: one byte of stream (1 stdout, 2 stderr, 0 the end), four of length, the bytes. */
 typedef struct frames {
@@ -23,7 +23,7 @@ typedef struct frames {
     size_t head_got;
     size_t left;           /* bytes of the current frame still to come */
     int stream;
-    sbx_buf end;           /* the end frame's JSON */
+    sbxu_buf end;           /* the end frame's JSON */
     int done;              /* the end frame came whole */
     int aborted;           /* the core's output callback asked to stop */
     int cancel_fd;
@@ -50,7 +50,7 @@ static int on_bytes(void *ud, const void *data, size_t len)
         }
         size_t n = len < f->left ? len : f->left;
         if (f->stream == 0) {
-            if (sbx_buf_append(&f->end, p, n))
+            if (sbxu_buf_append(&f->end, p, n))
                 return -1;
         } else if (f->io->output(f->io->userdata, f->stream, p, n) != 0) {
             f->aborted = 1;
@@ -84,12 +84,12 @@ static char *request_body(const sbx_plugin_cmd *cmd)
 {
     json_object *o = json_object_new_object();
     int bad = !o;
-    bad |= sbx_json_add(o, "argv", sbx_json_str_array(cmd->argv));
-    bad |= sbx_json_add(o, "env", sbx_json_str_array(cmd->envp));
+    bad |= sbxu_json_add(o, "argv", sbxu_json_str_array(cmd->argv));
+    bad |= sbxu_json_add(o, "env", sbxu_json_str_array(cmd->envp));
     if (cmd->cwd)
-        bad |= sbx_json_add_str(o, "cwd", cmd->cwd);
-    bad |= sbx_json_add(o, "timeout_ms", json_object_new_int64((int64_t)cmd->timeout_ms));
-    char *text = bad ? NULL : sbx_json_text(o);
+        bad |= sbxu_json_add_str(o, "cwd", cmd->cwd);
+    bad |= sbxu_json_add(o, "timeout_ms", json_object_new_int64((int64_t)cmd->timeout_ms));
+    char *text = bad ? NULL : sbxu_json_text(o);
     json_object_put(o);
     return text;
 }
@@ -97,14 +97,14 @@ static char *request_body(const sbx_plugin_cmd *cmd)
 static int read_end(rd_sandbox *sb, frames *f, sbx_plugin_exit *exit_out)
 {
     json_object *end = NULL;
-    int rc = sbx_json_parse(&end, sb->host, RD_PLUGIN, "service", "running a command", f->end.data,
+    int rc = sbxu_json_parse(&end, sb->host, RD_PLUGIN, "service", "running a command", f->end.data,
                             f->end.len);
     if (rc)
         return rc;
-    exit_out->exited = sbx_json_bool(end, "exited");
-    exit_out->exit_code = exit_out->exited ? (int)sbx_json_int(end, "exit_code", 0) : -1;
-    exit_out->signal = (int)sbx_json_int(end, "signal", 0);
-    exit_out->timed_out = sbx_json_bool(end, "timed_out");
+    exit_out->exited = sbxu_json_bool(end, "exited");
+    exit_out->exit_code = exit_out->exited ? (int)sbxu_json_int(end, "exit_code", 0) : -1;
+    exit_out->signal = (int)sbxu_json_int(end, "signal", 0);
+    exit_out->timed_out = sbxu_json_bool(end, "timed_out");
     json_object_put(end);
     return SBX_OK;
 }
@@ -119,11 +119,11 @@ int rd_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
     if (!body)
         return sb->host->set_error(SBX_E_NOMEM, RD_PLUGIN ": out of memory");
     frames f = {.io = io, .cancel_fd = SBX_STRUCT_HAS(io, cancel_fd) ? io->cancel_fd : -1};
-    sbx_http_request rq = {.method = "POST", .path = path, .body = body,
+    sbxu_http_request rq = {.method = "POST", .path = path, .body = body,
                            .content_type = "application/json", .sink = on_bytes, .sink_ud = &f};
-    sbx_http_watch watch = {.tick = on_tick, .ud = &f, .fd = f.cancel_fd, .every_ms = 100};
-    sbx_http_response rs = {0};
-    int rc = sbx_http_stream(&sb->api.http, &rq, &watch, &rs);
+    sbxu_http_watch watch = {.tick = on_tick, .ud = &f, .fd = f.cancel_fd, .every_ms = 100};
+    sbxu_http_response rs = {0};
+    int rc = sbxu_http_stream(&sb->api.http, &rq, &watch, &rs);
     if (f.cancelled)
         rc = sb->host->set_error(SBX_E_EXEC_CANCELLED, RD_PLUGIN ": the command was cancelled");
     else if (f.aborted)
@@ -136,8 +136,8 @@ int rd_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
                                  ": running a command: the answer ended before the command did");
     else if (rc == SBX_OK)
         rc = read_end(sb, &f, exit_out);
-    sbx_http_response_clear(&rs);
-    sbx_buf_clear(&f.end);
+    sbxu_http_response_clear(&rs);
+    sbxu_buf_clear(&f.end);
     free(body);
     return rc;
 }

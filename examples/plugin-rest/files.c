@@ -11,13 +11,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <sbx-json.h>
+#include <sbxu/json.h>
 
 /* "/v1/sandboxes/<id>/<what>?path=<path escaped><extra>" into url. */
 static int file_url(rd_sandbox *sb, const char *what, const char *path, const char *extra,
                     char *url, size_t size)
 {
-    char *escaped = sbx_http_escape(&sb->api.http, path);
+    char *escaped = sbxu_http_escape(&sb->api.http, path);
     if (!escaped)
         return sb->host->set_error(SBX_E_NOMEM, RD_PLUGIN ": out of memory");
     int n = snprintf(url, size, "%s/%s?path=%s%s", sb->path, what, escaped, extra ? extra : "");
@@ -42,13 +42,13 @@ static long on_upload(void *ud, char *buf, size_t len)
 }
 
 /* One request whose answer is a bare status (or the bytes streamed to rq's sink). */
-static int send_plain(rd_sandbox *sb, sbx_http_request *rq, const char *context)
+static int send_plain(rd_sandbox *sb, sbxu_http_request *rq, const char *context)
 {
-    sbx_http_response rs = {0};
-    int rc = sbx_http_send(&sb->api.http, rq, &rs);
+    sbxu_http_response rs = {0};
+    int rc = sbxu_http_send(&sb->api.http, rq, &rs);
     if (rc == SBX_OK && (rs.status < 200 || rs.status > 299))
         rc = rd_api_fail(&sb->api, rq, &rs, context);
-    sbx_http_response_clear(&rs);
+    sbxu_http_response_clear(&rs);
     return rc;
 }
 
@@ -64,7 +64,7 @@ int rd_file_write(void *sandbox, const char *path, uint64_t size, uint32_t mode,
         return rc;
     upload u = {.read = read, .userdata = userdata};
     /* A streamed upload cannot be sent twice: the kit never retries it. */
-    sbx_http_request rq = {.method = "PUT", .path = url, .upload = on_upload, .upload_ud = &u,
+    sbxu_http_request rq = {.method = "PUT", .path = url, .upload = on_upload, .upload_ud = &u,
                            .content_type = "application/octet-stream"};
     return send_plain(sb, &rq, "writing a file");
 }
@@ -78,7 +78,7 @@ int rd_file_read(void *sandbox, const char *path,
     if (rc)
         return rc;
     /* Retried only before any byte reached the sink (a refused connection, 429, 5xx). */
-    sbx_http_request rq = {.method = "GET", .path = url, .sink = sink, .sink_ud = userdata};
+    sbxu_http_request rq = {.method = "GET", .path = url, .sink = sink, .sink_ud = userdata};
     return send_plain(sb, &rq, "reading a file");
 }
 
@@ -89,7 +89,7 @@ int rd_file_remove(void *sandbox, const char *path, int recursive)
     int rc = file_url(sb, "files", path, recursive ? "&recursive=1" : NULL, url, sizeof(url));
     if (rc)
         return rc;
-    sbx_http_request rq = {.method = "DELETE", .path = url};
+    sbxu_http_request rq = {.method = "DELETE", .path = url};
     return send_plain(sb, &rq, "removing a file");
 }
 
@@ -101,7 +101,7 @@ int rd_file_mkdir(void *sandbox, const char *path)
     if (rc)
         return rc;
     /* mkdir -p is idempotent: say so, and the kit retries it like a PUT. */
-    sbx_http_request rq = {.method = "POST", .path = url, .retry = SBX_HTTP_RETRY_ALWAYS};
+    sbxu_http_request rq = {.method = "POST", .path = url, .retry = SBXU_HTTP_RETRY_ALWAYS};
     return send_plain(sb, &rq, "making a directory");
 }
 
@@ -113,20 +113,20 @@ int rd_file_list(void *sandbox, const char *path,
     json_object *answer = NULL, *entries = NULL;
     int rc = file_url(sb, "dirs", path, NULL, url, sizeof(url));
     if (!rc)
-        rc = rd_api_call(&sb->api, "GET", url, NULL, SBX_HTTP_RETRY_AUTO, "listing a directory",
+        rc = rd_api_call(&sb->api, "GET", url, NULL, SBXU_HTTP_RETRY_AUTO, "listing a directory",
                          &answer, NULL);
     if (!rc)
-        rc = sbx_json_get(&entries, json_type_array, sb->host, RD_PLUGIN, "listing a directory",
+        rc = sbxu_json_get(&entries, json_type_array, sb->host, RD_PLUGIN, "listing a directory",
                           answer, "entries");
     for (size_t i = 0; !rc && i < json_object_array_length(entries); i++) {
         json_object *e = json_object_array_get_idx(entries, i);
-        const char *name = sbx_json_str(e, "name");
+        const char *name = sbxu_json_str(e, "name");
         if (!name)
             continue;
         sbx_plugin_dirent ent = {.struct_size = sizeof(ent), .name = name,
-                                 .type = (int)sbx_json_int(e, "type", 4),
-                                 .size = (uint64_t)sbx_json_int(e, "size", 0),
-                                 .mode = (uint32_t)sbx_json_int(e, "mode", 0)};
+                                 .type = (int)sbxu_json_int(e, "type", 4),
+                                 .size = (uint64_t)sbxu_json_int(e, "size", 0),
+                                 .mode = (uint32_t)sbxu_json_int(e, "mode", 0)};
         if (entry(userdata, &ent) != 0)
             break;
     }

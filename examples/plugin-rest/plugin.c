@@ -14,17 +14,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sbx-json.h>
-#include <sbx-opts.h>
-#include <sbx-owner.h>
+#include <sbxu/json.h>
+#include <sbxu/opts.h>
+#include <sbxu/owner.h>
 
 typedef struct rd_opts {
     uint64_t ttl_s;
 } rd_opts;
 
 /* The DSN's options; the kit refuses unknown keys and bad values with the exact codes. */
-static const sbx_opt rd_option_table[] = {
-    {"ttl", SBX_OPT_SECONDS, "3600", offsetof(rd_opts, ttl_s), NULL, NULL, NULL},
+static const sbxu_opt rd_option_table[] = {
+    {"ttl", SBXU_OPT_SECONDS, "3600", offsetof(rd_opts, ttl_s), NULL, NULL, NULL},
     {NULL},
 };
 
@@ -42,14 +42,14 @@ static void rd_fini(void *state)
 /* {"labels": {...the owner labels...}} */
 static char *create_body(uint64_t ttl_s)
 {
-    sbx_owner_labels labels;
-    sbx_owner_labels_make(&labels, ttl_s);
+    sbxu_owner_labels labels;
+    sbxu_owner_labels_make(&labels, ttl_s);
     json_object *body = json_object_new_object(), *map = json_object_new_object();
     int bad = !body || !map;
-    for (size_t i = 0; !bad && i < SBX_OWNER_LABELS; i++)
-        bad |= sbx_json_add_str(map, labels.kv[i].key, labels.kv[i].value);
-    bad |= sbx_json_add(body, "labels", map);
-    char *text = bad ? NULL : sbx_json_text(body);
+    for (size_t i = 0; !bad && i < SBXU_OWNER_LABELS; i++)
+        bad |= sbxu_json_add_str(map, labels.kv[i].key, labels.kv[i].value);
+    bad |= sbxu_json_add(body, "labels", map);
+    char *text = bad ? NULL : sbxu_json_text(body);
     json_object_put(body);
     return text;
 }
@@ -63,7 +63,7 @@ static int rd_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limi
         return host->set_error(SBX_E_DSN_BAD_AUTHORITY,
                                RD_PLUGIN ": the service is " RD_URL_VAR "; use restdemo:// alone");
     rd_opts opts = {0};
-    int rc = sbx_opts_parse(&opts, host, RD_PLUGIN, rd_option_table, dsn);
+    int rc = sbxu_opts_parse(&opts, host, RD_PLUGIN, rd_option_table, dsn);
     if (rc)
         return rc;
     rd_sandbox *sb = host->alloc(sizeof(*sb));
@@ -80,10 +80,10 @@ static int rd_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limi
     /* A create is never retried: a lost answer may still have made a sandbox
      * (which its owner labels let gc find). */
     if (!rc)
-        rc = rd_api_call(&sb->api, "POST", "/v1/sandboxes", body, SBX_HTTP_RETRY_NEVER,
+        rc = rd_api_call(&sb->api, "POST", "/v1/sandboxes", body, SBXU_HTTP_RETRY_NEVER,
                          "creating a sandbox", &made, NULL);
     if (!rc)
-        rc = sbx_json_get_string(&id, host, RD_PLUGIN, "creating a sandbox", made, "id");
+        rc = sbxu_json_get_string(&id, host, RD_PLUGIN, "creating a sandbox", made, "id");
     if (!rc && strlen(id) >= sizeof(sb->id))
         rc = host->set_error(SBX_E_BACKEND_PROTOCOL, RD_PLUGIN ": the sandbox id is too long");
     if (!rc) {
@@ -92,7 +92,7 @@ static int rd_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limi
     }
     json_object_put(made);
     free(body);
-    sbx_opts_clear(&opts, rd_option_table);
+    sbxu_opts_clear(&opts, rd_option_table);
     if (rc) {
         rd_api_close(&sb->api);
         host->free(sb);
@@ -107,7 +107,7 @@ static int rd_destroy(void *sandbox)
 {
     rd_sandbox *sb = sandbox;
     long status = 0;
-    int rc = rd_api_call(&sb->api, "DELETE", sb->path, NULL, SBX_HTTP_RETRY_AUTO,
+    int rc = rd_api_call(&sb->api, "DELETE", sb->path, NULL, SBXU_HTTP_RETRY_AUTO,
                          "removing the sandbox", NULL, &status);
     if (rc == SBX_E_NOT_FOUND && status == 404)
         rc = SBX_OK;

@@ -4,10 +4,10 @@
  * (restdemo-double.py), built against the installed plugin kit:
  * `pkg-config sandboxio-plugin-kit`. What a cloud backend would otherwise
  * write again comes from the kit: the HTTP session with retry, backoff and
- * header redaction (sbx-http.h), the map of HTTP statuses to sandboxio
- * codes, credentials and the endpoint from the environment (sbx-cred.h,
- * sbx-url.h), DSN options as a table (sbx-opts.h), owner labels and the gc
- * sweep over them (sbx-owner.h), JSON (sbx-json.h).
+ * header redaction (sbxu/http.h), the map of HTTP statuses to sandboxio
+ * codes, credentials and the endpoint from the environment (sbxu/cred.h,
+ * sbxu/url.h), DSN options as a table (sbxu/opts.h), owner labels and the gc
+ * sweep over them (sbxu/owner.h), JSON (sbxu/json.h).
  */
 #ifndef RESTDEMO_H
 #define RESTDEMO_H
@@ -15,7 +15,7 @@
 #include <json-c/json.h>
 #include <sandboxio/plugin.h>
 
-#include <sbx-http.h>
+#include <sbxu/http.h>
 
 #define RD_PLUGIN "restdemo"
 /* Where the service is, and the key it wants; from the environment only. */
@@ -25,7 +25,7 @@
 /* A session with the service. It must not move once open: the session's
  * config points into it. */
 typedef struct rd_api {
-    sbx_http http;
+    sbxu_http http;
     char base[512];
     char auth[512];               /* "Authorization: Bearer <key>", redacted by the kit */
     const char *headers[2];
@@ -51,7 +51,7 @@ int rd_api_call(rd_api *api, const char *method, const char *path, const char *b
                 int retry, const char *context, json_object **out, long *status);
 /* rd_api_fail - the code of a non-2xx answer: the service's own "code" if it
  * names one, else the kit's status map; sets the error. */
-int rd_api_fail(rd_api *api, const sbx_http_request *rq, const sbx_http_response *rs,
+int rd_api_fail(rd_api *api, const sbxu_http_request *rq, const sbxu_http_response *rs,
                 const char *context);
 
 /* exec.c */
