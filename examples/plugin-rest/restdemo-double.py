@@ -21,7 +21,8 @@ with "Authorization: Bearer <key>":
 
 An exec answer is frames: one byte (1 stdout, 2 stderr, 0 the end), four
 bytes of length (big-endian), the bytes. The end frame holds JSON:
-{"exited", "exit_code", "signal", "timed_out"}. A client that goes away
+{"exited", "exit_code", "signal", "timed_out"}. "env" is the whole
+environment, but HOME is the sandbox's directory unless it names one. A client that goes away
 ends the command: its whole process group is killed.
 
 Errors are JSON {"code", "message"} with an HTTP status: 401 a wrong key,
@@ -234,6 +235,7 @@ class Handler(BaseHTTPRequestHandler):
         req = json.loads(self.body() or b"{}")
         argv = req.get("argv") or []
         env = dict(e.split("=", 1) for e in req.get("env") or [] if "=" in e)
+        env.setdefault("HOME", sb.root)  # the work directory, unless the command says otherwise
         cwd = sb.resolve(req.get("cwd") or "", must_exist=False)
         if not os.path.isdir(cwd):
             raise ApiError(422, "bad_cwd", f"no directory {req.get('cwd')}")
