@@ -5,7 +5,8 @@
 # them with apt-get on this machine, use the CLI, the local backend and the
 # contract suite, remove the docker plugin's package and check that the
 # error names it, build the out-of-tree example plugin (examples/plugin-hello)
-# against the installed -dev packages and contract-test it, then purge
+# against the installed -dev packages and contract-test it, build the REST
+# example (examples/plugin-rest) on the plugin kit they hold, then purge
 # everything and check that nothing of sandboxio is left in /usr, /etc, /var.
 #
 # Needs root (it installs packages). It runs in a mount namespace of its
@@ -172,6 +173,18 @@ grep -Eq '^[1-9][0-9]* passed, 0 failed' contract-hello.out || fail "contract he
 (cd "$work/hello" && make -s uninstall) || fail "make uninstall of plugin-hello"
 [ ! -e "$hello_so" ] || fail "make uninstall left $hello_so"
 hello_so=
+
+# The REST example builds on the plugin kit the -dev package holds, and
+# still exports only its entry point.
+say "examples/plugin-rest against the packages (the plugin kit)"
+dpkg -S "/usr/lib/$multiarch/libsandboxio-plugin-kit.a" | grep -q '^sandboxio-plugin-dev:' ||
+  fail "libsandboxio-plugin-kit.a is not sandboxio-plugin-dev's"
+cp -R "$top/examples/plugin-rest" "$work/rest"
+(cd "$work/rest" && env -u PKG_CONFIG_PATH -u CPATH -u C_INCLUDE_PATH make -s CFLAGS='-O2 -Werror' >make.out 2>&1) || {
+  cat "$work/rest/make.out"; fail "examples/plugin-rest did not build against the packages"; }
+[ "$(nm -D --defined-only "$work/rest/sandboxio-restdemo.so" | awk '{print $3}')" = sandboxio_plugin_v1 ] ||
+  fail "sandboxio-restdemo.so exports more than its entry point"
+SANDBOXIO_PLUGIN_PATH="$work/rest" $sbx plugins | grep -Eq "^restdemo +ok " || fail "sandboxio plugins does not list restdemo"
 
 # 6. Purge: nothing of sandboxio is left.
 say "purge"

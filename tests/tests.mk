@@ -43,6 +43,22 @@ EXTRA_DIST += tests/plugin-hello-passes-contract.sh \
 	examples/plugin-hello/Makefile examples/plugin-hello/hello.c \
 	docs/packaging.md
 
+## The out-of-tree REST example builds against the installed plugin kit
+## (this tree installed into a staging directory) and passes the contract
+## suite against the service double it ships; where the kit is built
+## (kit/kit.mk: libcurl and json-c found).
+if SBX_NEED_HTTP
+if SBX_NEED_JSON_PLUGIN
+TESTS += tests/plugin-rest-passes-contract.sh
+endif
+endif
+EXTRA_DIST += tests/plugin-rest-passes-contract.sh \
+	examples/plugin-rest/Makefile examples/plugin-rest/README.md \
+	examples/plugin-rest/restdemo.h examples/plugin-rest/plugin.c \
+	examples/plugin-rest/api.c examples/plugin-rest/exec.c \
+	examples/plugin-rest/files.c examples/plugin-rest/gc.c \
+	examples/plugin-rest/restdemo-double.py
+
 ## Shared by the tests that interrupt a run (CLI, local, docker).
 EXTRA_DIST += tests/interrupt-lib.sh
 ## What the terminal tests (local, docker) share: a tmux session to drive.
