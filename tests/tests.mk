@@ -27,6 +27,14 @@ tests_test_cancel_SOURCES = tests/test_cancel.c tests/testutil.h
 tests_test_cancel_CFLAGS = $(SBX_CHECK_CFLAGS) -pthread
 tests_test_cancel_LDADD = $(SBX_CHECK_LDADD) -lpthread
 
+## Threads add plugin directories while others list: the documented thread
+## safety of a client (run it under helgrind or TSan to see a race).
+check_PROGRAMS += tests/test_plugin_dirs_threads
+TESTS += tests/test_plugin_dirs_threads
+tests_test_plugin_dirs_threads_SOURCES = tests/test_plugin_dirs_threads.c tests/testutil.h
+tests_test_plugin_dirs_threads_CFLAGS = $(SBX_CHECK_CFLAGS) -pthread
+tests_test_plugin_dirs_threads_LDADD = $(SBX_CHECK_LDADD) -lpthread
+
 ## A missing plugin names its package (configure --with-plugin-package): the
 ## hidden substitution is compiled in beside the library.
 check_PROGRAMS += tests/test_plugin_package
