@@ -32,9 +32,12 @@ exec "$real" "\$@"
 EOF
 chmod +x "$dir/wrap/pkg-config"
 
-echo "check-minimal-build: configure --disable-local --disable-docker --disable-e2b --disable-daytona, pkg-config hides: $refused"
+# The docker backend's seccomp base profile is named missing: without the
+# docker backend configure must not look for it.
+echo "check-minimal-build: configure --disable-local --disable-docker --disable-e2b --disable-daytona, pkg-config hides: $refused, no docker seccomp base"
 (cd "$dir" && PKG_CONFIG="$dir/wrap/pkg-config" "$top/configure" -q \
-    --enable-werror --disable-local --disable-docker --disable-e2b --disable-daytona) || {
+    --enable-werror --disable-local --disable-docker --disable-e2b --disable-daytona \
+    --with-docker-seccomp-base=/nonexistent/default.json) || {
   echo "FAIL: configure needs a library the core, CLI and fake must not need"
   tail -n 30 "$dir/config.log"; exit 1
 }
