@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-## The error catalog against errors.h and docs/errors, and the man pages
+## The error catalog against the error-codes.def files and docs/errors, and the man pages
 ## against the public headers.
 check_PROGRAMS += tests/test_error_catalog
 TESTS += tests/test_error_catalog
