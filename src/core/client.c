@@ -169,6 +169,10 @@ static int list_add(sbx_client *c, sbx_plugin_list *l, const char *scheme)
     info->abi_minor = d->abi_minor;
     info->caps = d->caps;
     info->tier = d->tier;
+    /* A plugin built before minor 4 has no such member: its descriptor ends
+     * before it. The names are the plugin's static data, and a loaded
+     * plugin is never unloaded. */
+    info->credential_env = SBX_STRUCT_HAS(d, credential_env) ? d->credential_env : NULL;
     return SBX_OK;
 }
 
