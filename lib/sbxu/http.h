@@ -42,6 +42,7 @@
 #define SBXU_HTTP_AGENT_TIMEOUT_MS 60000L     /* one call to the agent in a sandbox */
 #define SBXU_HTTP_PING_TIMEOUT_MS 30000L      /* asking a daemon who it is */
 #define SBXU_HTTP_SEND_STALL_MS 60000L        /* a peer that takes no more of a request */
+#define SBXU_HTTP_ERROR_BODY_WAIT_MS 10000L   /* the rest of an error answer's body */
 
 /*
  * A request path that carries one escaped file path ("/files?path=..."):

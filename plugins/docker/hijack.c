@@ -157,7 +157,7 @@ static int fail_answer(dk_hijack *hj, long status, sbxu_buf *head, size_t head_l
         if (n == 0 || n == -2)
             break;
         if (n < 0) {
-            if (wait_fd(hj, POLLIN, 10000))
+            if (wait_fd(hj, POLLIN, SBXU_HTTP_ERROR_BODY_WAIT_MS))
                 break;
             continue;
         }
