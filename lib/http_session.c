@@ -64,7 +64,7 @@ int sbxu_http_setup_handle(sbxu_http *s, CURL *h, char *errbuf)
     SET(CURLOPT_ERRORBUFFER, errbuf);
     SET(CURLOPT_NOSIGNAL, 1L);
     SET(CURLOPT_TCP_KEEPALIVE, 1L);
-    SET(CURLOPT_CONNECTTIMEOUT_MS, cfg->connect_timeout_ms > 0 ? cfg->connect_timeout_ms : 30000L);
+    SET(CURLOPT_CONNECTTIMEOUT_MS, cfg->connect_timeout_ms > 0 ? cfg->connect_timeout_ms : SBXU_HTTP_CONNECT_TIMEOUT_MS);
     /* Only the protocols a backend speaks; never a redirect elsewhere. */
     SET(CURLOPT_PROTOCOLS_STR, "http,https");
     SET(CURLOPT_FOLLOWLOCATION, 0L);

@@ -71,6 +71,7 @@ endif
 if SBX_NEED_HTTP
 check_PROGRAMS += lib/tests/test_http_retry
 TESTS += lib/tests/test_http_retry
+SBX_VALGRIND_TESTS += lib/tests/test_http_retry
 lib_tests_test_http_retry_SOURCES = lib/tests/test_http_retry.c \
 	lib/tests/host.h lib/tests/loopback.h lib/tests/scripted-server.h
 lib_tests_test_http_retry_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CURL_CFLAGS)
@@ -78,6 +79,7 @@ lib_tests_test_http_retry_LDADD = lib/libsbxu-curl.la lib/libsbxu.la \
 	$(CHECK_LIBS) $(CURL_LIBS) -lpthread
 check_PROGRAMS += lib/tests/test_http_stream
 TESTS += lib/tests/test_http_stream
+SBX_VALGRIND_TESTS += lib/tests/test_http_stream
 lib_tests_test_http_stream_SOURCES = lib/tests/test_http_stream.c \
 	lib/tests/host.h lib/tests/loopback.h lib/tests/scripted-server.h
 lib_tests_test_http_stream_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CURL_CFLAGS)
@@ -85,6 +87,7 @@ lib_tests_test_http_stream_LDADD = lib/libsbxu-curl.la lib/libsbxu.la \
 	$(CHECK_LIBS) $(CURL_LIBS) -lpthread
 check_PROGRAMS += lib/tests/test_http_pool
 TESTS += lib/tests/test_http_pool
+SBX_VALGRIND_TESTS += lib/tests/test_http_pool
 lib_tests_test_http_pool_SOURCES = lib/tests/test_http_pool.c \
 	lib/tests/host.h lib/tests/loopback.h
 lib_tests_test_http_pool_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CURL_CFLAGS)
@@ -94,6 +97,7 @@ endif
 if SBX_NEED_JSON_PLUGIN
 check_PROGRAMS += lib/tests/test_lib_units
 TESTS += lib/tests/test_lib_units
+SBX_VALGRIND_TESTS += lib/tests/test_lib_units
 lib_tests_test_lib_units_SOURCES = lib/tests/test_lib_units.c \
 	lib/tests/host.h
 lib_tests_test_lib_units_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(JSONC_CFLAGS)

@@ -37,7 +37,8 @@ for f in /usr/local/bin/sandboxio /usr/local/lib/libsandboxio.so.0 \
     /usr/local/lib/pkgconfig/sandboxio-plugin.pc /usr/local/include/sandboxio; do
   [ ! -e "$f" ] || skip "a source install of sandboxio is on this machine ($f): make uninstall first"
 done
-ours='libsandboxio0 libsandboxio-dev sandboxio sandboxio-plugin-local sandboxio-plugin-docker sandboxio-plugin-e2b sandboxio-plugin-daytona sandboxio-plugin-dev'
+# A package per backend of configure.ac (scripts/backends.sh).
+ours="libsandboxio0 libsandboxio-dev sandboxio $("$top/scripts/backends.sh" | sed 's/^/sandboxio-plugin-/' | tr '\n' ' ')sandboxio-plugin-dev"
 installed() { dpkg-query -W -f='${Package} ${db:Status-Status}\n' "$@" 2>/dev/null | awk '$2 != "not-installed" {print $1}'; }
 pkgs() { installed | sort; }
 # shellcheck disable=SC2086 # $ours is a list of names
@@ -111,10 +112,10 @@ for o in "$top"/debian/*.lintian-overrides; do
 done
 # shlibs: the plugins that speak HTTP, and only they, pull libcurl.
 deb() { ls "$work"/"$1"_"$ver"_*.deb; }
-for p in sandboxio-plugin-docker sandboxio-plugin-e2b sandboxio-plugin-daytona; do
+for p in $("$top/scripts/backends.sh" --http | sed 's/^/sandboxio-plugin-/'); do
   dpkg-deb -f "$(deb $p)" Depends | grep -q libcurl || fail "$p does not depend on libcurl"
 done
-for p in libsandboxio0 sandboxio sandboxio-plugin-local; do
+for p in libsandboxio0 sandboxio $("$top/scripts/backends.sh" --no-http | sed 's/^/sandboxio-plugin-/'); do
   ! dpkg-deb -f "$(deb $p)" Depends | grep -q libcurl || fail "$p depends on libcurl"
 done
 

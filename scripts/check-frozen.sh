@@ -18,11 +18,14 @@ dir=${SBX_FROZEN_DIR:-$srcdir/tests/frozen}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# "1001 SBX_E_INVALID_ARGUMENT", one per enum member of errors.h.
-sed -n 's/^[[:space:]]*\(SBX_E_[A-Z0-9_]*\)[[:space:]]*=[[:space:]]*\([0-9][0-9]*\).*/\2 \1/p' \
-    "$srcdir/include/sandboxio/errors.h" | sort >"$tmp/error-codes.txt"
+# "1001 SBX_E_INVALID_ARGUMENT", one per code of the two definitions: the
+# library's (include/sandboxio/error-codes.def) and the tool's
+# (src/cli/error-codes.def).
+sed -n 's/^SBX_ERROR([[:space:]]*\(SBX_E_[A-Z0-9_]*\)[[:space:]]*,[[:space:]]*\([0-9][0-9]*\).*/\2 \1/p' \
+    "$srcdir/include/sandboxio/error-codes.def" "$srcdir/src/cli/error-codes.def" |
+    sort >"$tmp/error-codes.txt"
 "$cli" contract --list | awk '$1 ~ /^SBX-[A-Z]+-[0-9]+$/ {print $1}' | sort >"$tmp/contract-ids.txt"
-[ -s "$tmp/error-codes.txt" ] || { echo "FAIL: no error code found in errors.h"; exit 1; }
+[ -s "$tmp/error-codes.txt" ] || { echo "FAIL: no error code found in the error-codes.def files"; exit 1; }
 [ -s "$tmp/contract-ids.txt" ] || { echo "FAIL: '$cli contract --list' printed no case id"; exit 1; }
 
 status=0

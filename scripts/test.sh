@@ -94,21 +94,28 @@ checked() {
 checked normal --enable-werror
 checked sanitizers --enable-sanitizers --enable-werror
 
-# valgrind over the unit tests of the core and of lib/, in-process
-# (CK_FORK=no) so every leak and invalid access of the library is seen.
+# valgrind over the tests each .mk declares beside them (make valgrind-tests):
+# memcheck in-process (CK_FORK=no) so every leak and invalid access of the
+# library is seen, helgrind for the data races of the multi-threaded ones.
 echo "=== valgrind (at $(since_start) s)"
-for t in tests/test_policy tests/test_sandbox_api tests/test_exec_opts tests/test_lifecycle tests/test_dsn tests/test_error_catalog tests/test_pool \
-    lib/tests/test_lib_units lib/tests/test_http_retry lib/tests/test_http_pool \
-    lib/tests/test_http_stream; do
+vg_tests=$(make -s --no-print-directory -C "$top/build-normal" valgrind-tests | tr ' ' ':')
+for entry in $vg_tests; do
+  tool=${entry%%:*}; t=${entry#*:}
+  case $tool in
+    helgrind) vg_opts='--tool=helgrind' ;;
+    *) vg_opts='--leak-check=full --errors-for-leak-kinds=definite,indirect' ;;
+  esac
+  # shellcheck disable=SC2086 # $vg_opts is a list of options
   if (cd "$top/build-normal" && CK_FORK=no SBX_TEST_BUILDDIR="$top/build-normal" \
         SBX_TEST_SRCDIR="$top" ./libtool --mode=execute valgrind -q --error-exitcode=99 \
-        --leak-check=full --errors-for-leak-kinds=definite,indirect "./$t" >"$t.valgrind" 2>&1); then
-    echo "PASS: valgrind $t"; passed=$((passed + 1))
+        $vg_opts "./$t" >"$t.$tool" 2>&1); then
+    echo "PASS: valgrind ($tool) $t"; passed=$((passed + 1))
   else
-    echo "FAIL: valgrind $t"; tail -n 40 "$top/build-normal/$t.valgrind"
+    echo "FAIL: valgrind ($tool) $t"; tail -n 40 "$top/build-normal/$t.$tool"
     status=1; failed=$((failed + 1))
   fi
 done
+[ -n "$vg_tests" ] || { echo "FAIL: make valgrind-tests listed nothing"; status=1; failed=$((failed + 1)); }
 
 # The tarball's own check runs every test, but the backends' contract
 # suites only on a few cases that prove each rig works from the tarball:

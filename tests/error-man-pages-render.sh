@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# Every error code of include/sandboxio/errors.h has a man page made from
+# Every error code (include/sandboxio/error-codes.def, the library's, and
+# src/cli/error-codes.def, the tool's) has a man page made from
 # its docs/errors page (SBX_Ennnn(7)), and so does the index
 # (sandboxio-errors(7)); each renders with groff without a single warning
 # (-ww) on the typesetter and the terminal, names its code in NAME, and
@@ -25,7 +26,8 @@ render() { # PAGE: no warnings on either device
     done
 }
 
-codes=$(sed -n 's/^ *SBX_E_[A-Z0-9_]* = \([0-9][0-9][0-9][0-9]\)\b.*/\1/p' "$srcdir/include/sandboxio/errors.h")
+codes=$(sed -n 's/^SBX_ERROR(SBX_E_[A-Z0-9_]*, *\([0-9][0-9][0-9][0-9]\),.*/\1/p' \
+    "$srcdir/include/sandboxio/error-codes.def" "$srcdir/src/cli/error-codes.def")
 n=0
 for num in $codes; do
     n=$((n + 1))
@@ -43,7 +45,7 @@ for num in $codes; do
         grep -qxF ".SH $want" "$page" || { echo "FAIL: $page lacks the section '$section'"; exit 1; }
     done || failed=1
 done
-[ "$n" -gt 100 ] || bad "only $n codes found in errors.h"
+[ "$n" -gt 100 ] || bad "only $n codes found in the error-codes.def files"
 # A man page for each code, and none for a code that does not exist.
 mans=$(ls "$builddir"/docs/errors/SBX_E*.7 | wc -l)
 [ "$mans" -eq "$n" ] || bad "$mans error man pages for $n codes"

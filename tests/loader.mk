@@ -66,6 +66,18 @@ tests_plugins_socketinit_sandboxio_socketinit_la_SOURCES = tests/plugins/broken.
 tests_plugins_socketinit_sandboxio_socketinit_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME='"socketinit"' -DBROKEN_SOCKET_IN_INIT
 tests_plugins_socketinit_sandboxio_socketinit_la_LDFLAGS = $(SBX_BROKEN_LDFLAGS)
 
+## Two good ones: built before plugin ABI 1.4 (a descriptor that ends
+## before credential_env), and one that names its credential variables.
+check_LTLIBRARIES += tests/plugins/oldminor/sandboxio-oldminor.la
+tests_plugins_oldminor_sandboxio_oldminor_la_SOURCES = tests/plugins/broken.c
+tests_plugins_oldminor_sandboxio_oldminor_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME='"oldminor"' -DOLD_MINOR_3
+tests_plugins_oldminor_sandboxio_oldminor_la_LDFLAGS = $(SBX_BROKEN_LDFLAGS)
+
+check_LTLIBRARIES += tests/plugins/namescreds/sandboxio-namescreds.la
+tests_plugins_namescreds_sandboxio_namescreds_la_SOURCES = tests/plugins/broken.c
+tests_plugins_namescreds_sandboxio_namescreds_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME='"namescreds"' -DNAMES_CREDENTIALS
+tests_plugins_namescreds_sandboxio_namescreds_la_LDFLAGS = $(SBX_BROKEN_LDFLAGS)
+
 ## Every broken plugin above refused with its own code; the fake still works.
 check_PROGRAMS += tests/loader/test_loader_broken
 TESTS += tests/loader/test_loader_broken

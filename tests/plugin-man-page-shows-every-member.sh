@@ -7,8 +7,9 @@ set -eu
 : "${SBX_TEST_SRCDIR:?run this test through make check}"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-members() { # members FILE: the "(*name)(" of struct sbx_plugin, one a line
-    awk '/^typedef struct sbx_plugin \{/,/^\} sbx_plugin;/' "$1" | grep -o '(\*[a-z_]*)(' | sort -u
+members() { # members FILE: the "(*name)(" and data "*name;" of struct sbx_plugin, one a line
+    awk '/^typedef struct sbx_plugin \{/,/^\} sbx_plugin;/' "$1" |
+        grep -o '(\*[a-z_]*)(\|\*[a-z_]*;' | sort -u
 }
 header=$(members "$SBX_TEST_SRCDIR/include/sandboxio/plugin.h")
 page=$(members "$SBX_TEST_SRCDIR/docs/man/sandboxio-plugin.7")

@@ -76,18 +76,22 @@ static int contains(const int *v, size_t n, int x)
     return 0;
 }
 
+/* The two definitions of the codes: the library's and the tool's. */
+#define LIBRARY_DEF "include/sandboxio/error-codes.def"
+#define TOOL_DEF "src/cli/error-codes.def"
+
 /*
- * Codes of the sbx_code enum, parsed from the header text, each with the
- * leading digit of the "Nxxx:" section comment it sits under.
+ * Codes of one definition file, parsed from its text, each with the leading
+ * digit of the "Nxxx:" section comment it sits under.
  */
-static size_t header_codes(int *codes, int *sections)
+static size_t def_codes(const char *rel, int *codes, int *sections)
 {
-    char *text = slurp("include/sandboxio/errors.h");
-    ck_assert_msg(text != NULL, "cannot read include/sandboxio/errors.h");
+    char *text = slurp(rel);
+    ck_assert_msg(text != NULL, "cannot read %s", rel);
     regex_t value, section;
-    ck_assert_int_eq(regcomp(&value, "^[[:space:]]*SBX_E_[A-Z_]+[[:space:]]*=[[:space:]]*([0-9]+)[[:space:]]*,?",
+    ck_assert_int_eq(regcomp(&value, "^SBX_ERROR\\(SBX_E_[A-Z0-9_]+, *([0-9]+), *\"",
                              REG_EXTENDED), 0);
-    ck_assert_int_eq(regcomp(&section, "/\\*[[:space:]]*([0-9])xxx:", REG_EXTENDED), 0);
+    ck_assert_int_eq(regcomp(&section, "^/\\*[[:space:]]*([0-9])xxx:", REG_EXTENDED), 0);
     size_t n = 0;
     int current = -1;
     for (char *save = NULL, *line = strtok_r(text, "\n", &save); line;
@@ -96,17 +100,25 @@ static size_t header_codes(int *codes, int *sections)
         if (regexec(&section, line, 2, m, 0) == 0)
             current = line[m[1].rm_so] - '0';
         else if (regexec(&value, line, 2, m, 0) == 0) {
-            ck_assert_msg(n < MAX_CODES, "too many codes in errors.h");
+            ck_assert_msg(n < MAX_CODES, "too many codes in %s", rel);
             ck_assert_msg(current >= 0, "code outside a range section: %s", line);
             codes[n] = atoi(line + m[1].rm_so);
             sections[n++] = current;
-        }
+        } else
+            ck_assert_msg(strncmp(line, "SBX_ERROR", 9) != 0, "%s: malformed line: %s", rel, line);
     }
     regfree(&value);
     regfree(&section);
     free(text);
-    ck_assert_msg(n > 0, "no codes parsed from errors.h");
+    ck_assert_msg(n > 0, "no codes parsed from %s", rel);
     return n;
+}
+
+/* Codes of both definitions, the library's first. */
+static size_t header_codes(int *codes, int *sections)
+{
+    size_t n = def_codes(LIBRARY_DEF, codes, sections);
+    return n + def_codes(TOOL_DEF, codes + n, sections + n);
 }
 
 /* ---- the catalog against the header ------------------------------------ */
@@ -230,38 +242,46 @@ START_TEST(every_code_has_a_page_titled_with_its_summary)
 END_TEST
 
 /*
- * A code that only the CLI uses (the library never returns it) is marked
- * "(CLI only" on its line of errors.h exactly when its page says
- * "**CLI only**": the two places a reader looks must agree.
+ * The tool's codes (src/cli/error-codes.def) are exactly the ones whose page
+ * says "**CLI only**", but for SBX_E5001: a library code (a result says it,
+ * sbx_result_timed_out()) that only the tool returns as a failure.
  */
-START_TEST(cli_only_codes_are_marked_in_header_and_page_alike)
+START_TEST(cli_only_codes_are_the_tools_and_their_pages_say_so)
 {
-    char *text = slurp("include/sandboxio/errors.h");
-    ck_assert_msg(text != NULL, "cannot read include/sandboxio/errors.h");
-    regex_t value;
-    ck_assert_int_eq(regcomp(&value, "^[[:space:]]*SBX_E_[A-Z_]+[[:space:]]*=[[:space:]]*([0-9]+)",
-                             REG_EXTENDED), 0);
-    size_t marked = 0;
-    for (char *save = NULL, *line = strtok_r(text, "\n", &save); line;
-         line = strtok_r(NULL, "\n", &save)) {
-        regmatch_t m[2];
-        if (regexec(&value, line, 2, m, 0) != 0)
-            continue;
-        int code = atoi(line + m[1].rm_so);
-        int in_header = strstr(line, "(CLI only") != NULL;
+    int hdr[MAX_CODES], sec[MAX_CODES];
+    size_t nl = def_codes(LIBRARY_DEF, hdr, sec);
+    size_t n = nl + def_codes(TOOL_DEF, hdr + nl, sec + nl);
+    for (size_t i = 0; i < n; i++) {
         char rel[64];
-        snprintf(rel, sizeof(rel), "docs/errors/%s.md", sbx_error_id(code));
+        snprintf(rel, sizeof(rel), "docs/errors/%s.md", sbx_error_id(hdr[i]));
         char *page = slurp(rel);
         ck_assert_msg(page != NULL, "no page %s", rel);
         int in_page = strstr(page, "\n**CLI only**: ") != NULL;
         free(page);
-        ck_assert_msg(in_header == in_page, "%s: CLI only in %s but not in %s", rel,
-                      in_header ? "errors.h" : "the page", in_header ? "the page" : "errors.h");
-        marked += in_header;
+        int tools = i >= nl || hdr[i] == SBX_E_EXEC_TIMEOUT;
+        ck_assert_msg(tools == in_page, "%s: %s", rel,
+                      in_page ? "says CLI only but the code is the library's (" LIBRARY_DEF ")"
+                              : "the tool's code (" TOOL_DEF ") but the page does not say CLI only");
     }
-    regfree(&value);
-    free(text);
-    ck_assert_msg(marked >= 5, "only %zu codes marked CLI only", marked);
+}
+END_TEST
+
+/*
+ * Each range is shared: the library's new codes take n001-n499, the tool's
+ * n500-n999. The tool's codes below n500 were released before the split
+ * and keep their numbers; no new one may join them.
+ */
+START_TEST(library_and_tool_codes_keep_to_their_halves_of_a_range)
+{
+    int hdr[MAX_CODES], sec[MAX_CODES];
+    size_t nl = def_codes(LIBRARY_DEF, hdr, sec);
+    for (size_t i = 0; i < nl; i++)
+        ck_assert_msg(hdr[i] % 1000 < 500, "library code %d is in the tool's n500-n999", hdr[i]);
+    size_t nt = def_codes(TOOL_DEF, hdr, sec), before_split = 0;
+    for (size_t i = 0; i < nt; i++)
+        before_split += hdr[i] % 1000 < 500;
+    ck_assert_msg(before_split == 22, "%zu tool codes below n500, 22 were released there: a new "
+                  "code of the tool takes n500-n999", before_split);
 }
 END_TEST
 
@@ -429,7 +449,8 @@ static Suite *catalog_suite(void)
     Suite *s = suite_create("error_catalog");
     TCase *tc = tcase_create("catalog");
     tcase_add_test(tc, every_header_code_is_in_the_catalog_and_back);
-    tcase_add_test(tc, cli_only_codes_are_marked_in_header_and_page_alike);
+    tcase_add_test(tc, cli_only_codes_are_the_tools_and_their_pages_say_so);
+    tcase_add_test(tc, library_and_tool_codes_keep_to_their_halves_of_a_range);
     tcase_add_test(tc, header_codes_sit_in_their_documented_range);
     tcase_add_test(tc, catalog_is_sorted_and_ids_spell_their_number);
     tcase_add_test(tc, catalog_index_past_the_end_is_zero);

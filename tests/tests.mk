@@ -11,6 +11,7 @@ SBX_CHECK_LDADD = src/libsandboxio.la $(CHECK_LIBS)
 check_PROGRAMS += tests/test_policy tests/test_sandbox_api tests/test_exec_opts tests/test_cancel \
 	tests/test_lifecycle
 TESTS += tests/test_policy tests/test_sandbox_api tests/test_exec_opts tests/test_cancel tests/test_lifecycle
+SBX_VALGRIND_TESTS += tests/test_policy tests/test_sandbox_api tests/test_exec_opts tests/test_lifecycle
 tests_test_policy_SOURCES = tests/test_policy.c tests/testutil.h
 tests_test_policy_CFLAGS = $(SBX_CHECK_CFLAGS)
 tests_test_policy_LDADD = $(SBX_CHECK_LDADD)
@@ -26,6 +27,16 @@ tests_test_exec_opts_LDADD = $(SBX_CHECK_LDADD)
 tests_test_cancel_SOURCES = tests/test_cancel.c tests/testutil.h
 tests_test_cancel_CFLAGS = $(SBX_CHECK_CFLAGS) -pthread
 tests_test_cancel_LDADD = $(SBX_CHECK_LDADD) -lpthread
+
+## Threads add plugin directories while others list: the documented thread
+## safety of a client (run it under helgrind or TSan to see a race).
+check_PROGRAMS += tests/test_plugin_dirs_threads
+TESTS += tests/test_plugin_dirs_threads
+SBX_VALGRIND_TESTS += tests/test_plugin_dirs_threads
+SBX_HELGRIND_TESTS += tests/test_plugin_dirs_threads
+tests_test_plugin_dirs_threads_SOURCES = tests/test_plugin_dirs_threads.c tests/testutil.h
+tests_test_plugin_dirs_threads_CFLAGS = $(SBX_CHECK_CFLAGS) -pthread
+tests_test_plugin_dirs_threads_LDADD = $(SBX_CHECK_LDADD) -lpthread
 
 ## A missing plugin names its package (configure --with-plugin-package): the
 ## hidden substitution is compiled in beside the library.

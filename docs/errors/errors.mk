@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
-## The error catalog pages: one per code in include/sandboxio/errors.h,
+## The error catalog pages: one per code of include/sandboxio/error-codes.def
+## and src/cli/error-codes.def (SBX_ERROR_PAGES is derived from them by
+## scripts/gen-error-index.sh, run by `make frozen-update`),
 ## distributed and installed under $(docdir)/errors/ (the pages an error
 ## points to when mkdocs builds no HTML site, docs/docs.mk).
 ## tests/test_error_catalog.c checks this list against the catalog.

@@ -112,6 +112,9 @@ static const sbx_plugin hello_descriptor = {
     .destroy = hello_destroy,
     .native = hello_native,
     .sandbox_id = hello_sandbox_id,
+    /* A backend that reads a key names its variables, for `sandboxio doctor`:
+     * (const char *const[]){"HELLO_API_KEY", NULL}. This one reads none. */
+    .credential_env = NULL,
 };
 
 /* The one symbol the core looks up; -fvisibility=hidden keeps all else local. */

@@ -57,6 +57,10 @@ typedef struct sbx_plugin_info {
     uint32_t abi_minor;
     uint64_t caps;            /* declared capabilities, SBX_CAP_* */
     int tier;                 /* sbx_tier */
+    /* The environment variables the plugin reads credentials from,
+     * NULL-terminated; NULL when it names none (or predates plugin ABI 1.4).
+     * Since 0.1.0. */
+    const char *const *credential_env;
 } sbx_plugin_info;
 
 typedef struct sbx_plugin_list sbx_plugin_list;

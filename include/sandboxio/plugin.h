@@ -44,7 +44,7 @@ extern "C" {
 #endif
 
 #define SBX_PLUGIN_ABI_MAJOR 1
-#define SBX_PLUGIN_ABI_MINOR 3
+#define SBX_PLUGIN_ABI_MINOR 4
 #define SBX_PLUGIN_ENTRY "sandboxio_plugin_v1"
 
 #if defined(__GNUC__)
@@ -271,8 +271,8 @@ typedef struct sbx_plugin_sandbox_info {
  * init, open, destroy are required, the rest may be NULL when the
  * corresponding capability is not declared. Minor 1 appends `run`; minor
  * 2 the lifecycle members from `open_named` to `ping`; minor 3
- * `file_symlink` and `file_set_meta`. The core uses a member only where
- * struct_size covers it.
+ * `file_symlink` and `file_set_meta`; minor 4 `credential_env`. The core
+ * uses a member only where struct_size covers it.
  */
 typedef struct sbx_plugin {
     uint32_t struct_size;   /* sizeof(sbx_plugin) the plugin was built with */
@@ -399,7 +399,15 @@ typedef struct sbx_plugin {
      * components resolve as for file_read.
      */
     int (*file_set_meta)(void *sandbox, const char *path, const sbx_plugin_file_meta *meta);
-    /* --- end of minor 3: append new members below, bump the minor --- */
+    /* --- minor 4 --- */
+    /**
+     * The environment variables the plugin reads a credential from, or
+     * that point at one (a certificate directory), NULL-terminated, with
+     * static storage duration; NULL: none. Only the names are ever shown
+     * (`sandboxio doctor` says whether each is set); a value never is.
+     */
+    const char *const *credential_env;
+    /* --- end of minor 4: append new members below, bump the minor --- */
 } sbx_plugin;
 
 #define SBX_PLUGIN_V1_0_SIZE \

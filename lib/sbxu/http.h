@@ -32,6 +32,24 @@
 /* Response headers a request may capture. */
 #define SBXU_HTTP_CAPTURE_MAX 4
 
+/*
+ * How long the backends wait, in ms, named once so that every backend waits
+ * alike and a change is made in one place.
+ */
+#define SBXU_HTTP_CONNECT_TIMEOUT_MS 30000L   /* a session that names none (a local daemon) */
+#define SBXU_HTTP_CLOUD_CONNECT_TIMEOUT_MS 15000L /* TCP and TLS to a cloud service */
+#define SBXU_HTTP_CALL_TIMEOUT_MS 120000L     /* one control-plane call (create, list, delete) */
+#define SBXU_HTTP_AGENT_TIMEOUT_MS 60000L     /* one call to the agent in a sandbox */
+#define SBXU_HTTP_PING_TIMEOUT_MS 30000L      /* asking a daemon who it is */
+#define SBXU_HTTP_SEND_STALL_MS 60000L        /* a peer that takes no more of a request */
+#define SBXU_HTTP_ERROR_BODY_WAIT_MS 10000L   /* the rest of an error answer's body */
+
+/*
+ * A request path that carries one escaped file path ("/files?path=..."):
+ * a sandbox path whose escaped form does not fit is refused (SBX_E_BAD_PATH).
+ */
+#define SBXU_HTTP_PATH_MAX 1400
+
 /* How a session retries; all zero = never retry. */
 typedef struct sbxu_http_retry {
     int attempts;          /* tries in all, including the first; <= 1: no retry */
@@ -66,7 +84,7 @@ typedef struct sbxu_http_config {
     const char *hint_permission;  /* appended when the socket refuses this user */
     const char *const *headers;   /* "Name: value" lines sent with every request, NULL-terminated */
     const char *const *redact;    /* more header names whose values are secret, NULL-terminated */
-    long connect_timeout_ms;      /* 0: 30000 */
+    long connect_timeout_ms;      /* 0: SBXU_HTTP_CONNECT_TIMEOUT_MS */
     sbxu_http_retry retry;
     /* Called after every try, for tests and debugging (NULL: none). */
     void (*trace)(void *ud, const sbxu_http_trace *t);

@@ -86,7 +86,7 @@ static int api_session(daytona_api *a, sbxu_http **out)
         .base_url = a->ep.api_url,
         .service = "Daytona's API",
         .headers = a->headers,
-        .connect_timeout_ms = 15000,
+        .connect_timeout_ms = SBXU_HTTP_CLOUD_CONNECT_TIMEOUT_MS,
         .retry = {.attempts = 5, .base_ms = 200, .max_ms = 5000, .deadline_ms = 60000},
     };
     return sbxu_http_pool_take(out, &a->st->pool, a->host, &cfg);
@@ -131,7 +131,7 @@ int daytona_api_call(daytona_api *a, const char *method, const char *path, const
         .path = path,
         .body = body,
         .content_type = body ? "application/json" : NULL,
-        .timeout_ms = 120000,
+        .timeout_ms = SBXU_HTTP_CALL_TIMEOUT_MS,
         .retry = retry,
     };
     sbxu_http_response rs = {0};

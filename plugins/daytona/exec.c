@@ -317,7 +317,7 @@ static int read_status(run *r, json_object *list)
 static long quietly(daytona_sandbox *sb, const char *method, const char *path)
 {
     sbxu_http_request rq = {.method = method, .path = path, .retry = SBXU_HTTP_RETRY_AUTO,
-                           .timeout_ms = 60000};
+                           .timeout_ms = SBXU_HTTP_AGENT_TIMEOUT_MS};
     sbxu_http_response rs = {0};
     long status = daytona_tb_send(sb, &rq, &rs) == SBX_OK ? rs.status : 0;
     sbxu_http_response_clear(&rs);

@@ -126,7 +126,7 @@ static int check_answer(daytona_sandbox *sb, const sbxu_http_response *rs, const
  */
 static int set_mode(daytona_sandbox *sb, const char *path, const char *resolved, uint32_t mode)
 {
-    char url[1400];
+    char url[SBXU_HTTP_PATH_MAX];
     int rc = daytona_tb_path(sb, url, sizeof(url), "/files/permissions", "path", resolved);
     if (rc)
         return rc;
@@ -149,7 +149,7 @@ int daytona_file_write(void *sandbox, const char *path, uint64_t size, uint32_t 
 {
     daytona_sandbox *sb = sandbox;
     sbxu_probe pr;
-    char url[1400], type[96];
+    char url[SBXU_HTTP_PATH_MAX], type[96];
     /*
      * The leaf unresolved: the daemon's upload follows a symlink, so one at
      * the path (once known not to lead out) is removed and replaced by the
@@ -206,7 +206,7 @@ int daytona_file_read(void *sandbox, const char *path,
 {
     daytona_sandbox *sb = sandbox;
     sbxu_probe pr;
-    char url[1400];
+    char url[SBXU_HTTP_PATH_MAX];
     int rc = probe(sb, path, false, &pr);
     if (rc)
         return rc;
@@ -236,7 +236,7 @@ int daytona_file_read(void *sandbox, const char *path,
 /* The daemon's list of directory path (resolved): kept for remove's emptiness check. */
 static int list_dir(daytona_sandbox *sb, const char *path, json_object **list)
 {
-    char url[1400];
+    char url[SBXU_HTTP_PATH_MAX];
     int rc = daytona_tb_path(sb, url, sizeof(url), "/files", "path", path);
     if (rc == SBX_OK)
         rc = daytona_tb_call(sb, "GET", url, NULL, SBXU_HTTP_RETRY_AUTO, "listing a directory",
@@ -400,7 +400,7 @@ int daytona_file_mkdir(void *sandbox, const char *path)
 {
     daytona_sandbox *sb = sandbox;
     sbxu_probe pr;
-    char url[1400];
+    char url[SBXU_HTTP_PATH_MAX];
     int rc = probe(sb, path, false, &pr);
     if (rc || pr.type == SBXU_PROBE_DIR)
         return rc;
@@ -420,7 +420,7 @@ int daytona_file_remove(void *sandbox, const char *path, int recursive)
 {
     daytona_sandbox *sb = sandbox;
     sbxu_probe pr;
-    char url[1400];
+    char url[SBXU_HTTP_PATH_MAX];
     int rc = probe(sb, path, true, &pr);
     if (rc)
         return rc;

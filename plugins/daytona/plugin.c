@@ -57,6 +57,9 @@ static void daytona_fini(void *state)
     free(st);
 }
 
+/* The API key, or a JWT with its organisation (api.c); doctor names them. */
+static const char *const credential_env[] = {"DAYTONA_API_KEY", "DAYTONA_JWT_TOKEN", "DAYTONA_ORGANIZATION_ID", NULL};
+
 static const sbx_plugin descriptor = {
     .struct_size = sizeof(sbx_plugin),
     .abi_major = SBX_PLUGIN_ABI_MAJOR,
@@ -82,6 +85,7 @@ static const sbx_plugin descriptor = {
     .ping = daytona_ping,
     .file_symlink = daytona_file_symlink,
     .file_set_meta = daytona_file_set_meta,
+    .credential_env = credential_env,
 };
 
 SBX_PLUGIN_EXPORT const sbx_plugin *sandboxio_plugin_v1(void);

@@ -29,7 +29,7 @@ static int tb_session(daytona_sandbox *sb, sbxu_http **out)
         .base_url = sb->toolbox_base,
         .service = "the sandbox's toolbox (Daytona's proxy)",
         .headers = sb->api.headers,
-        .connect_timeout_ms = 15000,
+        .connect_timeout_ms = SBXU_HTTP_CLOUD_CONNECT_TIMEOUT_MS,
         .retry = {.attempts = 4, .base_ms = 100, .max_ms = 2000, .deadline_ms = 30000},
     };
     return sbxu_http_pool_take(out, &sb->api.st->pool, sb->host, &cfg);
@@ -76,7 +76,7 @@ int daytona_tb_call(daytona_sandbox *sb, const char *method, const char *path, c
         .path = path,
         .body = body,
         .content_type = body ? "application/json" : NULL,
-        .timeout_ms = 120000,
+        .timeout_ms = SBXU_HTTP_CALL_TIMEOUT_MS,
         .retry = retry,
     };
     sbxu_http_response rs = {0};

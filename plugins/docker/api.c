@@ -29,7 +29,7 @@ int dk_api_negotiate(dk_conn *c)
 {
     if (c->http.prefix[0])
         return SBX_OK;
-    sbxu_http_request rq = {.method = "GET", .path = "/_ping", .timeout_ms = 30000};
+    sbxu_http_request rq = {.method = "GET", .path = "/_ping", .timeout_ms = SBXU_HTTP_PING_TIMEOUT_MS};
     sbxu_http_response rs = {0};
     int rc = dk_api_call(c, &rq, &rs, "asking the daemon for its API version (/_ping)");
     char *server = rs.header[DK_HDR_API_VERSION] ? strdup(rs.header[DK_HDR_API_VERSION]) : NULL;

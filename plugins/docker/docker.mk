@@ -1,5 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 ## The docker backend: containers of a Docker Engine through its HTTP API.
+## Built, tests included, only when the backend is (configure --disable-docker).
+if SBX_ENABLE_DOCKER
+
 plugin_LTLIBRARIES += plugins/docker/sandboxio-docker.la
 plugins_docker_sandboxio_docker_la_SOURCES = \
 	plugins/docker/docker.h \
@@ -119,3 +122,4 @@ bench_docker_bench_docker_SOURCES = bench/docker/bench-docker.c bench/median.h
 bench_docker_bench_docker_LDADD = src/libsandboxio.la
 CLEANFILES += bench/docker/bench-docker
 EXTRA_DIST += bench/docker/run.sh
+endif

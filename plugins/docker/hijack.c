@@ -101,7 +101,7 @@ static int send_all(dk_hijack *hj, const char *data, size_t len)
                                              "docker: sending a request to %s failed",
                                              hj->conn->ep.display);
         if (n < 0) {
-            int rc = wait_fd(hj, POLLOUT, 60000);
+            int rc = wait_fd(hj, POLLOUT, SBXU_HTTP_SEND_STALL_MS);
             if (rc)
                 return rc;
             continue;
@@ -133,7 +133,7 @@ static int read_head(dk_hijack *hj, sbxu_buf *head, size_t *head_len)
                                              "docker: %s closed the connection before answering",
                                              hj->conn->ep.display);
         if (n < 0) {
-            int rc = wait_fd(hj, POLLIN, 120000);
+            int rc = wait_fd(hj, POLLIN, SBXU_HTTP_CALL_TIMEOUT_MS);
             if (rc)
                 return rc;
             continue;
@@ -157,7 +157,7 @@ static int fail_answer(dk_hijack *hj, long status, sbxu_buf *head, size_t head_l
         if (n == 0 || n == -2)
             break;
         if (n < 0) {
-            if (wait_fd(hj, POLLIN, 10000))
+            if (wait_fd(hj, POLLIN, SBXU_HTTP_ERROR_BODY_WAIT_MS))
                 break;
             continue;
         }

@@ -42,6 +42,9 @@ static void dk_fini(void *state)
     free(state);
 }
 
+/* Where the daemon is and the TLS client key that opens it (endpoint.c); doctor names them. */
+static const char *const credential_env[] = {"DOCKER_HOST", "DOCKER_CERT_PATH", NULL};
+
 static const sbx_plugin descriptor = {
     .struct_size = sizeof(sbx_plugin),
     .abi_major = SBX_PLUGIN_ABI_MAJOR,
@@ -76,6 +79,7 @@ static const sbx_plugin descriptor = {
     .ping = dk_ping,
     .file_symlink = dk_file_symlink,
     .file_set_meta = dk_file_set_meta,
+    .credential_env = credential_env,
 };
 
 SBX_PLUGIN_EXPORT const sbx_plugin *sandboxio_plugin_v1(void);

@@ -51,7 +51,7 @@ static sbxu_http_config api_config(const e2b_api *a, const char **headers)
         .base_url = a->ep.api_url,
         .service = "E2B's control plane",
         .headers = headers,
-        .connect_timeout_ms = 15000,
+        .connect_timeout_ms = SBXU_HTTP_CLOUD_CONNECT_TIMEOUT_MS,
         .retry = {.attempts = 5, .base_ms = 200, .max_ms = 5000, .deadline_ms = 60000},
     };
 }
@@ -102,7 +102,7 @@ int e2b_api_call(e2b_api *a, const char *method, const char *path, const char *b
         .path = path,
         .body = body,
         .content_type = body ? "application/json" : NULL,
-        .timeout_ms = 120000,
+        .timeout_ms = SBXU_HTTP_CALL_TIMEOUT_MS,
         .retry = retry,
     };
     sbxu_http_response rs = {0};

@@ -127,7 +127,7 @@ int e2b_file_write(void *sandbox, const char *path, uint64_t size, uint32_t mode
 {
     e2b_sandbox *sb = sandbox;
     probe pr;
-    char url[1400];
+    char url[SBXU_HTTP_PATH_MAX];
     /*
      * The leaf unresolved: envd's upload follows a symlink, so one at the
      * path (once known not to lead out) is removed and replaced by the
@@ -174,7 +174,7 @@ int e2b_file_read(void *sandbox, const char *path,
 {
     e2b_sandbox *sb = sandbox;
     probe pr;
-    char url[1400];
+    char url[SBXU_HTTP_PATH_MAX];
     int rc = probe_path(sb, path, false, &pr);
     if (rc)
         return rc;

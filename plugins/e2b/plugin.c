@@ -55,6 +55,9 @@ static void e2b_fini(void *state)
     free(st);
 }
 
+/* Where the API key is read from (api.c); doctor names it. */
+static const char *const credential_env[] = {"E2B_API_KEY", NULL};
+
 static const sbx_plugin descriptor = {
     .struct_size = sizeof(sbx_plugin),
     .abi_major = SBX_PLUGIN_ABI_MAJOR,
@@ -87,6 +90,7 @@ static const sbx_plugin descriptor = {
     .ping = e2b_ping,
     .file_symlink = e2b_file_symlink,
     .file_set_meta = e2b_file_set_meta,
+    .credential_env = credential_env,
 };
 
 SBX_PLUGIN_EXPORT const sbx_plugin *sandboxio_plugin_v1(void);

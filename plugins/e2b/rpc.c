@@ -37,7 +37,7 @@ int e2b_envd_open(e2b_sandbox *sb, const char *token)
         .display = sb->envd_url,
         .service = "the sandbox's envd",
         .headers = sb->envd_headers,
-        .connect_timeout_ms = 15000,
+        .connect_timeout_ms = SBXU_HTTP_CLOUD_CONNECT_TIMEOUT_MS,
         /* A 502 right after create is E2B's proxy before envd is up: retried. */
         .retry = {.attempts = 8, .base_ms = 100, .max_ms = 2000, .deadline_ms = 30000},
     };
@@ -93,7 +93,7 @@ int e2b_rpc(e2b_sandbox *sb, const char *method, const char *body, bool idempote
         .body = body,
         .content_type = "application/json",
         .headers = headers,
-        .timeout_ms = 60000,
+        .timeout_ms = SBXU_HTTP_AGENT_TIMEOUT_MS,
         .retry = idempotent ? SBXU_HTTP_RETRY_ALWAYS : SBXU_HTTP_RETRY_NEVER,
     };
     sbxu_http_response rs = {0};

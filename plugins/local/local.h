@@ -165,7 +165,8 @@ const char *local_helper_path(const char *env_name, const char *name, const char
  */
 int local_root_ids(const sbx_host *host, int check_free, uid_t *uid, gid_t *gid);
 
-/* filter.c: the seccomp filter as BPF, built once per process; never freed. */
+/* filter.c: the seccomp filter as BPF, generated at build time (filter-bpf.h):
+ * static data, nothing to free. */
 int local_filter(const sbx_host *host, const void **bpf, size_t *len);
 
 /* exec.c */

@@ -5,6 +5,8 @@
 ## multi-threaded client only has to execve() right after clone(); it needs
 ## nothing but libc). The seccomp filter is compiled with libseccomp at build
 ## time by filter-gen into filter-bpf.h: neither part links libseccomp.
+## Built, tests included, only when the backend is (configure --disable-local).
+if SBX_ENABLE_LOCAL
 
 plugin_LTLIBRARIES += plugins/local/sandboxio-local.la
 plugins_local_sandboxio_local_la_SOURCES = \
@@ -223,3 +225,4 @@ EXTRA_PROGRAMS += bench/local/bench-local
 bench_local_bench_local_SOURCES = bench/local/bench-local.c bench/median.h
 bench_local_bench_local_LDADD = src/libsandboxio.la
 CLEANFILES += bench/local/bench-local
+endif

@@ -26,6 +26,8 @@ src_cli_libsbxcli_la_SOURCES = \
 	src/cli/common/result_json.h \
 	src/cli/encode.c \
 	src/cli/encode.h \
+	src/cli/error-codes.def \
+	src/cli/error-codes.h \
 	src/cli/interrupt.c \
 	src/cli/interrupt.h \
 	src/cli/parts.c \

@@ -8,8 +8,10 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sandboxio/sandboxio.h>
 #include <sandboxio/plugin.h>
@@ -24,11 +26,6 @@
 #include "common/options.h"
 #include "common/output.h"
 
-/* Variables that hold (or point at) credentials: only whether each is set is shown. */
-static const char *const credential_vars[] = {
-    "E2B_API_KEY", "DAYTONA_API_KEY", "MODAL_TOKEN_ID", "MODAL_TOKEN_SECRET", "DOCKER_HOST",
-};
-#define N_CREDENTIAL_VARS (sizeof(credential_vars) / sizeof(credential_vars[0]))
 
 struct doctor {
     sbx_client *client;
@@ -168,18 +165,61 @@ static json_object *dirs_json(const sbx_client *client)
     return array;
 }
 
-static json_object *credentials_json(void)
+/* Whether a plugin before entry i of plugins, or entry i before name k, names v. */
+static bool named_before(const sbx_plugin_list *plugins, size_t i, size_t k, const char *v)
+{
+    for (size_t j = 0; j <= i; j++) {
+        const char *const *names = sbx_plugin_list_get(plugins, j)->credential_env;
+        for (size_t m = 0; names && names[m] && (j < i || m < k); m++)
+            if (strcmp(names[m], v) == 0)
+                return true;
+    }
+    return false;
+}
+
+/*
+ * Calls each(name, ud) once for every variable that a plugin found names as
+ * holding (or pointing at) a credential (its descriptor's credential_env),
+ * in the order of the plugins (by scheme); non-zero stops. Only whether a
+ * variable is set is ever shown.
+ */
+static int each_credential_var(const sbx_plugin_list *plugins,
+                               int (*each)(const char *name, void *ud), void *ud)
+{
+    size_t n = sbx_plugin_list_count(plugins);
+    for (size_t i = 0; i < n; i++) {
+        const char *const *names = sbx_plugin_list_get(plugins, i)->credential_env;
+        for (size_t k = 0; names && names[k]; k++) {
+            /* Two plugins may read one variable: it is listed once. */
+            int rc = named_before(plugins, i, k, names[k]) ? 0 : each(names[k], ud);
+            if (rc)
+                return rc;
+        }
+    }
+    return 0;
+}
+
+static int credential_json(const char *name, void *ud)
+{
+    return sbx_cli_json_add(ud, name, json_object_new_boolean(getenv(name) != NULL));
+}
+
+static json_object *credentials_json(const sbx_plugin_list *plugins)
 {
     json_object *obj = json_object_new_object();
 
-    for (size_t i = 0; obj && i < N_CREDENTIAL_VARS; i++) {
-        int set = getenv(credential_vars[i]) != NULL;
-        if (sbx_cli_json_add(obj, credential_vars[i], json_object_new_boolean(set))) {
-            json_object_put(obj);
-            return NULL;
-        }
+    if (obj && each_credential_var(plugins, credential_json, obj)) {
+        json_object_put(obj);
+        return NULL;
     }
     return obj;
+}
+
+static int credential_text(const char *name, void *ud)
+{
+    (void)ud;
+    printf("  %-20s %s\n", name, getenv(name) ? "set" : "not set");
+    return 0;
 }
 
 /* The core's default limits, applied where a backend can enforce them. */
@@ -257,7 +297,7 @@ static int print_report_json(const struct doctor *d)
                             : sbx_cli_json_add_null(obj, "online");
     if (!rc) rc = sbx_cli_json_add(obj, "default_limits", default_limits_json());
     if (!rc) rc = sbx_cli_json_add(obj, "kernel", kernel_json(&d->kernel));
-    if (!rc) rc = sbx_cli_json_add(obj, "credentials_set", credentials_json());
+    if (!rc) rc = sbx_cli_json_add(obj, "credentials_set", credentials_json(d->plugins));
     if (!rc) rc = d->dsn_redacted
                  ? sbx_cli_json_add(obj, "sandboxio_dsn", json_object_new_string(d->dsn_redacted))
                  : sbx_cli_json_add_null(obj, "sandboxio_dsn");
@@ -333,9 +373,8 @@ static int print_report_text(const struct doctor *d)
            "  pids %u, memory %llu MiB, disk %llu MiB\n", SBX_DEFAULT_PIDS,
            (unsigned long long)(SBX_DEFAULT_MEMORY >> 20),
            (unsigned long long)(SBX_DEFAULT_DISK >> 20));
-    printf("Credentials (names only, values never shown):\n");
-    for (size_t i = 0; i < N_CREDENTIAL_VARS; i++)
-        printf("  %-20s %s\n", credential_vars[i], getenv(credential_vars[i]) ? "set" : "not set");
+    printf("Credentials the plugins read (names only, values never shown):\n");
+    each_credential_var(d->plugins, credential_text, NULL);
     printf("  %-20s %s\n", "SANDBOXIO_DSN", d->dsn_redacted ? d->dsn_redacted : "not set");
     return 0;
 }

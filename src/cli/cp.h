@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <sandboxio/sandboxio.h>
 
+#include "error-codes.h"
+
 /* What one copy out may write on the host when --max-size is not given: 1 GiB. */
 #define SBX_CLI_CP_MAX_DEFAULT ((uint64_t)1 << 30)
 

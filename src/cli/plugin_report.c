@@ -127,6 +127,20 @@ static int here_json(json_object *obj, sbx_client *client, const sbx_plugin_info
     return rc;
 }
 
+/* The names of the variables the plugin reads credentials from (never a value). */
+static json_object *credential_env_json(const char *const *names)
+{
+    json_object *array = json_object_new_array();
+
+    for (size_t i = 0; array && names && names[i]; i++) {
+        if (sbx_cli_json_push(array, json_object_new_string(names[i]))) {
+            json_object_put(array);
+            return NULL;
+        }
+    }
+    return array;
+}
+
 static json_object *plugin_json(sbx_client *client, const sbx_plugin_info *info)
 {
     json_object *obj = json_object_new_object();
@@ -149,10 +163,12 @@ static json_object *plugin_json(sbx_client *client, const sbx_plugin_info *info)
         if (!rc) rc = sbx_cli_json_add(obj, "abi_minor", json_object_new_int64(info->abi_minor));
         if (!rc) rc = sbx_cli_json_add(obj, "tier", json_object_new_string(sbx_tier_name(info->tier)));
         if (!rc) rc = sbx_cli_json_add(obj, "capabilities", sbx_cli_caps_json(info->caps));
+        if (!rc) rc = sbx_cli_json_add(obj, "credential_env", credential_env_json(info->credential_env));
         if (!rc && client) rc = here_json(obj, client, info);
     } else {
         static const char *const absent[] = { "version", "description", "spec_date", "abi_major",
-                                              "abi_minor", "tier", "capabilities" };
+                                              "abi_minor", "tier", "capabilities",
+                                              "credential_env" };
         for (size_t i = 0; !rc && i < sizeof(absent) / sizeof(absent[0]); i++)
             rc = sbx_cli_json_add_null(obj, absent[i]);
     }

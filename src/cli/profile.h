@@ -20,6 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "error-codes.h"
+
 /* The settings a profile may hold, in the order they are applied. */
 enum profile_key {
     PROFILE_DSN,

@@ -14,6 +14,8 @@
 
 #include <sandboxio/sandboxio.h>
 
+#include "error-codes.h"
+
 /* The DSNs to search: dsn alone if not NULL, else each backend that can list. */
 typedef struct sbx_cli_dsns {
     char **v;

@@ -40,6 +40,7 @@ int sbx_client_new(sbx_client **out)
         return rc;
     }
     pthread_mutex_init(&c->lock, NULL);
+    pthread_mutex_init(&c->dirs_lock, NULL);
     /* secure_getenv: a privileged caller must not be steered to foreign code. */
     const char *env = secure_getenv("SANDBOXIO_PLUGIN_PATH");
     if (env && *env && (rc = add_path_list(c, env)) != SBX_OK) {
@@ -62,30 +63,61 @@ void sbx_client_free(sbx_client *client)
         lp = next;
     }
     sbx__strvec_clear(&client->dirs);
+    pthread_mutex_destroy(&client->dirs_lock);
     pthread_mutex_destroy(&client->lock);
     free(client);
+}
+
+/* dirs_lock of a client the caller holds as const: locking is not a change
+ * of the client's value. */
+static pthread_mutex_t *dirs_lock(const sbx_client *c)
+{
+    return (pthread_mutex_t *)&c->dirs_lock;
 }
 
 int sbx_client_add_plugin_dir(sbx_client *client, const char *dir)
 {
     if (!client || !dir || !*dir)
         return sbx__error_set(SBX_E_INVALID_ARGUMENT, "sbx_client_add_plugin_dir: bad argument");
-    pthread_mutex_lock(&client->lock);
+    pthread_mutex_lock(&client->dirs_lock);
     int rc = sbx__strvec_push(&client->dirs, dir);
-    pthread_mutex_unlock(&client->lock);
+    pthread_mutex_unlock(&client->dirs_lock);
     return rc;
 }
 
 size_t sbx_client_plugin_dir_count(const sbx_client *client)
 {
-    return client ? client->dirs.n + 1 : 0;
+    if (!client)
+        return 0;
+    pthread_mutex_lock(dirs_lock(client));
+    size_t n = client->dirs.n + 1;
+    pthread_mutex_unlock(dirs_lock(client));
+    return n;
 }
 
+/* The strings are never freed before the client, so one stays valid after
+ * the lock is released even if an add moves the array that points to it. */
 const char *sbx_client_plugin_dir_at(const sbx_client *client, size_t i)
 {
-    if (!client || i > client->dirs.n)
+    if (!client)
         return NULL;
-    return i == client->dirs.n ? SBX_PLUGIN_DIR : client->dirs.v[i];
+    pthread_mutex_lock(dirs_lock(client));
+    const char *dir = i < client->dirs.n ? client->dirs.v[i]
+                      : i == client->dirs.n ? SBX_PLUGIN_DIR : NULL;
+    pthread_mutex_unlock(dirs_lock(client));
+    return dir;
+}
+
+int sbx__client_each_dir(const sbx_client *c, int (*each)(void *ud, const char *dir), void *ud)
+{
+    pthread_mutex_lock(dirs_lock(c));
+    int rc = 0;
+    for (size_t i = 0; i < c->dirs.n && !rc; i++)
+        rc = each(ud, c->dirs.v[i]);
+    if (!rc)
+        rc = each(ud, SBX_PLUGIN_DIR);
+    pthread_mutex_unlock(dirs_lock(c));
+    return rc;
 }
 
 /* --- listing ------------------------------------------------------------- */
@@ -137,6 +169,10 @@ static int list_add(sbx_client *c, sbx_plugin_list *l, const char *scheme)
     info->abi_minor = d->abi_minor;
     info->caps = d->caps;
     info->tier = d->tier;
+    /* A plugin built before minor 4 has no such member: its descriptor ends
+     * before it. The names are the plugin's static data, and a loaded
+     * plugin is never unloaded. */
+    info->credential_env = SBX_STRUCT_HAS(d, credential_env) ? d->credential_env : NULL;
     return SBX_OK;
 }
 
@@ -145,35 +181,40 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Adds the schemes of dir's sandboxio-<scheme>.so files not yet in schemes. */
+static int collect_dir(void *ud, const char *path)
+{
+    sbx_strvec *schemes = ud;
+    DIR *dir = opendir(path);
+    if (!dir)
+        return 0; /* a missing search dir is normal (nothing installed there) */
+    struct dirent *de;
+    while ((de = readdir(dir)) != NULL) {
+        size_t len = strlen(de->d_name);
+        if (len <= 13 || strncmp(de->d_name, "sandboxio-", 10) != 0 ||
+            strcmp(de->d_name + len - 3, ".so") != 0)
+            continue;
+        char scheme[256];
+        snprintf(scheme, sizeof(scheme), "%.*s", (int)(len - 13), de->d_name + 10);
+        bool seen = false;
+        for (size_t k = 0; k < schemes->n && !seen; k++)
+            seen = strcmp(schemes->v[k], scheme) == 0;
+        if (!seen && sbx__strvec_push(schemes, scheme)) {
+            closedir(dir);
+            return SBX_E_NOMEM;
+        }
+    }
+    closedir(dir);
+    return 0;
+}
+
 /* Every scheme with a sandboxio-<scheme>.so on the search path, once. */
 static int collect_schemes(const sbx_client *c, sbx_strvec *schemes)
 {
-    size_t n = sbx_client_plugin_dir_count(c);
-    for (size_t i = 0; i < n; i++) {
-        DIR *dir = opendir(sbx_client_plugin_dir_at(c, i));
-        if (!dir)
-            continue; /* a missing search dir is normal (nothing installed there) */
-        struct dirent *de;
-        while ((de = readdir(dir)) != NULL) {
-            size_t len = strlen(de->d_name);
-            if (len <= 13 || strncmp(de->d_name, "sandboxio-", 10) != 0 ||
-                strcmp(de->d_name + len - 3, ".so") != 0)
-                continue;
-            char scheme[256];
-            snprintf(scheme, sizeof(scheme), "%.*s", (int)(len - 13), de->d_name + 10);
-            bool seen = false;
-            for (size_t k = 0; k < schemes->n && !seen; k++)
-                seen = strcmp(schemes->v[k], scheme) == 0;
-            if (!seen && sbx__strvec_push(schemes, scheme)) {
-                closedir(dir);
-                return SBX_E_NOMEM;
-            }
-        }
-        closedir(dir);
-    }
-    if (schemes->n)
+    int rc = sbx__client_each_dir(c, collect_dir, schemes);
+    if (rc == SBX_OK && schemes->n)
         qsort(schemes->v, schemes->n, sizeof(char *), cmp_str);
-    return SBX_OK;
+    return rc;
 }
 
 int sbx_client_plugins(sbx_client *client, sbx_plugin_list **out)

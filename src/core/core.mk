@@ -25,7 +25,8 @@ src_libsandboxio_la_SOURCES = \
 	src/core/pool.c \
 	src/core/result.c \
 	src/core/sandbox.c \
-	src/core/strvec.c
+	src/core/strvec.c \
+	src/cli/error-codes.def
 src_libsandboxio_la_CPPFLAGS = $(AM_CPPFLAGS) -DSBX_BUILDING_LIBRARY
 src_libsandboxio_la_LIBADD = $(LIBLTDL) -lpthread
 src_libsandboxio_la_LDFLAGS = $(AM_LDFLAGS) -no-undefined \

@@ -144,6 +144,10 @@ SBX_HIDDEN int sbx__loader_init(void);
 SBX_HIDDEN void sbx__loader_unload(sbx_loaded_plugin *lp);
 /* The file that would serve scheme (caller frees), NULL if none. */
 SBX_HIDDEN char *sbx__loader_find(const sbx_client *c, const char *scheme);
+/* Calls each(ud, dir) for every search directory in order, the installed one
+ * last, under the client's dirs_lock, until each returns non-zero (returned). */
+SBX_HIDDEN int sbx__client_each_dir(const sbx_client *c, int (*each)(void *ud, const char *dir),
+                                    void *ud);
 /* Is scheme a name a plugin file may carry? */
 SBX_HIDDEN int sbx__scheme_ok(const char *scheme);
 /*
@@ -159,7 +163,10 @@ SBX_HIDDEN int sbx__plugin_package(char *buf, size_t size, const char *pattern,
 /* --- client (client.c) --------------------------------------------------- */
 
 struct sbx_client {
-    pthread_mutex_t lock;
+    pthread_mutex_t lock;      /* guards plugins */
+    /* Guards dirs. Taken alone or inside lock, never the other way round,
+     * so the loader can search the path while it holds lock. */
+    pthread_mutex_t dirs_lock;
     sbx_strvec dirs;           /* SANDBOXIO_PLUGIN_PATH's, then added ones */
     size_t env_dirs;
     sbx_loaded_plugin *plugins;

@@ -69,18 +69,31 @@ int sbx__scheme_ok(const char *scheme)
 }
 
 /* Which file would serve scheme: the first existing one on the search path. */
+struct find {
+    const char *scheme;
+    char *path;
+};
+
+/* Non-zero (stop) when dir holds the plugin file, or when out of memory. */
+static int find_in(void *ud, const char *dir)
+{
+    struct find *f = ud;
+    if (asprintf(&f->path, "%s/sandboxio-%s.so", dir, f->scheme) < 0) {
+        f->path = NULL;
+        return 1;
+    }
+    if (access(f->path, F_OK) == 0)
+        return 1;
+    free(f->path);
+    f->path = NULL;
+    return 0;
+}
+
 char *sbx__loader_find(const sbx_client *c, const char *scheme)
 {
-    size_t n = sbx_client_plugin_dir_count(c);
-    for (size_t i = 0; i < n; i++) {
-        char *path = NULL;
-        if (asprintf(&path, "%s/sandboxio-%s.so", sbx_client_plugin_dir_at(c, i), scheme) < 0)
-            return NULL;
-        if (access(path, F_OK) == 0)
-            return path;
-        free(path);
-    }
-    return NULL;
+    struct find f = {scheme, NULL};
+    sbx__client_each_dir(c, find_in, &f);
+    return f.path;
 }
 
 static int refuse(int code, lt_dlhandle h, const char *path, const char *fmt, ...)

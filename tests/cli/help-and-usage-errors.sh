@@ -29,10 +29,10 @@ done
 
 sbx --version
 expect_status 0
-grep -qx "sandboxio [0-9.]* (libsandboxio [0-9.]*, plugin ABI 1\.3)" "$OUT" || fail "bad --version line"
+grep -qx "sandboxio [0-9.]* (libsandboxio [0-9.]*, plugin ABI 1\.4)" "$OUT" || fail "bad --version line"
 sbx version
 expect_status 0
-grep -qx "sandboxio [0-9.]* (libsandboxio [0-9.]*, plugin ABI 1\.3)" "$OUT" || fail "bad version line"
+grep -qx "sandboxio [0-9.]* (libsandboxio [0-9.]*, plugin ABI 1\.4)" "$OUT" || fail "bad version line"
 
 # Alone, sandboxio prints its usage and commands on stdout: not an error.
 sbx
@@ -43,7 +43,7 @@ grep -q "^  run " "$OUT" || fail "'sandboxio' alone lists no command"
 
 sbx version --json
 expect_status 0
-json_check "d['sandboxio'] == d['libsandboxio'] and d['plugin_abi'] == {'major': 1, 'minor': 3}"
+json_check "d['sandboxio'] == d['libsandboxio'] and d['plugin_abi'] == {'major': 1, 'minor': 4}"
 sbx version --bogus
 expect_error 120 SBX_E1018
 

@@ -26,6 +26,9 @@ red "a removed contract case" 'SBX-GONE-001'
 
 fresh; sed -i '/^1001 /d' "$tmp/f/error-codes.txt"
 red "an unlisted code" 'not frozen yet'
+fresh; sed -i '/^1018 /d' "$tmp/f/error-codes.txt"
+red "an unlisted code of the tool's" '1018 SBX_E_USAGE'
+fresh; sed -i '/^1001 /d' "$tmp/f/error-codes.txt"
 SBX_FROZEN_DIR="$tmp/f" "$gate" "$src" "$cli" --update >/dev/null || fail "--update did not make it pass"
 grep -q '^1001 SBX_E_INVALID_ARGUMENT$' "$tmp/f/error-codes.txt" || fail "--update did not append 1001"
 echo "PASS: removed, renumbered and unlisted codes and ids turn the gate red"

@@ -11,6 +11,7 @@ SBX_GATE_TESTS = \
 	tests/gates/static-analysis.sh \
 	tests/gates/abi.sh \
 	tests/gates/frozen-contract.sh \
+	tests/gates/error-index-is-derived.sh \
 	tests/gates/repo-habits.sh \
 	tests/gates/spdx.sh \
 	tests/gates/test-sh-counts.sh \
@@ -24,6 +25,7 @@ EXTRA_DIST += $(SBX_GATE_TESTS) \
 	scripts/check-static-analysis.sh \
 	scripts/check-abi.sh \
 	scripts/check-frozen.sh \
+	scripts/gen-error-index.sh \
 	scripts/check-repo-habits.sh \
 	scripts/check-spdx.sh \
 	scripts/test-counts.sh \
@@ -63,8 +65,10 @@ abi-check: src/libsandboxio.la
 ## Record the current ABIs as the new baseline, on purpose, in its own commit.
 abi-baseline: src/libsandboxio.la
 	CC='$(CC)' $(SHELL) $(srcdir)/scripts/check-abi.sh $(abs_top_builddir) --baseline
-## Append new error codes and contract case ids to tests/frozen/.
+## Append new error codes and contract case ids to tests/frozen/, and derive
+## the docs index and page list of the codes from their definitions.
 frozen-update: src/sandboxio$(EXEEXT)
+	$(SHELL) $(srcdir)/scripts/gen-error-index.sh $(srcdir)
 	$(SHELL) $(srcdir)/scripts/check-frozen.sh $(srcdir) $(abs_top_builddir)/src/sandboxio --update
 ## scan-build and cppcheck over the whole tree (the step of scripts/test.sh).
 static-analysis:

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <sandboxio/sandboxio.h>
+#include <sandboxio/plugin.h>
 
 struct broken_case {
     const char *scheme;   /* also the name of its build directory */
@@ -290,6 +291,50 @@ START_TEST(freed_client_leaves_its_plugin_resident)
 }
 END_TEST
 
+/* The one-entry listing of scheme, from the build directory of its module. */
+static sbx_plugin_list *info_of(const char *scheme)
+{
+    sbx_client *client = NULL;
+    char *dir = NULL;
+    sbx_plugin_list *list = NULL;
+
+    ck_assert_int_ge(asprintf(&dir, "%s/tests/plugins/%s/.libs", builddir(), scheme), 0);
+    ck_assert_int_eq(sbx_client_new(&client), SBX_OK);
+    ck_assert_int_eq(sbx_client_add_plugin_dir(client, dir), SBX_OK);
+    int rc = sbx_client_plugin_info(client, scheme, &list);
+    ck_assert_msg(rc == SBX_OK, "%s: %d %s", scheme, rc,
+                  sbx_error_last() ? sbx_error_last()->message : "");
+    free(dir);
+    /* The list outlives the client: its strings are copies, and the names
+     * are the resident module's static data. */
+    sbx_client_free(client);
+    return list;
+}
+
+/*
+ * credential_env (ABI 1.4) reaches the listing; a plugin built before it
+ * still loads and names none, though the bytes past its struct_size hold
+ * names (the loader reads a member only where struct_size covers it).
+ */
+START_TEST(credential_names_are_read_only_where_the_descriptor_has_them)
+{
+    sbx_plugin_list *list = info_of("namescreds");
+    const sbx_plugin_info *info = sbx_plugin_list_get(list, 0);
+    ck_assert_uint_eq(info->abi_minor, SBX_PLUGIN_ABI_MINOR);
+    ck_assert_ptr_nonnull(info->credential_env);
+    ck_assert_str_eq(info->credential_env[0], "SBX_TEST_CRED_A");
+    ck_assert_str_eq(info->credential_env[1], "SBX_TEST_CRED_B");
+    ck_assert_ptr_null(info->credential_env[2]);
+    sbx_plugin_list_free(list);
+
+    list = info_of("oldminor");
+    info = sbx_plugin_list_get(list, 0);
+    ck_assert_uint_eq(info->abi_minor, 3);
+    ck_assert_ptr_null(info->credential_env);
+    sbx_plugin_list_free(list);
+}
+END_TEST
+
 static Suite *loader_suite(void)
 {
     Suite *s = suite_create("loader-broken");
@@ -301,6 +346,7 @@ static Suite *loader_suite(void)
     tcase_add_test(tc, path_like_scheme_is_refused_by_the_dsn_parser);
     tcase_add_test(tc, listing_a_directory_of_broken_plugins_reports_each);
     tcase_add_test(tc, freed_client_leaves_its_plugin_resident);
+    tcase_add_test(tc, credential_names_are_read_only_where_the_descriptor_has_them);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -65,10 +65,19 @@ MAYBE_UNUSED static int plain_destroy(void *sandbox)
     return SBX_OK;
 }
 
+#if defined(OLD_MINOR_3) || defined(NAMES_CREDENTIALS)
+/* Names for credential_env; an OLD_MINOR_3 plugin has them only past its
+ * struct_size, where a plugin built before minor 4 has whatever follows. */
+static const char *const credential_names[] = {"SBX_TEST_CRED_A", "SBX_TEST_CRED_B", NULL};
+#endif
+
 MAYBE_UNUSED static const sbx_plugin descriptor = {
 #ifdef BROKEN_SHORT_DESCRIPTOR
     /* Holds the ABI version but stops before the last member of minor 0. */
     .struct_size = (uint32_t)offsetof(sbx_plugin, gc),
+#elif defined(OLD_MINOR_3)
+    /* Not broken: built before minor 4 appended credential_env. */
+    .struct_size = (uint32_t)offsetof(sbx_plugin, credential_env),
 #else
     .struct_size = sizeof(sbx_plugin),
 #endif
@@ -79,6 +88,8 @@ MAYBE_UNUSED static const sbx_plugin descriptor = {
 #endif
 #ifdef BROKEN_ABI_MINOR
     .abi_minor = SBX_PLUGIN_ABI_MINOR + 1,
+#elif defined(OLD_MINOR_3)
+    .abi_minor = 3,
 #else
     .abi_minor = SBX_PLUGIN_ABI_MINOR,
 #endif
@@ -101,6 +112,9 @@ MAYBE_UNUSED static const sbx_plugin descriptor = {
 #endif
 #ifndef BROKEN_NO_DESTROY
     .destroy = plain_destroy,
+#endif
+#if defined(OLD_MINOR_3) || defined(NAMES_CREDENTIALS)
+    .credential_env = credential_names,
 #endif
 };
 

@@ -6,6 +6,7 @@
 #ifndef SBX_CLI_COMMON_ERROR_H
 #define SBX_CLI_COMMON_ERROR_H
 
+#include "../error-codes.h" /* the tool's own codes */
 
 /*
  * Exit statuses of sandboxio's own failures. `run` otherwise exits with the

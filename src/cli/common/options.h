@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "../error-codes.h" /* the tool's own codes */
+
 struct option;
 
 /*

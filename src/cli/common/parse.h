@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include "../error-codes.h" /* the tool's own codes */
+
 /*
  * Sizes: an integer or decimal with an optional k, M, G or T suffix (either
  * case, powers of 1024), e.g. 123, 64k, 512M, 1.5G. Fractions of a byte round

@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <json-c/json.h>
 
+#include "../error-codes.h" /* the tool's own codes */
+
 /* args.c: reading tool arguments (see there). */
 struct mcp_args {
     json_object *obj;

@@ -89,6 +89,7 @@ EXTRA_DIST += bench/mcp/run.sh bench/mcp/bench-mcp.mjs
 ## The warm pool of the core (src/core/pool.c), which `mcp --pool` uses.
 check_PROGRAMS += tests/test_pool
 TESTS += tests/test_pool
+SBX_VALGRIND_TESTS += tests/test_pool
 tests_test_pool_SOURCES = tests/test_pool.c tests/testutil.h
 tests_test_pool_CFLAGS = $(SBX_CHECK_CFLAGS)
 tests_test_pool_LDADD = $(SBX_CHECK_LDADD)

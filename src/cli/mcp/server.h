@@ -20,6 +20,7 @@
 #include <sandboxio/sandboxio.h>
 
 #include "../common/policy_opts.h"
+#include "../error-codes.h" /* the tool's own codes */
 
 /* The protocol revisions served, newest first (the first is offered). */
 extern const char *const mcp_protocol_versions[];
