@@ -22,14 +22,6 @@
 
 #define META_MAX 8192
 
-int64_t fake_now_ms(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 bool fake_id_ok(const char *id)
 {
     size_t n = strspn(id, "0123456789abcdef");

@@ -27,6 +27,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sbxu/clock.h>
+
 #include "local.h"
 #include "proto.h"
 
@@ -48,13 +50,6 @@ typedef struct exec_run {
     int cancelled;
     lp_status status;
 } exec_run;
-
-static uint64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 static void close_fd(int *fd)
 {
@@ -219,12 +214,12 @@ static int read_status(exec_run *r)
 
 static int run_loop(exec_run *r, uint64_t timeout_ms)
 {
-    uint64_t deadline = timeout_ms ? now_ms() + timeout_ms : 0;
+    uint64_t deadline = timeout_ms ? sbxu_mono_ms() + timeout_ms : 0;
     uint64_t kill_deadline = 0;
 
     while (r->out >= 0 || r->err >= 0 || !r->have_status) {
         if (r->killed && !kill_deadline)
-            kill_deadline = now_ms() + KILL_GRACE_MS;
+            kill_deadline = sbxu_mono_ms() + KILL_GRACE_MS;
         /*
          * With nothing of stdin in hand and a caller that says when it has
          * more, wait for that rather than for room in the command's stdin:
@@ -252,12 +247,12 @@ static int run_loop(exec_run *r, uint64_t timeout_ms)
         };
         int wait = -1;
         if (kill_deadline) {
-            uint64_t now = now_ms();
+            uint64_t now = sbxu_mono_ms();
             if (now >= kill_deadline)
                 return -2; /* never confirmed: the sandbox is wedged */
             wait = (int)(kill_deadline - now);
         } else if (deadline) {
-            uint64_t now = now_ms();
+            uint64_t now = sbxu_mono_ms();
             if (now >= deadline) {
                 r->timed_out = 1;
                 request_kill(r);

@@ -28,6 +28,7 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+#include <sbxu/clock.h>
 
 #include "common/error.h"
 #include "common/output.h"
@@ -45,12 +46,6 @@
 /* Ready sandboxes tried per run before making one afresh. */
 #define TAKE_TRIES 3
 #define KEY_MAX 16384
-
-/* Now in Unix ms, to the second: the margin before an expiry is seconds. */
-static int64_t now_ms(void)
-{
-    return (int64_t)time(NULL) * 1000;
-}
 
 /* The local backend's runtime directory (its rule, plugins/local/rundir.c), and in it ready/. */
 static int dir_path(char *buf, size_t cap, int parent)
@@ -273,7 +268,7 @@ int run_ready_take(struct run_ready *rr, sbx_client *client, sbx_sandbox **out)
 {
     DIR *d = dir_list(rr->dirfd);
     int tries = 0, taken = 0;
-    int64_t now = now_ms();
+    int64_t now = sbxu_wall_ms();
 
     if (!d)
         return trace_take(0, out);
@@ -341,7 +336,7 @@ static int maker_alive(int dirfd, const char *name)
 static int count_of(const struct run_ready *rr, int makers)
 {
     DIR *d = dir_list(rr->dirfd);
-    int64_t now = now_ms();
+    int64_t now = sbxu_wall_ms();
     int n = 0;
 
     if (!d)

@@ -536,7 +536,7 @@ static json_object *tool_list(struct mcp_session *s, struct mcp_call *call, stru
 {
     static const char *const keys[] = { NULL };
     json_object *obj = json_object_new_object(), *list = json_object_new_array();
-    uint64_t now = mcp_now_ms();
+    uint64_t now = sbxu_mono_ms();
     int rc;
 
     (void)call;
