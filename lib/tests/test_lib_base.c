@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The dependency-free helpers of lib/ that the CLI, the core's neighbours and
- * every backend share (libsbxu): the two clocks.
+ * every backend share (libsbxu): the two clocks, the strict base64 decoder.
  */
 #include "config.h"
 
 #include <check.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
+#include <sbxu/base64.h>
 #include <sbxu/clock.h>
 
 /* --- clocks --------------------------------------------------------------- */
@@ -39,12 +42,72 @@ START_TEST(monotonic_clock_never_goes_back_and_counts_sleeps)
 }
 END_TEST
 
+/* --- strict base64 --------------------------------------------------------- */
+
+START_TEST(strict_base64_takes_what_the_encoder_writes)
+{
+    static const char *const plain[] = {"", "f", "fo", "foo", "foob", "fooba", "foobar", NULL};
+    for (size_t i = 0; plain[i]; i++) {
+        char *e = sbxu_base64_encode(plain[i], strlen(plain[i]));
+        size_t n = 99;
+        char *d = sbxu_base64_decode_strict(e, strlen(e), &n);
+        ck_assert_ptr_nonnull(d);
+        ck_assert_uint_eq(n, strlen(plain[i]));
+        ck_assert_mem_eq(d, plain[i], n);
+        ck_assert_int_eq(d[n], '\0');
+        free(d);
+        free(e);
+    }
+    /* Bytes with a NUL among them come back whole, and their count. */
+    size_t n = 0;
+    char *d = sbxu_base64_decode_strict("/wBh", 4, &n);
+    ck_assert_ptr_nonnull(d);
+    ck_assert_uint_eq(n, 3);
+    ck_assert_mem_eq(d, "\xff\x00" "a", 3);
+    free(d);
+    /* Only len bytes are read: what follows does not count. */
+    d = sbxu_base64_decode_strict("Zm9vYmFyXXXX", 8, &n);
+    ck_assert_ptr_nonnull(d);
+    ck_assert_str_eq(d, "foobar");
+    free(d);
+}
+END_TEST
+
+START_TEST(strict_base64_refuses_anything_else)
+{
+    static const char *const bad[] = {
+        "Zg=",          /* not a multiple of 4 */
+        "Zg",           /* unpadded */
+        "Zm9vY",        /* a stray character */
+        "-_8=",         /* the URL-safe alphabet */
+        "Zg==Zg==",     /* padding before the end */
+        "Z===",         /* three pads */
+        "Zm=v",         /* a pad then a character */
+        "Zm9v!A==",     /* outside the alphabet */
+        "Zm9 ",         /* whitespace */
+        NULL,
+    };
+    for (size_t i = 0; bad[i]; i++) {
+        size_t n = 99;
+        ck_assert_msg(sbxu_base64_decode_strict(bad[i], strlen(bad[i]), &n) == NULL,
+                      "accepted \"%s\"", bad[i]);
+    }
+    /* A NUL inside the given length is a bad character, not the end. */
+    size_t n;
+    ck_assert_ptr_null(sbxu_base64_decode_strict("Zm\0v", 4, &n));
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("lib/ base");
     TCase *t = tcase_create("clock");
     tcase_add_test(t, wall_clock_is_unix_milliseconds);
     tcase_add_test(t, monotonic_clock_never_goes_back_and_counts_sleeps);
+    suite_add_tcase(s, t);
+    t = tcase_create("base64");
+    tcase_add_test(t, strict_base64_takes_what_the_encoder_writes);
+    tcase_add_test(t, strict_base64_refuses_anything_else);
     suite_add_tcase(s, t);
     return s;
 }
