@@ -8,7 +8,8 @@
 ##               the create loop that never retries blindly (the CLI
 ##               uses its base64 too), file metadata on a host filesystem
 ##               and the commands that set it inside a sandbox, the
-##               monotonic and the wall clock
+##               monotonic and the wall clock, an exec errno as
+##               its SBX code
 ##   libsbxu-json  json-c helpers
 ##   libsbxu-curl  libcurl sessions with retry, redaction and the status map,
 ##               and the pool of them a plugin's sandboxes share
@@ -40,7 +41,9 @@ lib_libsbxu_la_SOURCES = \
 	lib/sbxu/time.h \
 	lib/rfc3339.c \
 	lib/sbxu/clock.h \
-	lib/clock.c
+	lib/clock.c \
+	lib/sbxu/exec_start.h \
+	lib/exec_start.c
 
 if SBX_NEED_JSON_PLUGIN
 noinst_LTLIBRARIES += lib/libsbxu-json.la

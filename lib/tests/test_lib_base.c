@@ -1,18 +1,22 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The dependency-free helpers of lib/ that the CLI, the core's neighbours and
- * every backend share (libsbxu): the two clocks, the strict base64 decoder.
+ * every backend share (libsbxu): the two clocks, the strict base64 decoder, an exec errno as
+ * its code.
  */
 #include "config.h"
 
 #include <check.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sandboxio/errors.h>
 
 #include <sbxu/base64.h>
 #include <sbxu/clock.h>
+#include <sbxu/exec_start.h>
 
 /* --- clocks --------------------------------------------------------------- */
 
@@ -98,6 +102,25 @@ START_TEST(strict_base64_refuses_anything_else)
 }
 END_TEST
 
+/* --- exec errno ----------------------------------------------------------- */
+
+START_TEST(exec_errno_gives_not_found_denied_or_start)
+{
+    /* Not found: the CLI's 127. */
+    ck_assert_int_eq(sbxu_exec_start_code(ENOENT), SBX_E_EXEC_NOT_FOUND);
+    ck_assert_int_eq(sbxu_exec_start_code(ENOTDIR), SBX_E_EXEC_NOT_FOUND);
+    /* Found, cannot be run: the CLI's 126. */
+    ck_assert_int_eq(sbxu_exec_start_code(EACCES), SBX_E_EXEC_DENIED);
+    ck_assert_int_eq(sbxu_exec_start_code(EPERM), SBX_E_EXEC_DENIED);
+    ck_assert_int_eq(sbxu_exec_start_code(ENOEXEC), SBX_E_EXEC_DENIED);
+    ck_assert_int_eq(sbxu_exec_start_code(EISDIR), SBX_E_EXEC_DENIED);
+    /* Anything else failed to start. */
+    ck_assert_int_eq(sbxu_exec_start_code(E2BIG), SBX_E_EXEC_START);
+    ck_assert_int_eq(sbxu_exec_start_code(ETXTBSY), SBX_E_EXEC_START);
+    ck_assert_int_eq(sbxu_exec_start_code(0), SBX_E_EXEC_START);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("lib/ base");
@@ -108,6 +131,9 @@ static Suite *suite(void)
     t = tcase_create("base64");
     tcase_add_test(t, strict_base64_takes_what_the_encoder_writes);
     tcase_add_test(t, strict_base64_refuses_anything_else);
+    suite_add_tcase(s, t);
+    t = tcase_create("exec");
+    tcase_add_test(t, exec_errno_gives_not_found_denied_or_start);
     suite_add_tcase(s, t);
     return s;
 }

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include <sbxu/clock.h>
+#include <sbxu/exec_start.h>
 
 #include "local.h"
 #include "proto.h"
@@ -287,16 +288,6 @@ static int run_loop(exec_run *r, uint64_t timeout_ms)
     return 0;
 }
 
-/* execve()'s errno to a code a caller can tell apart: a shell's 127 or 126. */
-static int start_code(int err)
-{
-    if (err == ENOENT || err == ENOTDIR)
-        return SBX_E_EXEC_NOT_FOUND;
-    if (err == EACCES || err == EPERM || err == ENOEXEC || err == EISDIR)
-        return SBX_E_EXEC_DENIED;
-    return SBX_E_EXEC_START;
-}
-
 static int report(const sbx_host *host, exec_run *r, const sbx_plugin_cmd *cmd,
                   sbx_plugin_exit *out, int oom_seen, uint64_t net_refused)
 {
@@ -304,7 +295,7 @@ static int report(const sbx_host *host, exec_run *r, const sbx_plugin_cmd *cmd,
 
     switch (s->kind) {
     case LP_START_FAILED:
-        return host->set_error(start_code(s->err), "local: cannot execute '%s': %s", cmd->argv[0],
+        return host->set_error(sbxu_exec_start_code(s->err), "local: cannot execute '%s': %s", cmd->argv[0],
                                s->err == ENOENT ? "command not found" : strerror(s->err));
     case LP_CWD_FAILED:
         return host->set_error(SBX_E_EXEC_START, "local: cannot enter working directory '%s': %s",
