@@ -9,7 +9,8 @@
 ##               uses its base64 too), file metadata on a host filesystem
 ##               and the commands that set it inside a sandbox, the
 ##               monotonic and the wall clock, an exec errno as
-##               its SBX code
+##               its SBX code, writing a buffer whole and replacing a
+##               small file
 ##   libsbxu-json  json-c helpers
 ##   libsbxu-curl  libcurl sessions with retry, redaction and the status map,
 ##               and the pool of them a plugin's sandboxes share
@@ -43,7 +44,9 @@ lib_libsbxu_la_SOURCES = \
 	lib/sbxu/clock.h \
 	lib/clock.c \
 	lib/sbxu/exec_start.h \
-	lib/exec_start.c
+	lib/exec_start.c \
+	lib/sbxu/file.h \
+	lib/file.c
 
 if SBX_NEED_JSON_PLUGIN
 noinst_LTLIBRARIES += lib/libsbxu-json.la

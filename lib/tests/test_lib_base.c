@@ -2,21 +2,28 @@
 /*
  * The dependency-free helpers of lib/ that the CLI, the core's neighbours and
  * every backend share (libsbxu): the two clocks, the strict base64 decoder, an exec errno as
- * its code.
+ * its code, writing a buffer whole and replacing a small file.
  */
 #include "config.h"
 
 #include <check.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 #include <sandboxio/errors.h>
 
 #include <sbxu/base64.h>
 #include <sbxu/clock.h>
 #include <sbxu/exec_start.h>
+#include <sbxu/file.h>
 
 /* --- clocks --------------------------------------------------------------- */
 
@@ -121,6 +128,130 @@ START_TEST(exec_errno_gives_not_found_denied_or_start)
 }
 END_TEST
 
+/* --- files ---------------------------------------------------------------- */
+
+/* A fresh directory under TMPDIR, its descriptor in *fd. */
+static char *scratch_dir(int *fd)
+{
+    const char *base = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    char *dir = NULL;
+    ck_assert_int_ge(asprintf(&dir, "%s/sbxu-file-XXXXXX", base), 0);
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    *fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    ck_assert_int_ge(*fd, 0);
+    return dir;
+}
+
+static void read_back(int dirfd, const char *name, const char *want, mode_t mode)
+{
+    char got[64] = {0};
+    int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(read(fd, got, sizeof(got) - 1), (ssize_t)strlen(want));
+    ck_assert_str_eq(got, want);
+    struct stat st;
+    ck_assert_int_eq(fstat(fd, &st), 0);
+    ck_assert_uint_eq(st.st_mode & 07777, mode);
+    close(fd);
+}
+
+START_TEST(write_all_writes_every_byte_through_a_pipe)
+{
+    /* More than a pipe holds at once, read as it is written. */
+    static char big[256 * 1024], back[sizeof(big)];
+    for (size_t i = 0; i < sizeof(big); i++)
+        big[i] = (char)(i * 7);
+    int p[2];
+    ck_assert_int_eq(pipe(p), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        close(p[0]);
+        _exit(sbxu_write_all(p[1], big, sizeof(big)) == 0 ? 0 : 1);
+    }
+    close(p[1]);
+    size_t got = 0;
+    ssize_t n;
+    while ((n = read(p[0], back + got, sizeof(back) - got)) > 0)
+        got += (size_t)n;
+    close(p[0]);
+    int status;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    ck_assert_uint_eq(got, sizeof(big));
+    ck_assert_mem_eq(back, big, sizeof(big));
+}
+END_TEST
+
+START_TEST(write_all_fails_with_errno_on_a_closed_pipe)
+{
+    int p[2];
+    ck_assert_int_eq(pipe(p), 0);
+    close(p[0]);
+    signal(SIGPIPE, SIG_IGN);
+    errno = 0;
+    ck_assert_int_eq(sbxu_write_all(p[1], "x", 1), -1);
+    ck_assert_int_eq(errno, EPIPE);
+    close(p[1]);
+    errno = 0;
+    ck_assert_int_eq(sbxu_write_all(-1, "x", 1), -1);
+    ck_assert_int_eq(errno, EBADF);
+}
+END_TEST
+
+START_TEST(file_replace_makes_and_replaces_whole_files)
+{
+    int dirfd;
+    char *dir = scratch_dir(&dirfd);
+
+    ck_assert_int_eq(sbxu_file_replace(dirfd, ".a.tmp", "a", "first", 5, 0600), 0);
+    read_back(dirfd, "a", "first", 0600);
+    /* A stale temporary file of a writer that died is replaced too. */
+    int stale = openat(dirfd, ".a.tmp", O_WRONLY | O_CREAT | O_EXCL, 0600);
+    ck_assert_int_ge(stale, 0);
+    close(stale);
+    ck_assert_int_eq(sbxu_file_replace(dirfd, ".a.tmp", "a", "second", 6, 0640), 0);
+    read_back(dirfd, "a", "second", 0640);
+    ck_assert_int_eq(faccessat(dirfd, ".a.tmp", F_OK, 0), -1);
+    /* AT_FDCWD and paths, as a caller with no directory descriptor gives. */
+    char *path = NULL, *tmp = NULL;
+    ck_assert_int_ge(asprintf(&path, "%s/b", dir), 0);
+    ck_assert_int_ge(asprintf(&tmp, "%s/b.1.tmp", dir), 0);
+    ck_assert_int_eq(sbxu_file_replace(AT_FDCWD, tmp, path, "", 0, 0600), 0);
+    read_back(dirfd, "b", "", 0600);
+
+    unlinkat(dirfd, "a", 0);
+    unlinkat(dirfd, "b", 0);
+    close(dirfd);
+    ck_assert_int_eq(rmdir(dir), 0);
+    free(path);
+    free(tmp);
+    free(dir);
+}
+END_TEST
+
+START_TEST(file_replace_refuses_and_cleans_up)
+{
+    int dirfd;
+    char *dir = scratch_dir(&dirfd);
+
+    /* Over a directory: rename() fails, the temporary file is gone. */
+    ck_assert_int_eq(mkdirat(dirfd, "d", 0700), 0);
+    ck_assert_int_eq(mkdirat(dirfd, "d/x", 0700), 0);
+    ck_assert_int_eq(sbxu_file_replace(dirfd, ".d.tmp", "d", "x", 1, 0600), EISDIR);
+    ck_assert_int_eq(faccessat(dirfd, ".d.tmp", F_OK, 0), -1);
+    /* A temporary path that cannot be made: its errno. */
+    ck_assert_int_eq(sbxu_file_replace(dirfd, "none/.t", "t", "x", 1, 0600), ENOENT);
+    ck_assert_int_eq(faccessat(dirfd, "t", F_OK, 0), -1);
+
+    unlinkat(dirfd, "d/x", AT_REMOVEDIR);
+    unlinkat(dirfd, "d", AT_REMOVEDIR);
+    close(dirfd);
+    ck_assert_int_eq(rmdir(dir), 0);
+    free(dir);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("lib/ base");
@@ -131,6 +262,12 @@ static Suite *suite(void)
     t = tcase_create("base64");
     tcase_add_test(t, strict_base64_takes_what_the_encoder_writes);
     tcase_add_test(t, strict_base64_refuses_anything_else);
+    suite_add_tcase(s, t);
+    t = tcase_create("file");
+    tcase_add_test(t, write_all_writes_every_byte_through_a_pipe);
+    tcase_add_test(t, write_all_fails_with_errno_on_a_closed_pipe);
+    tcase_add_test(t, file_replace_makes_and_replaces_whole_files);
+    tcase_add_test(t, file_replace_refuses_and_cleans_up);
     suite_add_tcase(s, t);
     t = tcase_create("exec");
     tcase_add_test(t, exec_errno_gives_not_found_denied_or_start);

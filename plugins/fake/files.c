@@ -5,6 +5,7 @@
  * directory and is renamed into place, so a reader never sees half a file.
  */
 #include "fake.h"
+#include <sbxu/file.h>
 #include <sbxu/fsmeta.h>
 
 #include <dirent.h>
@@ -33,21 +34,6 @@ static int split_path(const sbx_host *host, const char *path, char **parent, con
     return SBX_OK;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-    while (len > 0) {
-        ssize_t n = write(fd, buf, len);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return errno;
-        }
-        buf += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
 /* Pull exactly size bytes from read() into fd. */
 static int copy_in(const sbx_host *host, int fd, const char *path, uint64_t size,
                    long (*read_cb)(void *, void *, size_t), void *userdata)
@@ -61,7 +47,6 @@ static int copy_in(const sbx_host *host, int fd, const char *path, uint64_t size
     while (done < size) {
         size_t want = size - done < CHUNK_SIZE ? (size_t)(size - done) : CHUNK_SIZE;
         long got = read_cb(userdata, buf, want);
-        int err;
 
         if (got < 0) {
             rc = host->set_error(SBX_E_EXEC_ABORTED, "fake: the source of \"%s\" stopped", path);
@@ -74,8 +59,8 @@ static int copy_in(const sbx_host *host, int fd, const char *path, uint64_t size
                                  (unsigned long long)done, (unsigned long long)size);
             break;
         }
-        if ((err = write_all(fd, buf, (size_t)got)) != 0) {
-            rc = fake_errno_error(host, err, "cannot write", path);
+        if (sbxu_write_all(fd, buf, (size_t)got) != 0) {
+            rc = fake_errno_error(host, errno, "cannot write", path);
             break;
         }
         done += (uint64_t)got;

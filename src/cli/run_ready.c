@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sbxu/clock.h>
+#include <sbxu/file.h>
 
 #include "common/error.h"
 #include "common/output.h"
@@ -417,7 +418,7 @@ static int make_ready(const struct run_ready *rr, sbx_client *client, int dirfd,
     if (rc == SBX_OK) {
         snprintf(name, sizeof name, "r.%s.%" PRId64 ".%s", rr->hash, expires, id);
         fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-        if (fd < 0 || sbx_cli_write_all(fd, rr->key, strlen(rr->key)) != 0)
+        if (fd < 0 || sbxu_write_all(fd, rr->key, strlen(rr->key)) != 0)
             rc = SBX_E_SYSTEM;
         if (fd >= 0 && close(fd) != 0)
             rc = SBX_E_SYSTEM;
@@ -490,7 +491,7 @@ static int spawn_background(const struct run_ready *rr, const char *used, int pf
     if (pfd >= 0) {
         char text[24];
         int n = snprintf(text, sizeof text, "%ld\n", (long)getpid());
-        (void)sbx_cli_write_all(pfd, text, (size_t)n);
+        (void)sbxu_write_all(pfd, text, (size_t)n);
     }
     sigset_t none;
     sigemptyset(&none);
