@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* file.c - writing all of a buffer, and replacing a small file whole (sbxu/file.h). */
+/*
+ * file.c - writing all of a buffer, replacing a small file whole, and the
+ * temporary names files are made under (sbxu/file.h).
+ */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>  /* renameat */
+#include <sys/random.h>
 #include <unistd.h>
 
 #include <sbxu/file.h>
@@ -27,6 +31,15 @@ int sbxu_write_all(int fd, const void *data, size_t len)
         len -= (size_t)n;
     }
     return 0;
+}
+
+int sbxu_temp_name(char *buf, size_t size, const char *prefix)
+{
+    unsigned long long rnd;
+    if (getrandom(&rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
+        return errno ? errno : EIO;
+    int n = snprintf(buf, size, "%s%016llx", prefix, rnd);
+    return n < 0 || (size_t)n >= size ? ENAMETOOLONG : 0;
 }
 
 int sbxu_file_replace(int dirfd, const char *tmp, const char *name, const void *data,

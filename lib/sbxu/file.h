@@ -25,4 +25,12 @@ int sbxu_write_all(int fd, const void *data, size_t len);
 int sbxu_file_replace(int dirfd, const char *tmp, const char *name, const void *data,
                       size_t len, mode_t mode);
 
+/*
+ * A name no one else uses in a directory, for a file or link made there
+ * before its rename over the real one: prefix and 16 random hex digits
+ * (".sbx-cp-0123456789abcdef"). 0, or an errno (getrandom() failed, or size
+ * is too small).
+ */
+int sbxu_temp_name(char *buf, size_t size, const char *prefix);
+
 #endif

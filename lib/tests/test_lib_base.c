@@ -252,6 +252,21 @@ START_TEST(file_replace_refuses_and_cleans_up)
 }
 END_TEST
 
+START_TEST(temp_names_are_the_prefix_and_16_hex_digits_each_new)
+{
+    char a[32], b[32];
+    ck_assert_int_eq(sbxu_temp_name(a, sizeof(a), ".sbx-cp-"), 0);
+    ck_assert_int_eq(sbxu_temp_name(b, sizeof(b), ".sbx-cp-"), 0);
+    ck_assert_uint_eq(strlen(a), 8 + 16);
+    ck_assert_int_eq(strncmp(a, ".sbx-cp-", 8), 0);
+    ck_assert_uint_eq(strspn(a + 8, "0123456789abcdef"), 16);
+    ck_assert_str_ne(a, b);
+    /* Too small a buffer is refused, not cut short. */
+    char small[10];
+    ck_assert_int_eq(sbxu_temp_name(small, sizeof(small), ".sbx-cp-"), ENAMETOOLONG);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("lib/ base");
@@ -268,6 +283,7 @@ static Suite *suite(void)
     tcase_add_test(t, write_all_fails_with_errno_on_a_closed_pipe);
     tcase_add_test(t, file_replace_makes_and_replaces_whole_files);
     tcase_add_test(t, file_replace_refuses_and_cleans_up);
+    tcase_add_test(t, temp_names_are_the_prefix_and_16_hex_digits_each_new);
     suite_add_tcase(s, t);
     t = tcase_create("exec");
     tcase_add_test(t, exec_errno_gives_not_found_denied_or_start);

@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -75,8 +74,7 @@ static int write_file(fake_sandbox *sb, const char *path, uint64_t size, uint32_
     const sbx_host *host = sb->host;
     char *parent = NULL, tmp[32];
     const char *base;
-    int dir_fd = -1, fd = -1, probe_fd = -1, rc;
-    unsigned long long rnd;
+    int dir_fd = -1, fd = -1, probe_fd = -1, rc, err;
 
     rc = split_path(host, path, &parent, &base);
     if (rc != SBX_OK)
@@ -107,11 +105,10 @@ static int write_file(fake_sandbox *sb, const char *path, uint64_t size, uint32_
     rc = fake_mkdir_beneath(sb, parent, &dir_fd);
     if (rc != SBX_OK)
         goto out;
-    if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd)) {
-        rc = host->set_error(SBX_E_SYSTEM, "fake: getrandom: %s", strerror(errno));
+    if ((err = sbxu_temp_name(tmp, sizeof(tmp), ".sbx-tmp-")) != 0) {
+        rc = host->set_error(SBX_E_SYSTEM, "fake: getrandom: %s", strerror(err));
         goto out;
     }
-    snprintf(tmp, sizeof(tmp), ".sbx-tmp-%016llx", rnd);
     rc = fake_openat_beneath(sb, dir_fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600, &fd);
     if (rc != SBX_OK)
         goto out;
