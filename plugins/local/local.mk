@@ -118,19 +118,19 @@ LOCAL_TEST_HARNESS = \
 	plugins/local/tests/harness.h
 plugins_local_tests_test_local_exec_SOURCES = plugins/local/tests/test_local_exec.c $(LOCAL_TEST_HARNESS)
 plugins_local_tests_test_local_exec_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-plugins_local_tests_test_local_exec_LDADD = $(CHECK_LIBS) -ldl -lpthread
+plugins_local_tests_test_local_exec_LDADD = lib/libsbxu.la $(CHECK_LIBS) -ldl -lpthread
 plugins_local_tests_test_local_lifecycle_SOURCES = \
 	plugins/local/tests/test_local_lifecycle.c $(LOCAL_TEST_HARNESS)
 plugins_local_tests_test_local_lifecycle_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-plugins_local_tests_test_local_lifecycle_LDADD = $(CHECK_LIBS) -ldl -lpthread
+plugins_local_tests_test_local_lifecycle_LDADD = lib/libsbxu.la $(CHECK_LIBS) -ldl -lpthread
 plugins_local_tests_test_local_detach_SOURCES = \
 	plugins/local/tests/test_local_detach.c $(LOCAL_TEST_HARNESS)
 plugins_local_tests_test_local_detach_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-plugins_local_tests_test_local_detach_LDADD = $(CHECK_LIBS) -ldl -lpthread
+plugins_local_tests_test_local_detach_LDADD = lib/libsbxu.la $(CHECK_LIBS) -ldl -lpthread
 plugins_local_tests_test_local_escape_SOURCES = \
 	plugins/local/tests/test_local_escape.c $(LOCAL_TEST_HARNESS)
 plugins_local_tests_test_local_escape_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-plugins_local_tests_test_local_escape_LDADD = $(CHECK_LIBS) -ldl -lpthread
+plugins_local_tests_test_local_escape_LDADD = lib/libsbxu.la $(CHECK_LIBS) -ldl -lpthread
 plugins_local_tests_test_proxy_filter_SOURCES = plugins/local/tests/test_proxy_filter.c \
 	plugins/local/proxy/confine.c plugins/local/proxy/confine.h
 nodist_plugins_local_tests_test_proxy_filter_SOURCES = plugins/local/proxy/filter-bpf.h
