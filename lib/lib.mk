@@ -80,7 +80,7 @@ endif
 check_PROGRAMS += lib/tests/test_lib_base
 TESTS += lib/tests/test_lib_base
 SBX_VALGRIND_TESTS += lib/tests/test_lib_base
-lib_tests_test_lib_base_SOURCES = lib/tests/test_lib_base.c
+lib_tests_test_lib_base_SOURCES = lib/tests/test_lib_base.c lib/tests/run-suite.h
 lib_tests_test_lib_base_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 lib_tests_test_lib_base_LDADD = lib/libsbxu.la $(CHECK_LIBS)
 if SBX_NEED_HTTP

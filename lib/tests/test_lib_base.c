@@ -24,6 +24,7 @@
 #include <sbxu/clock.h>
 #include <sbxu/exec_start.h>
 #include <sbxu/file.h>
+#include "run-suite.h"
 
 /* --- clocks --------------------------------------------------------------- */
 
@@ -293,9 +294,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return run_suite(suite());
 }
