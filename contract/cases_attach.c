@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <sbxu/clock.h>
 
 #include "cases.h"
 
@@ -24,14 +25,6 @@ static void fresh_name(char out[24])
     char token[17];
     sbxc_token(token);
     snprintf(out, 24, "sbxc-%s", token);
-}
-
-/* Wall-clock ms: what expiries are given in (sbxc_now() is monotonic). */
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 struct found {
@@ -127,11 +120,11 @@ void sbxc_case_attach_list(sbxc_ctx *ctx)
 {
     char name[24], id[256];
     fresh_name(name);
-    int64_t before = now_ms();
+    int64_t before = sbxu_wall_ms();
     sbx_policy *p = sbxc_policy(ctx);
     sbx_sandbox *sb = sbxc_open_named(ctx, p, name, 60000);
     sbx_policy_free(p);
-    int64_t after = now_ms();
+    int64_t after = sbxu_wall_ms();
     snprintf(id, sizeof id, "%s", sbx_sandbox_id(sb));
     struct found f;
     SBXC_CHECK(ctx, listed(ctx, id, &f), "sbx_client_list does not report the new sandbox %s", id);

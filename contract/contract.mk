@@ -37,6 +37,8 @@ contract_libsbxcontract_la_SOURCES = \
 	contract/cases_oneshot.c
 contract_libsbxcontract_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
 contract_libsbxcontract_la_LIBADD = src/libsandboxio.la $(JSONC_LIBS) -lpthread
+## Its clocks are lib/'s: what links the suite links lib/libsbxu.la too (the
+## CLI does), not merged in here, where the CLI's copy would clash.
 
 ## Self-test: deliberately broken plugins, each of which the suite must fail
 ## on the right case. Built for `make check` only, never installed.
@@ -69,7 +71,7 @@ tests_plugins_contract_sandboxio_deaf_la_LDFLAGS = $(SBXC_SELFTEST_LINK)
 check_PROGRAMS += contract/tests/test_contract_report
 contract_tests_test_contract_report_SOURCES = contract/tests/test_contract_report.c
 contract_tests_test_contract_report_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(JSONC_CFLAGS)
-contract_tests_test_contract_report_LDADD = contract/libsbxcontract.la src/libsandboxio.la \
+contract_tests_test_contract_report_LDADD = contract/libsbxcontract.la src/libsandboxio.la lib/libsbxu.la \
 	$(CHECK_LIBS) $(JSONC_LIBS)
 TESTS += contract/tests/test_contract_report
 

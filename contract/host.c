@@ -17,14 +17,13 @@
 #include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
+#include <sbxu/clock.h>
 
 #include "runner.h"
 
 double sbxc_now(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    return (double)sbxu_mono_ns() / 1e9;
 }
 
 void sbxc_token(char out[17])

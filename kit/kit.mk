@@ -24,6 +24,7 @@ SBX_KIT_HEADER_FILES = \
 	lib/sbxu/url.h \
 	lib/sbxu/create.h \
 	lib/sbxu/time.h \
+	lib/sbxu/clock.h \
 	lib/sbxu/json.h \
 	lib/sbxu/http.h \
 	lib/sbxu/http_pool.h
@@ -38,6 +39,7 @@ SBX_KIT_SOURCE_FILES = \
 	lib/url.c \
 	lib/create.c \
 	lib/rfc3339.c \
+	lib/clock.c \
 	lib/json.c \
 	lib/http_internal.h \
 	lib/http_session.c \

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * base64 both ways. Decoding accepts the URL-safe alphabet too, since
- * providers use either for headers and JSON members.
+ * providers use either for headers and JSON members; the strict decoder
+ * takes only what the encoder writes, for input a user gives.
  */
 #include "config.h"
 
@@ -80,5 +81,37 @@ char *sbxu_base64_decode(const char *text, size_t *len)
     out[o] = '\0';
     if (len)
         *len = o;
+    return out;
+}
+
+char *sbxu_base64_decode_strict(const char *text, size_t len, size_t *out_len)
+{
+    if (len % 4)
+        return NULL;
+    char *out = malloc(len / 4 * 3 + 1);
+    if (!out)
+        return NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < len; i += 4) {
+        int v[4], pad = 0;
+        for (int k = 0; k < 4; k++) {
+            unsigned char c = (unsigned char)text[i + k];
+            if (c == '=' && i + 4 == len && k >= 2) {
+                v[k] = 0, pad++;
+            } else if (pad || c == '-' || c == '_' || (v[k] = b64_value(c)) < 0) {
+                free(out);
+                return NULL;
+            }
+        }
+        uint32_t w = (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 | (uint32_t)v[2] << 6 |
+                     (uint32_t)v[3];
+        out[n++] = (char)(w >> 16);
+        if (pad < 2)
+            out[n++] = (char)(w >> 8);
+        if (pad < 1)
+            out[n++] = (char)w;
+    }
+    out[n] = '\0';
+    *out_len = n;
     return out;
 }

@@ -8,10 +8,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <sbxu/file.h>
 #include <sbxu/fsmeta.h>
 
 int sbxu_fsmeta_set(int dirfd, const char *name, const sbx_plugin_file_meta *meta)
@@ -38,16 +38,15 @@ int sbxu_fsmeta_set(int dirfd, const char *name, const sbx_plugin_file_meta *met
 int sbxu_fsmeta_symlink(int dirfd, const char *name, const char *target)
 {
     char tmp[40];
-    unsigned long long rnd;
+    int err = sbxu_temp_name(tmp, sizeof(tmp), ".sbx-link-");
 
-    if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
-        return errno;
-    snprintf(tmp, sizeof(tmp), ".sbx-link-%016llx", rnd);
+    if (err)
+        return err;
     if (symlinkat(target, dirfd, tmp) != 0)
         return errno;
     /* rename() replaces a file or a link itself; over a directory it fails. */
     if (renameat(dirfd, tmp, dirfd, name) != 0) {
-        int err = errno == ENOTDIR ? EISDIR : errno;
+        err = errno == ENOTDIR ? EISDIR : errno;
         unlinkat(dirfd, tmp, 0);
         return err;
     }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include <sbxu/clock.h>
 #include <sbxu/http.h>
 
 /* May rq be sent again? (method or the caller's word; never a streamed upload) */
@@ -19,7 +20,6 @@ const char *sbxu__http_retryable(int curl_code, long status);
 long sbxu__http_backoff_ms(const sbxu_http_retry *r, int attempt, unsigned *seed);
 /* A Retry-After value (seconds or an HTTP date) in ms, -1 when absent or unreadable. */
 long sbxu__http_retry_after_ms(const char *value, time_t now);
-int64_t sbxu__http_now_ms(void);
 void sbxu__http_sleep_ms(long ms);
 /* Is this header name one whose value is secret? */
 bool sbxu__http_secret_name(const char *name, size_t len, const char *const *extra);

@@ -17,6 +17,8 @@
 #include <time.h>
 #include <curl/curl.h>
 
+#include <sbxu/clock.h>
+
 #include "http_internal.h"
 
 bool sbxu__http_idempotent(const sbxu_http_request *rq)
@@ -82,13 +84,6 @@ long sbxu__http_retry_after_ms(const char *value, time_t now)
     if (when < 0)
         return -1;
     return when <= now ? 0 : (long)(when - now) * 1000;
-}
-
-int64_t sbxu__http_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 void sbxu__http_sleep_ms(long ms)

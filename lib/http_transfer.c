@@ -355,7 +355,7 @@ static long next_wait(sbxu_http *s, const sbxu_http_request *rq, const sbxu_http
     }
     long wait = rs->retry_after_ms >= 0 ? rs->retry_after_ms
                                         : sbxu__http_backoff_ms(r, rs->attempts, seed);
-    if (deadline && sbxu__http_now_ms() + wait >= deadline) {
+    if (deadline && sbxu_mono_ms() + wait >= deadline) {
         *why = "the deadline comes first";
         return -1;
     }
@@ -374,7 +374,7 @@ int sbxu_http_send(sbxu_http *s, const sbxu_http_request *rq, sbxu_http_response
     /* The deadline is the request's own: time spent waiting for another
      * thread's request on the session is not taken from it. */
     pthread_mutex_lock(&s->lock);
-    int64_t start = sbxu__http_now_ms();
+    int64_t start = sbxu_mono_ms();
     int64_t deadline = r->deadline_ms > 0 ? start + r->deadline_ms : 0;
     unsigned seed = (unsigned)start ^ (unsigned)getpid();
     rs->retry_after_ms = -1;
@@ -382,7 +382,7 @@ int sbxu_http_send(sbxu_http *s, const sbxu_http_request *rq, sbxu_http_response
         xfer x = {.s = s, .h = s->easy, .m = s->multi, .errbuf = s->errbuf, .rq = rq, .rs = rs,
                   .timeout_ms = rq->timeout_ms};
         if (deadline) {
-            long left = (long)(deadline - sbxu__http_now_ms());
+            long left = (long)(deadline - sbxu_mono_ms());
             if (left < 1)
                 left = 1;
             if (x.timeout_ms <= 0 || x.timeout_ms > left)

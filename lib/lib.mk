@@ -7,7 +7,10 @@
 ##               sweep, the in-sandbox path probe, a stdin feeder thread,
 ##               the create loop that never retries blindly (the CLI
 ##               uses its base64 too), file metadata on a host filesystem
-##               and the commands that set it inside a sandbox
+##               and the commands that set it inside a sandbox, the
+##               monotonic and the wall clock, an exec errno as
+##               its SBX code, writing a buffer whole and replacing a
+##               small file
 ##   libsbxu-json  json-c helpers
 ##   libsbxu-curl  libcurl sessions with retry, redaction and the status map,
 ##               and the pool of them a plugin's sandboxes share
@@ -37,7 +40,13 @@ lib_libsbxu_la_SOURCES = \
 	lib/sbxu/metascript.h \
 	lib/metascript.c \
 	lib/sbxu/time.h \
-	lib/rfc3339.c
+	lib/rfc3339.c \
+	lib/sbxu/clock.h \
+	lib/clock.c \
+	lib/sbxu/exec_start.h \
+	lib/exec_start.c \
+	lib/sbxu/file.h \
+	lib/file.c
 
 if SBX_NEED_JSON_PLUGIN
 noinst_LTLIBRARIES += lib/libsbxu-json.la
@@ -68,6 +77,12 @@ endif
 
 ## Tests: the HTTP session against a scripted server on 127.0.0.1, and the
 ## pure helpers; each where the library it tests is built.
+check_PROGRAMS += lib/tests/test_lib_base
+TESTS += lib/tests/test_lib_base
+SBX_VALGRIND_TESTS += lib/tests/test_lib_base
+lib_tests_test_lib_base_SOURCES = lib/tests/test_lib_base.c lib/tests/run-suite.h
+lib_tests_test_lib_base_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+lib_tests_test_lib_base_LDADD = lib/libsbxu.la $(CHECK_LIBS)
 if SBX_NEED_HTTP
 check_PROGRAMS += lib/tests/test_http_retry
 TESTS += lib/tests/test_http_retry

@@ -111,13 +111,24 @@ static int refuse(const sbx_host *host, const char *plugin, const sbxu_opt *o, c
 int sbxu_opts_parse(void *out, const sbx_host *host, const char *plugin, const sbxu_opt *table,
                    const sbx_plugin_dsn *dsn)
 {
+    return sbxu_opts_parse_custom(out, host, plugin, table, dsn, NULL);
+}
+
+int sbxu_opts_parse_custom(void *out, const sbx_host *host, const char *plugin,
+                           const sbxu_opt *table, const sbx_plugin_dsn *dsn,
+                           sbxu_opt_parser custom)
+{
     bool nomem = false;
     int rc = SBX_OK;
-    for (const sbxu_opt *o = table; o->name && rc == SBX_OK; o++)
-        if (!store(out, o, o->dflt, &nomem))
+    for (const sbxu_opt *o = table; o->name && rc == SBX_OK; o++) {
+        if (o->type == SBXU_OPT_CUSTOM)
+            rc = !custom ? host->set_error(SBX_E_INTERNAL, "%s: %s has no parser", plugin, o->name)
+                 : o->dflt ? custom(out, host, o->name, o->dflt) : SBX_OK;
+        else if (!store(out, o, o->dflt, &nomem))
             rc = nomem ? host->set_error(SBX_E_NOMEM, "%s: out of memory", plugin)
                        : host->set_error(SBX_E_INTERNAL, "%s: the default %s=%s is refused",
                                          plugin, o->name, o->dflt);
+    }
     for (size_t i = 0; rc == SBX_OK && i < dsn->query_count; i++) {
         const char *k = dsn->query[i].key, *v = dsn->query[i].value ? dsn->query[i].value : "";
         const sbxu_opt *o = table;
@@ -128,6 +139,8 @@ int sbxu_opts_parse(void *out, const sbx_host *host, const char *plugin, const s
             known_names(table, known, sizeof(known));
             rc = host->set_error(SBX_E_DSN_UNKNOWN_OPTION, "%s: unknown option \"%s\" (known: %s)",
                                  plugin, k, known);
+        } else if (o->type == SBXU_OPT_CUSTOM) {
+            rc = custom(out, host, o->name, v);
         } else if (!store(out, o, v, &nomem)) {
             rc = nomem ? host->set_error(SBX_E_NOMEM, "%s: out of memory", plugin)
                        : refuse(host, plugin, o, v);

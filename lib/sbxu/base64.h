@@ -3,7 +3,8 @@
  * sbxu/base64.h - base64 (RFC 4648) for plugins and the CLI (libsbxu).
  *
  * The one implementation in the tree: the CLI encodes binary command output
- * with it, the docker backend decodes the engine's path stat header.
+ * with it and decodes the MCP server's base64 file content, the docker
+ * backend decodes the engine's path stat header.
  */
 #ifndef SBXU_BASE64_H
 #define SBXU_BASE64_H
@@ -23,5 +24,14 @@ char *sbxu_base64_encode(const void *data, size_t len);
  * for a character outside both alphabets or when out of memory.
  */
 char *sbxu_base64_decode(const char *text, size_t *len);
+/*
+ * Decode len bytes of text that must be exactly what sbxu_base64_encode()
+ * writes: the standard alphabet, a length that is a multiple of 4, '=' only
+ * as the last one or two characters. For input a user gives (the MCP server's
+ * base64 file content), where anything else is refused rather than guessed
+ * at. Returns a malloc'd buffer with a NUL after the bytes (free() it) and
+ * their count in *out_len, or NULL for bad input or when out of memory.
+ */
+char *sbxu_base64_decode_strict(const char *text, size_t len, size_t *out_len);
 
 #endif

@@ -29,6 +29,7 @@ enum sbxu_opt_type {
     SBXU_OPT_STRING = 1,   /* a char * (malloc'd copy) */
     SBXU_OPT_SECONDS = 2,  /* a uint64_t: decimal digits only, at most 12 */
     SBXU_OPT_CHOICE = 3,   /* an int: the value's index in choices */
+    SBXU_OPT_CUSTOM = 4,   /* the plugin's own parser (sbxu_opts_parse_custom) */
 };
 
 /* One option. A table ends with a row whose name is NULL. */
@@ -59,6 +60,20 @@ typedef struct sbxu_opt {
  */
 int sbxu_opts_parse(void *out, const sbx_host *host, const char *plugin, const sbxu_opt *table,
                    const sbx_plugin_dsn *dsn);
+/*
+ * sbxu_opts_parse_custom - sbxu_opts_parse() for a table with SBXU_OPT_CUSTOM
+ * rows, values no other type describes (a list of binds, a size with a
+ * unit): custom() parses name=value into out (the caller's whole struct) and
+ * returns an SBX code, its error set through host in the plugin's own words.
+ * It is called for a custom row's default first unless that is NULL, then
+ * for each such key in the query's order, so the first bad key is the one
+ * reported. What it stores is the caller's to free, also on failure.
+ */
+typedef int (*sbxu_opt_parser)(void *out, const sbx_host *host, const char *name,
+                               const char *value);
+int sbxu_opts_parse_custom(void *out, const sbx_host *host, const char *plugin,
+                           const sbxu_opt *table, const sbx_plugin_dsn *dsn,
+                           sbxu_opt_parser custom);
 /* sbxu_opts_clear - free the strings sbxu_opts_parse() put in out and zero them. */
 void sbxu_opts_clear(void *out, const sbxu_opt *table);
 

@@ -154,6 +154,74 @@ START_TEST(opts_unknown_and_bad_values_have_their_codes)
 }
 END_TEST
 
+/* A table with a value only its plugin can read: "size" with a unit. */
+typedef struct c_opts {
+    char *template;
+    unsigned long size;
+    int calls;
+} c_opts;
+
+static const sbxu_opt custom_table[] = {
+    {"template", SBXU_OPT_STRING, "base", offsetof(c_opts, template), template_ok, NULL,
+     " is not a template name"},
+    {"size", SBXU_OPT_CUSTOM, "1k", 0, NULL, NULL, NULL},
+    {NULL},
+};
+
+static int parse_size(void *out, const sbx_host *h, const char *name, const char *value)
+{
+    c_opts *o = out;
+    char *end;
+    o->calls++;
+    o->size = strtoul(value, &end, 10);
+    if (end == value || strcmp(end, "k") != 0)
+        return h->set_error(SBX_E_DSN_BAD_OPTION_VALUE, "c: %s='%s' is not a size", name, value);
+    o->size *= 1024;
+    return SBX_OK;
+}
+
+START_TEST(opts_custom_rows_go_to_the_plugins_parser_in_query_order)
+{
+    c_opts o = {0};
+    sbx_plugin_dsn d = dsn(0, NULL);
+    /* The default goes through the parser too. */
+    ck_assert_int_eq(sbxu_opts_parse_custom(&o, &host, "c", custom_table, &d, parse_size), SBX_OK);
+    ck_assert_uint_eq(o.size, 1024);
+    ck_assert_int_eq(o.calls, 1);
+    ck_assert_str_eq(o.template, "base");
+    sbxu_opts_clear(&o, custom_table);
+
+    sbx_plugin_kv q[] = {{"size", "8k"}, {"template", "code"}};
+    d = dsn(2, q);
+    memset(&o, 0, sizeof(o));
+    ck_assert_int_eq(sbxu_opts_parse_custom(&o, &host, "c", custom_table, &d, parse_size), SBX_OK);
+    ck_assert_uint_eq(o.size, 8192);
+    ck_assert_str_eq(o.template, "code");
+    sbxu_opts_clear(&o, custom_table);
+
+    /* The parser's own code and words; the first bad key in the query wins. */
+    sbx_plugin_kv bad[] = {{"size", "8q"}, {"colour", "blue"}};
+    d = dsn(2, bad);
+    memset(&o, 0, sizeof(o));
+    host_reset();
+    ck_assert_int_eq(sbxu_opts_parse_custom(&o, &host, "c", custom_table, &d, parse_size),
+                     SBX_E_DSN_BAD_OPTION_VALUE);
+    ck_assert_str_eq(last_msg, "c: size='8q' is not a size");
+    ck_assert_ptr_null(o.template);
+    sbx_plugin_kv unknown[] = {{"colour", "blue"}, {"size", "8q"}};
+    d = dsn(2, unknown);
+    ck_assert_int_eq(sbxu_opts_parse_custom(&o, &host, "c", custom_table, &d, parse_size),
+                     SBX_E_DSN_UNKNOWN_OPTION);
+    ck_assert_str_eq(last_msg, "c: unknown option \"colour\" (known: template, size)");
+    ck_assert_ptr_null(o.template);
+
+    /* A custom row and no parser is the plugin's bug, not the user's. */
+    d = dsn(0, NULL);
+    ck_assert_int_eq(sbxu_opts_parse(&o, &host, "c", custom_table, &d), SBX_E_INTERNAL);
+    ck_assert_ptr_null(o.template);
+}
+END_TEST
+
 /* --- json ----------------------------------------------------------------- */
 
 static const char answer[] =
@@ -382,6 +450,7 @@ int main(void)
     tcase_add_test(t, cred_missing_names_the_variable_never_a_value);
     tcase_add_test(t, opts_defaults_and_values_land_in_the_struct);
     tcase_add_test(t, opts_unknown_and_bad_values_have_their_codes);
+    tcase_add_test(t, opts_custom_rows_go_to_the_plugins_parser_in_query_order);
     tcase_add_test(t, json_getters_name_the_path_that_is_missing);
     tcase_add_test(t, json_bodies_and_error_messages);
     tcase_add_test(t, gc_verdicts);

@@ -36,6 +36,7 @@
 #include <sandboxio/errors.h>
 #include <sandboxio/exec.h>
 
+#include <sbxu/clock.h>
 #include <sbxu/feed.h>
 
 /* execvp()'s search path when PATH is unset (glibc's confstr _CS_PATH). */
@@ -71,13 +72,6 @@ typedef struct run {
     sbxu_feed feed;                      /* stdin */
     bool input_gone;                    /* the command ended before its stdin did */
 } run;
-
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* One control line to the wrapper (the daemon adds the newline). */
 static int send_line(run *r, const char *line)
@@ -412,7 +406,7 @@ static int no_status(run *r, int code)
 static int watch(run *r)
 {
     int rc = SBX_OK;
-    int64_t looked = now_ms(), came = looked;
+    int64_t looked = sbxu_mono_ms(), came = looked;
     /* The wrapper has just been handed to the session's shell: perl has
      * not started yet, so a look now would only find no dir. */
     if (cancel_ready(r, POLL_MIN_MS))
@@ -427,15 +421,15 @@ static int watch(run *r)
         }
         if (!r->cancelled && cancel_ready(r, 0))
             r->cancelled = true;
-        if (r->deadline && now_ms() >= r->deadline)
+        if (r->deadline && sbxu_mono_ms() >= r->deadline)
             r->timed_out = true;
         if (!r->killed && (r->cancelled || r->timed_out || r->aborted)) {
             r->killed = true;
-            r->killed_at = now_ms();
+            r->killed_at = sbxu_mono_ms();
             /* The command may have just ended (410): its status says so. */
             send_line(r, "k");
         }
-        if (r->killed && now_ms() - r->killed_at > KILL_WAIT_MS)
+        if (r->killed && sbxu_mono_ms() - r->killed_at > KILL_WAIT_MS)
             return r->sb->host->set_error(SBX_E_BACKEND_FAILED,
                                           "daytona: \"%s\" was killed and did not end within %d s",
                                           r->cmd->argv[0], KILL_WAIT_MS / 1000);
@@ -445,8 +439,8 @@ static int watch(run *r)
             break;
         int code;
         bool ended;
-        if (!got && now_ms() - looked >= 1000) {
-            looked = now_ms();
+        if (!got && sbxu_mono_ms() - looked >= 1000) {
+            looked = sbxu_mono_ms();
             /* Ended, and still no status after one more look: it never will have one. */
             if ((rc = record_ended(r, &ended, &code)) == SBX_OK && ended &&
                 (rc = drain(r, &got)) == SBX_OK && r->status == S_RUNNING)
@@ -457,8 +451,8 @@ static int watch(run *r)
         /* A quarter of the time since output last came (or the command was
          * handed over): what comes is seen at most a quarter late. */
         if (got)
-            came = now_ms();
-        int64_t pause = (now_ms() - came) / 4;
+            came = sbxu_mono_ms();
+        int64_t pause = (sbxu_mono_ms() - came) / 4;
         pause = pause < POLL_MIN_MS ? POLL_MIN_MS : pause > POLL_MAX_MS ? POLL_MAX_MS : pause;
         if (!r->killed && cancel_ready(r, (int)pause))
             r->cancelled = true;
@@ -586,7 +580,7 @@ int daytona_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *
     if (cancel_ready(&r, 0))
         return host->set_error(SBX_E_EXEC_CANCELLED, "daytona: \"%s\" was cancelled", cmd->argv[0]);
     if (cmd->timeout_ms)
-        r.deadline = now_ms() + (int64_t)cmd->timeout_ms;
+        r.deadline = sbxu_mono_ms() + (int64_t)cmd->timeout_ms;
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     snprintf(r.sid, sizeof(r.sid), "sandboxio-%lx-%lx-%lx", (long)getpid(),

@@ -25,6 +25,7 @@
 #include <sandboxio/errors.h>
 #include <sandboxio/policy.h>
 
+#include <sbxu/clock.h>
 #include <sbxu/create.h>
 #include <sbxu/owner.h>
 
@@ -202,13 +203,6 @@ static int create(daytona_sandbox *sb, const sbx_plugin_limits *limits, json_obj
 #define START_PAUSE_MIN_MS 10
 #define START_PAUSE_MAX_MS 1000
 
-static uint64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 /*
  * Wait until `started`; its record (with toolboxProxyUrl) in *record. The
  * create's answer (created) is the first record looked at: a sandbox
@@ -222,7 +216,7 @@ static int wait_started(daytona_sandbox *sb, json_object *created, json_object *
 {
     char path[96], state[64] = "", reason[256] = "";
     snprintf(path, sizeof(path), "/sandbox/%s", sb->id);
-    uint64_t start = now_ms(), bound = sb->api.ep.start_s * 1000;
+    uint64_t start = sbxu_mono_ms(), bound = sb->api.ep.start_s * 1000;
     /* An answer without a state says nothing of it: the wait asks at once. */
     json_object *first = sbxu_json_str(created, "state") ? json_object_get(created) : NULL;
     for (json_object *rec = first;; rec = NULL) {
@@ -241,7 +235,7 @@ static int wait_started(daytona_sandbox *sb, json_object *created, json_object *
         json_object_put(rec);
         if (rc != DAYTONA_STARTING)
             return rc;
-        uint64_t waited = now_ms() - start;
+        uint64_t waited = sbxu_mono_ms() - start;
         if (waited >= bound)
             return daytona_start_timeout(sb->host, sb->id, state, reason, waited);
         uint64_t pause_ms = waited / 4;

@@ -163,9 +163,7 @@ static json_object *labels(const dk_options *opt, const sbx_plugin_sandbox_opts 
     if (!named)
         return l;
     char uid[24], expires[24];
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    int64_t now_ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    int64_t now_ms = sbxu_wall_ms();
     snprintf(uid, sizeof(uid), "%lu", (unsigned long)geteuid());
     snprintf(expires, sizeof(expires), "%" PRId64, ttl_ms ? now_ms + (int64_t)ttl_ms : 0);
     sbxu_json_add_str(l, DK_LABEL_NAME, named->name ? named->name : "");

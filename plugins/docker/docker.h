@@ -44,6 +44,7 @@
 #include <sandboxio/policy.h>
 
 #include <sbxu/base64.h>
+#include <sbxu/clock.h>
 #include <sbxu/buf.h>
 #include <sbxu/http.h>
 #include <sbxu/json.h>
@@ -425,8 +426,7 @@ int dk_resume(void *sandbox);
 int dk_ttl_volumes(dk_conn *c, const char *id, json_object **out);
 /* A container's end in Unix ms from its labels and the newest of vols, 0 = none. */
 int64_t dk_expires_ms(json_object *labels, json_object *vols, const char *id);
-/* Unix time in ms; a container's State.Status as an sbx_plugin_state. */
-int64_t dk_now_ms(void);
+/* A container's State.Status as an sbx_plugin_state. */
 int dk_state_of(const char *status);
 /* Remove the container and its TTL volumes. */
 int dk_kept_remove(dk_conn *c, const char *id);

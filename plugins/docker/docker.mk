@@ -83,7 +83,7 @@ check_PROGRAMS += plugins/docker/tests/large-file plugins/docker/tests/exec-stor
 	plugins/docker/tests/socket-probe plugins/docker/tests/put-and-run \
 	plugins/docker/tests/fifo-refused
 plugins_docker_tests_fifo_refused_SOURCES = plugins/docker/tests/fifo-refused.c
-plugins_docker_tests_fifo_refused_LDADD = src/libsandboxio.la
+plugins_docker_tests_fifo_refused_LDADD = src/libsandboxio.la lib/libsbxu.la
 plugins_docker_tests_put_and_run_SOURCES = plugins/docker/tests/put-and-run.c
 plugins_docker_tests_put_and_run_LDADD = src/libsandboxio.la
 plugins_docker_tests_socket_probe_SOURCES = plugins/docker/tests/socket-probe.c

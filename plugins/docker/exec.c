@@ -103,13 +103,6 @@ typedef struct run {
     dk_demux dm;
 } run;
 
-static uint64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
 static int user_output(run *r, int stream, const void *data, size_t len)
 {
     if (!len)
@@ -324,7 +317,7 @@ static int stream_loop(run *r, dk_hijack *hj, uint64_t deadline)
             r->sized = true;
             resize_exec(r, r->rows, r->cols);
         }
-        uint64_t now = now_ms();
+        uint64_t now = sbxu_mono_ms();
         if (deadline && now >= deadline && !must_stop(r))
             r->timed_out = true;
         if (must_stop(r) && !r->kill_sent && start_settled(r)) {
@@ -412,7 +405,7 @@ static int run_exec(run *r, json_object *body, uint64_t timeout_ms, int *exit_co
                         "starting an exec", &hj);
     if (rc)
         return rc;
-    uint64_t deadline = timeout_ms ? now_ms() + timeout_ms : 0;
+    uint64_t deadline = timeout_ms ? sbxu_mono_ms() + timeout_ms : 0;
     rc = stream_loop(r, &hj, deadline);
     if (rc && command_session(r) > 0 && !r->kill_sent)
         /* Leave no command running behind a failure. */
@@ -635,7 +628,7 @@ int dk_exec_oneshot(dk_sandbox *sb, const sbx_plugin_cmd *cmd, const sbx_plugin_
     if (rc == SBX_OK) {
         rc = dk_container_start(sb);
         if (rc == SBX_OK)
-            rc = stream_loop(&r, &hj, cmd->timeout_ms ? now_ms() + cmd->timeout_ms : 0);
+            rc = stream_loop(&r, &hj, cmd->timeout_ms ? sbxu_mono_ms() + cmd->timeout_ms : 0);
         dk_hijack_close(&hj);
     }
     if (rc == SBX_OK && r.ctl.ended == DK_END_EXITED)

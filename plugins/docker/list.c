@@ -22,7 +22,7 @@ static int one(dk_conn *c, json_object *item, json_object *vols,
     if (!id || strspn(id, "0123456789abcdef") != strlen(id))
         return SBX_OK;
     int64_t end = dk_expires_ms(labels, vols, id);
-    if (end && dk_now_ms() >= end)
+    if (end && sbxu_wall_ms() >= end)
         return dk_kept_remove(c, id);
     sbx_plugin_sandbox_info info = {
         .struct_size = sizeof(info),

@@ -16,18 +16,11 @@
 #include <time.h>
 #include <unistd.h>
 
-int64_t dk_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 int dk_open_named(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
                   const sbx_plugin_sandbox_opts *opts, void **sandbox)
 {
     dk_sandbox *sb;
-    int64_t created = dk_now_ms();
+    int64_t created = sbxu_wall_ms();
     int rc = dk_sandbox_create(state, dsn, limits, NULL, opts, &sb);
     if (rc == SBX_E_EXISTS)
         /* The engine's 409 "name already in use". */
@@ -204,7 +197,7 @@ static int adopt(dk_sandbox *sb, json_object *in, sbx_plugin_sandbox_info *info)
     json_object_put(vols);
     if (rc)
         return rc;
-    if (sb->expires_ms && dk_now_ms() >= sb->expires_ms) {
+    if (sb->expires_ms && sbxu_wall_ms() >= sb->expires_ms) {
         (void)dk_kept_remove(&sb->conn, sb->id);
         return sb->host->set_error(SBX_E_NOT_FOUND, "docker: sandbox %.12s reached its TTL",
                                    sb->id);
@@ -271,7 +264,7 @@ int dk_set_ttl(void *sandbox, uint64_t ttl_ms)
         return sb->host->set_error(SBX_E_BACKEND_CONFLICT,
                                    "docker: sandbox %.12s was opened without a name or TTL and "
                                    "cannot get one now", sb->id);
-    int64_t now = dk_now_ms(), end = now + (int64_t)ttl_ms;
+    int64_t now = sbxu_wall_ms(), end = now + (int64_t)ttl_ms;
     char name[128], at[24], endtxt[24];
     snprintf(name, sizeof(name), "sandboxio-ttl-%.12s-%" PRId64, sb->id, now);
     snprintf(at, sizeof(at), "%" PRId64, now);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <sandboxio/errors.h>
 
+#include <sbxu/clock.h>
 #include <sbxu/base64.h>
 #include <sbxu/feed.h>
 
@@ -45,13 +46,6 @@ typedef struct run {
     int feed_rc;            /* stdin could not be sent: the exec's code */
     sbxu_feed feed;          /* stdin */
 } run;
-
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static int give(run *r, int stream, const void *data, size_t len)
 {
@@ -177,7 +171,7 @@ static int on_tick(void *ud)
             return SBX_E_EXEC_CANCELLED;
         }
     }
-    if (r->deadline && now_ms() >= r->deadline && !r->ended) {
+    if (r->deadline && sbxu_mono_ms() >= r->deadline && !r->ended) {
         r->timed_out = true;
         return SBX_E_EXEC_TIMEOUT;
     }
@@ -300,7 +294,7 @@ int e2b_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
     if (on_tick(&r) == SBX_E_EXEC_CANCELLED)
         return host->set_error(SBX_E_EXEC_CANCELLED, "e2b: \"%s\" was cancelled", cmd->argv[0]);
     if (cmd->timeout_ms)
-        r.deadline = now_ms() + (int64_t)cmd->timeout_ms;
+        r.deadline = sbxu_mono_ms() + (int64_t)cmd->timeout_ms;
     char *body = start_body(cmd, io->input != NULL);
     if (!body)
         return host->set_error(SBX_E_NOMEM, "e2b: out of memory");

@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <sandboxio/errors.h>
 
+#include <sbxu/clock.h>
 #include <sbxu/owner.h>
 #include <sbxu/time.h>
 
@@ -71,9 +72,7 @@ static void info_of(json_object *s, sbx_plugin_sandbox_info *info, char *owner, 
 static int64_t ms_left(json_object *s)
 {
     int64_t end = time_ms(sbxu_json_str(s, "endAt"));
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    int64_t left = end - ((int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
+    int64_t left = end - sbxu_wall_ms();
     return left > 0 ? left : 0;
 }
 

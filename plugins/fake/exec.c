@@ -45,14 +45,6 @@ typedef struct exec_run {
     int fail;               /* an SBX code already reported, or SBX_OK */
 } exec_run;
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static void close_fd(int *fd)
 {
     if (*fd >= 0)
@@ -175,14 +167,14 @@ static void io_loop(exec_run *r)
         if (r->child.err_fd >= 0)
             pfd[ierr = n++] = (struct pollfd){.fd = r->child.err_fd, .events = POLLIN};
 
-        if (poll(pfd, (nfds_t)n, poll_timeout_ms(r, now_ns())) < 0) {
+        if (poll(pfd, (nfds_t)n, poll_timeout_ms(r, sbxu_mono_ns())) < 0) {
             if (errno == EINTR)
                 continue;
             r->fail = r->sb->host->set_error(SBX_E_SYSTEM, "fake: poll: %s", strerror(errno));
             kill_group(r);
             return;
         }
-        now = now_ns();
+        now = sbxu_mono_ns();
         if (!r->leader_gone && r->deadline_ns != 0 && !r->timed_out && now >= r->deadline_ns) {
             r->timed_out = true;
             kill_group(r);
@@ -242,7 +234,7 @@ static int run(exec_run *r, const sbx_plugin_cmd *cmd, sbx_plugin_exit *exit_out
         return rc;
     }
     if (cmd->timeout_ms != 0)
-        r->deadline_ns = now_ns() + cmd->timeout_ms * 1000000ull;
+        r->deadline_ns = sbxu_mono_ns() + cmd->timeout_ms * 1000000ull;
     io_loop(r);
     rc = fake_reap(r->sb, &r->child, &status);
     if (r->fail != SBX_OK)

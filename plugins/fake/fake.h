@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 #include <sandboxio/plugin.h>
+#include <sbxu/clock.h>
 #include "../analyzer-model.h"
 
 #define FAKE_NAME "fake"
@@ -143,7 +144,6 @@ int fake_file_set_meta(void *sandbox, const char *path, const sbx_plugin_file_me
 
 /* The user's state dir (malloc'd); create: make it if missing. Refuses one not 0700 and ours. */
 int fake_statedir(const sbx_host *host, bool create, char **out);
-int64_t fake_now_ms(void);
 int fake_meta_read(const sbx_host *host, const char *statedir, const char *id, fake_meta *m);
 int fake_meta_write(const sbx_host *host, const char *statedir, const char *id,
                     const fake_meta *m);

@@ -5,6 +5,7 @@
  * directory and is renamed into place, so a reader never sees half a file.
  */
 #include "fake.h"
+#include <sbxu/file.h>
 #include <sbxu/fsmeta.h>
 
 #include <dirent.h>
@@ -13,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -33,21 +33,6 @@ static int split_path(const sbx_host *host, const char *path, char **parent, con
     return SBX_OK;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-    while (len > 0) {
-        ssize_t n = write(fd, buf, len);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return errno;
-        }
-        buf += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
 /* Pull exactly size bytes from read() into fd. */
 static int copy_in(const sbx_host *host, int fd, const char *path, uint64_t size,
                    long (*read_cb)(void *, void *, size_t), void *userdata)
@@ -61,7 +46,6 @@ static int copy_in(const sbx_host *host, int fd, const char *path, uint64_t size
     while (done < size) {
         size_t want = size - done < CHUNK_SIZE ? (size_t)(size - done) : CHUNK_SIZE;
         long got = read_cb(userdata, buf, want);
-        int err;
 
         if (got < 0) {
             rc = host->set_error(SBX_E_EXEC_ABORTED, "fake: the source of \"%s\" stopped", path);
@@ -74,8 +58,8 @@ static int copy_in(const sbx_host *host, int fd, const char *path, uint64_t size
                                  (unsigned long long)done, (unsigned long long)size);
             break;
         }
-        if ((err = write_all(fd, buf, (size_t)got)) != 0) {
-            rc = fake_errno_error(host, err, "cannot write", path);
+        if (sbxu_write_all(fd, buf, (size_t)got) != 0) {
+            rc = fake_errno_error(host, errno, "cannot write", path);
             break;
         }
         done += (uint64_t)got;
@@ -90,8 +74,7 @@ static int write_file(fake_sandbox *sb, const char *path, uint64_t size, uint32_
     const sbx_host *host = sb->host;
     char *parent = NULL, tmp[32];
     const char *base;
-    int dir_fd = -1, fd = -1, probe_fd = -1, rc;
-    unsigned long long rnd;
+    int dir_fd = -1, fd = -1, probe_fd = -1, rc, err;
 
     rc = split_path(host, path, &parent, &base);
     if (rc != SBX_OK)
@@ -122,11 +105,10 @@ static int write_file(fake_sandbox *sb, const char *path, uint64_t size, uint32_
     rc = fake_mkdir_beneath(sb, parent, &dir_fd);
     if (rc != SBX_OK)
         goto out;
-    if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd)) {
-        rc = host->set_error(SBX_E_SYSTEM, "fake: getrandom: %s", strerror(errno));
+    if ((err = sbxu_temp_name(tmp, sizeof(tmp), ".sbx-tmp-")) != 0) {
+        rc = host->set_error(SBX_E_SYSTEM, "fake: getrandom: %s", strerror(err));
         goto out;
     }
-    snprintf(tmp, sizeof(tmp), ".sbx-tmp-%016llx", rnd);
     rc = fake_openat_beneath(sb, dir_fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600, &fd);
     if (rc != SBX_OK)
         goto out;

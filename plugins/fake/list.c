@@ -59,7 +59,7 @@ static int walk(const sbx_host *host, each_fn each, void *ctx)
 
 static bool expired(const fake_meta *m)
 {
-    return m->expires_ms != 0 && fake_now_ms() >= m->expires_ms;
+    return m->expires_ms != 0 && sbxu_wall_ms() >= m->expires_ms;
 }
 
 struct list_ctx {

@@ -95,7 +95,7 @@ int fake_open_named(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_lim
         return rc;
     }
     strcpy(m.name, name);
-    m.created_ms = fake_now_ms();
+    m.created_ms = sbxu_wall_ms();
     m.expires_ms = opts->ttl_ms ? m.created_ms + (int64_t)opts->ttl_ms : 0;
     m.owner_pid = (long)getpid();
     m.owner_ns = fake_pidns();
@@ -183,7 +183,7 @@ int fake_attach(void *state, const sbx_plugin_dsn *dsn, const char *id_or_name,
         free(statedir);
         return rc;
     }
-    if (m.expires_ms != 0 && fake_now_ms() >= m.expires_ms) {
+    if (m.expires_ms != 0 && sbxu_wall_ms() >= m.expires_ms) {
         /* Gone at its TTL: this look is the one that removes it. */
         fake_named_remove(host, statedir, id, m.name);
         fake_meta_clear(&m);
@@ -243,7 +243,7 @@ static int update(fake_sandbox *sb, void (*change)(fake_meta *m, uint64_t arg), 
 
 static void change_ttl(fake_meta *m, uint64_t ttl_ms)
 {
-    m->expires_ms = fake_now_ms() + (int64_t)ttl_ms;
+    m->expires_ms = sbxu_wall_ms() + (int64_t)ttl_ms;
 }
 
 static void change_paused(fake_meta *m, uint64_t paused)

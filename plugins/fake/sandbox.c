@@ -142,7 +142,7 @@ static int named_check(fake_sandbox *sb, bool for_exec)
     rc = fake_meta_read(sb->host, sb->statedir, sb->id, &m);
     if (rc != SBX_OK)
         return rc;
-    if (m.expires_ms != 0 && fake_now_ms() >= m.expires_ms)
+    if (m.expires_ms != 0 && sbxu_wall_ms() >= m.expires_ms)
         rc = sb->host->set_error(SBX_E_NOT_FOUND, "fake: sandbox %s reached its TTL", sb->id);
     else if (for_exec && m.paused)
         rc = sb->host->set_error(SBX_E_BACKEND_CONFLICT,

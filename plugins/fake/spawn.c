@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <sbxu/exec_start.h>
 
 #define FAKE_DEFAULT_PATH "/usr/local/bin:/usr/bin:/bin"
 
@@ -29,16 +30,6 @@ static const char *cmd_path(const char *const *envp)
         if (strncmp(*envp, "PATH=", 5) == 0)
             return *envp + 5;
     return FAKE_DEFAULT_PATH;
-}
-
-/* An exec errno to a code a caller can tell apart: a shell's 127 or 126. */
-static int start_code(int err)
-{
-    if (err == ENOENT || err == ENOTDIR)
-        return SBX_E_EXEC_NOT_FOUND;
-    if (err == EACCES || err == EPERM || err == ENOEXEC || err == EISDIR)
-        return SBX_E_EXEC_DENIED;
-    return SBX_E_EXEC_START;
 }
 
 /*
@@ -228,7 +219,7 @@ int fake_spawn(fake_sandbox *sb, const sbx_plugin_cmd *cmd, bool want_stdin, fak
     err = lookup_program(cmd->argv[0], cmd_path(cmd->envp), cwd_fd, &program);
     if (err != 0) {
         close(cwd_fd);
-        return host->set_error(err == ENOMEM ? SBX_E_NOMEM : start_code(err),
+        return host->set_error(err == ENOMEM ? SBX_E_NOMEM : sbxu_exec_start_code(err),
                                "fake: cannot run \"%s\": %s", cmd->argv[0], strerror(err));
     }
     if (!(env = env_with_home(sb, cmd->envp, &home))) {
@@ -265,7 +256,7 @@ int fake_spawn(fake_sandbox *sb, const sbx_plugin_cmd *cmd, bool want_stdin, fak
                              sb->id);
     } else if (err != 0) {
         /* glibc reports the child's chdir/exec failure here. */
-        rc = host->set_error(start_code(err), "fake: cannot run \"%s\": %s", cmd->argv[0],
+        rc = host->set_error(sbxu_exec_start_code(err), "fake: cannot run \"%s\": %s", cmd->argv[0],
                              strerror(err));
     }
     pthread_mutex_unlock(&sb->lock);

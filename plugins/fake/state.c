@@ -19,16 +19,9 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <sbxu/file.h>
 
 #define META_MAX 8192
-
-int64_t fake_now_ms(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 bool fake_id_ok(const char *id)
 {
@@ -146,28 +139,24 @@ int fake_meta_write(const sbx_host *host, const char *statedir, const char *id,
                     const fake_meta *m)
 {
     char path[4096], tmp[4160];
-    FILE *f;
-    int fd, rc = SBX_OK;
+    char *text = NULL;
+    int len, err;
 
     snprintf(path, sizeof(path), "%s/%s.meta", statedir, id);
     snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
-    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd < 0 || (f = fdopen(fd, "w")) == NULL) {
-        rc = host->set_error(SBX_E_SYSTEM, "fake: cannot write %s: %s", tmp, strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        return rc;
-    }
-    fprintf(f, "name=%s\ncreated=%" PRId64 "\nexpires=%" PRId64 "\nowner=%ld-%lu\nstate=%s\n",
-            m->name, m->created_ms, m->expires_ms, m->owner_pid, m->owner_ns,
-            m->paused ? "paused" : "running");
-    if (m->policy != NULL)
-        fprintf(f, "policy=%s\n", m->policy);
-    if (fclose(f) != 0 || rename(tmp, path) != 0) {
-        rc = host->set_error(SBX_E_SYSTEM, "fake: cannot write %s: %s", path, strerror(errno));
-        unlink(tmp);
-    }
-    return rc;
+    len = asprintf(&text, "name=%s\ncreated=%" PRId64 "\nexpires=%" PRId64
+                   "\nowner=%ld-%lu\nstate=%s\n%s%s%s",
+                   m->name, m->created_ms, m->expires_ms, m->owner_pid, m->owner_ns,
+                   m->paused ? "paused" : "running",
+                   m->policy != NULL ? "policy=" : "", m->policy != NULL ? m->policy : "",
+                   m->policy != NULL ? "\n" : "");
+    if (len < 0)
+        return host->set_error(SBX_E_NOMEM, "fake: out of memory");
+    err = sbxu_file_replace(AT_FDCWD, tmp, path, text, (size_t)len, 0600);
+    free(text);
+    if (err)
+        return host->set_error(SBX_E_SYSTEM, "fake: cannot write %s: %s", path, strerror(err));
+    return SBX_OK;
 }
 
 int fake_named_remove(const sbx_host *host, const char *statedir, const char *id,

@@ -37,6 +37,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sbxu/clock.h>
+
 #include "local.h"
 #include "proto.h"
 
@@ -46,13 +48,6 @@
 /* A connection closed before READY: tries, and the pause between them. */
 #define CLOSED_TRIES 20
 #define CLOSED_PAUSE_MS 50
-
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* The core checks names; they are also a record's line, so check again. */
 static int name_ok(const char *name)
@@ -323,7 +318,7 @@ int local_open_named(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_li
                              "local: a sandbox named '%s' exists already (%s)", name, other.id);
         goto fail;
     }
-    int64_t created = now_ms();
+    int64_t created = sbxu_wall_ms();
     if ((rc = local_new_sandbox(host, dsn, limits, created + (int64_t)ttl, 1, &sb)) != SBX_OK)
         goto fail;
     sb->rundir = dirfd;

@@ -27,6 +27,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sbxu/clock.h>
+#include <sbxu/exec_start.h>
+
 #include "local.h"
 #include "proto.h"
 
@@ -48,13 +51,6 @@ typedef struct exec_run {
     int cancelled;
     lp_status status;
 } exec_run;
-
-static uint64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 static void close_fd(int *fd)
 {
@@ -219,12 +215,12 @@ static int read_status(exec_run *r)
 
 static int run_loop(exec_run *r, uint64_t timeout_ms)
 {
-    uint64_t deadline = timeout_ms ? now_ms() + timeout_ms : 0;
+    uint64_t deadline = timeout_ms ? sbxu_mono_ms() + timeout_ms : 0;
     uint64_t kill_deadline = 0;
 
     while (r->out >= 0 || r->err >= 0 || !r->have_status) {
         if (r->killed && !kill_deadline)
-            kill_deadline = now_ms() + KILL_GRACE_MS;
+            kill_deadline = sbxu_mono_ms() + KILL_GRACE_MS;
         /*
          * With nothing of stdin in hand and a caller that says when it has
          * more, wait for that rather than for room in the command's stdin:
@@ -252,12 +248,12 @@ static int run_loop(exec_run *r, uint64_t timeout_ms)
         };
         int wait = -1;
         if (kill_deadline) {
-            uint64_t now = now_ms();
+            uint64_t now = sbxu_mono_ms();
             if (now >= kill_deadline)
                 return -2; /* never confirmed: the sandbox is wedged */
             wait = (int)(kill_deadline - now);
         } else if (deadline) {
-            uint64_t now = now_ms();
+            uint64_t now = sbxu_mono_ms();
             if (now >= deadline) {
                 r->timed_out = 1;
                 request_kill(r);
@@ -292,16 +288,6 @@ static int run_loop(exec_run *r, uint64_t timeout_ms)
     return 0;
 }
 
-/* execve()'s errno to a code a caller can tell apart: a shell's 127 or 126. */
-static int start_code(int err)
-{
-    if (err == ENOENT || err == ENOTDIR)
-        return SBX_E_EXEC_NOT_FOUND;
-    if (err == EACCES || err == EPERM || err == ENOEXEC || err == EISDIR)
-        return SBX_E_EXEC_DENIED;
-    return SBX_E_EXEC_START;
-}
-
 static int report(const sbx_host *host, exec_run *r, const sbx_plugin_cmd *cmd,
                   sbx_plugin_exit *out, int oom_seen, uint64_t net_refused)
 {
@@ -309,7 +295,7 @@ static int report(const sbx_host *host, exec_run *r, const sbx_plugin_cmd *cmd,
 
     switch (s->kind) {
     case LP_START_FAILED:
-        return host->set_error(start_code(s->err), "local: cannot execute '%s': %s", cmd->argv[0],
+        return host->set_error(sbxu_exec_start_code(s->err), "local: cannot execute '%s': %s", cmd->argv[0],
                                s->err == ENOENT ? "command not found" : strerror(s->err));
     case LP_CWD_FAILED:
         return host->set_error(SBX_E_EXEC_START, "local: cannot enter working directory '%s': %s",

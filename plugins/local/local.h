@@ -34,7 +34,11 @@ typedef struct local_options {
     uint64_t tmpfs_size;
     local_bind binds[LOCAL_MAX_BINDS];
     size_t nbinds;
+    unsigned given;             /* LOCAL_GIVEN_*: the keys the query held */
 } local_options;
+#define LOCAL_GIVEN_RO 1u
+#define LOCAL_GIVEN_RW 2u
+#define LOCAL_GIVEN_WORKDIR 4u
 
 /* The sandbox's cgroups (cgroup.c); empty paths when no limit needs one. */
 typedef struct local_cgroup {

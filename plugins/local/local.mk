@@ -68,6 +68,8 @@ plugins_local_sandboxio_local_init_SOURCES = \
 	plugins/local/init/net.c \
 	plugins/local/proto.c \
 	plugins/local/proto.h
+## The clocks (sbxu/clock.h).
+plugins_local_sandboxio_local_init_LDADD = lib/libsbxu.la
 ## Linked statically (glibc's static PIE): no dynamic loader at each sandbox's
 ## start and a smaller address space for init to fork per exec. The
 ## sanitizers need their shared runtime, so those builds stay dynamic.
@@ -91,7 +93,7 @@ plugins_local_sandboxio_local_proxy_SOURCES = \
 	plugins/local/proxy/confine.h
 nodist_plugins_local_sandboxio_local_proxy_SOURCES = plugins/local/proxy/filter-bpf.h
 plugins_local_sandboxio_local_proxy_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS)
-plugins_local_sandboxio_local_proxy_LDADD = $(LIBEVENT_LIBS)
+plugins_local_sandboxio_local_proxy_LDADD = lib/libsbxu.la $(LIBEVENT_LIBS)
 ## Its seccomp filter, compiled as the sandbox's is (filter-gen --proxy).
 plugins/local/proxy/filter-bpf.h: plugins/local/filter-gen$(EXEEXT)
 	$(AM_V_GEN)$(MKDIR_P) plugins/local/proxy && \
@@ -116,19 +118,19 @@ LOCAL_TEST_HARNESS = \
 	plugins/local/tests/harness.h
 plugins_local_tests_test_local_exec_SOURCES = plugins/local/tests/test_local_exec.c $(LOCAL_TEST_HARNESS)
 plugins_local_tests_test_local_exec_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-plugins_local_tests_test_local_exec_LDADD = $(CHECK_LIBS) -ldl -lpthread
+plugins_local_tests_test_local_exec_LDADD = lib/libsbxu.la $(CHECK_LIBS) -ldl -lpthread
 plugins_local_tests_test_local_lifecycle_SOURCES = \
 	plugins/local/tests/test_local_lifecycle.c $(LOCAL_TEST_HARNESS)
 plugins_local_tests_test_local_lifecycle_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-plugins_local_tests_test_local_lifecycle_LDADD = $(CHECK_LIBS) -ldl -lpthread
+plugins_local_tests_test_local_lifecycle_LDADD = lib/libsbxu.la $(CHECK_LIBS) -ldl -lpthread
 plugins_local_tests_test_local_detach_SOURCES = \
 	plugins/local/tests/test_local_detach.c $(LOCAL_TEST_HARNESS)
 plugins_local_tests_test_local_detach_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-plugins_local_tests_test_local_detach_LDADD = $(CHECK_LIBS) -ldl -lpthread
+plugins_local_tests_test_local_detach_LDADD = lib/libsbxu.la $(CHECK_LIBS) -ldl -lpthread
 plugins_local_tests_test_local_escape_SOURCES = \
 	plugins/local/tests/test_local_escape.c $(LOCAL_TEST_HARNESS)
 plugins_local_tests_test_local_escape_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-plugins_local_tests_test_local_escape_LDADD = $(CHECK_LIBS) -ldl -lpthread
+plugins_local_tests_test_local_escape_LDADD = lib/libsbxu.la $(CHECK_LIBS) -ldl -lpthread
 plugins_local_tests_test_proxy_filter_SOURCES = plugins/local/tests/test_proxy_filter.c \
 	plugins/local/proxy/confine.c plugins/local/proxy/confine.h
 nodist_plugins_local_tests_test_proxy_filter_SOURCES = plugins/local/proxy/filter-bpf.h

@@ -15,6 +15,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sbxu/opts.h>
 
 #include "local.h"
 
@@ -126,9 +127,52 @@ bad:
                            "local: size='%s' is not a size of at least 1m (e.g. 512m, 2g)", value);
 }
 
+/* ro= and rw= and workdir= once each: a host other than the core may repeat a key. */
+static int once(local_options *out, const sbx_host *host, unsigned bit, const char *key)
+{
+    if (out->given & bit)
+        return host->set_error(SBX_E_DSN_BAD_OPTION_VALUE, "local: '%s' given twice", key);
+    out->given |= bit;
+    return SBX_OK;
+}
+
+/* One key of the query (the table below says which keys there are). */
+static int parse_option(void *o, const sbx_host *host, const char *key, const char *v)
+{
+    local_options *out = o;
+    int rc;
+
+    if (strcmp(key, "size") == 0)
+        return parse_size(host, v, &out->tmpfs_size);
+    if (strcmp(key, "workdir") == 0) {
+        if ((rc = once(out, host, LOCAL_GIVEN_WORKDIR, key)))
+            return rc;
+        if (!clean_inside_path(v) || reserved_inside_path(v) || strncmp(v, "/usr", 4) == 0)
+            return host->set_error(SBX_E_DSN_BAD_OPTION_VALUE,
+                                   "local: workdir='%s' must be an absolute clean path outside "
+                                   "/usr, /proc, /dev, /etc and /tmp", v);
+        if (!(out->workdir = strdup(v)))
+            return host->set_error(SBX_E_NOMEM, "local: out of memory");
+        return SBX_OK;
+    }
+    int writable = strcmp(key, "rw") == 0;
+    if ((rc = once(out, host, writable ? LOCAL_GIVEN_RW : LOCAL_GIVEN_RO, key)))
+        return rc;
+    return parse_binds(host, key, v, writable, out);
+}
+
+/* The keys, in the order the unknown-option message lists them. */
+static const sbxu_opt options[] = {
+    {"ro", SBXU_OPT_CUSTOM, NULL, 0, NULL, NULL, NULL},
+    {"rw", SBXU_OPT_CUSTOM, NULL, 0, NULL, NULL, NULL},
+    {"workdir", SBXU_OPT_CUSTOM, NULL, 0, NULL, NULL, NULL},
+    {"size", SBXU_OPT_CUSTOM, NULL, 0, NULL, NULL, NULL},
+    {NULL},
+};
+
 int local_options_parse(const sbx_host *host, const sbx_plugin_dsn *dsn, local_options *out)
 {
-    int rc = SBX_OK, seen_ro = 0, seen_rw = 0;
+    int rc;
 
     memset(out, 0, sizeof *out);
     out->tmpfs_size = LOCAL_DEFAULT_SIZE;
@@ -137,28 +181,7 @@ int local_options_parse(const sbx_host *host, const sbx_plugin_dsn *dsn, local_o
                                "local: takes no host or path (got 'local://%s%s'); "
                                "options go in the query", dsn->authority ? dsn->authority : "",
                                dsn->path ? dsn->path : "");
-    for (size_t i = 0; i < dsn->query_count && rc == SBX_OK; i++) {
-        const char *k = dsn->query[i].key, *v = dsn->query[i].value ? dsn->query[i].value : "";
-        if (strcmp(k, "ro") == 0 && !seen_ro++)
-            rc = parse_binds(host, k, v, 0, out);
-        else if (strcmp(k, "rw") == 0 && !seen_rw++)
-            rc = parse_binds(host, k, v, 1, out);
-        else if (strcmp(k, "workdir") == 0 && !out->workdir) {
-            if (!clean_inside_path(v) || reserved_inside_path(v)
-                || strncmp(v, "/usr", 4) == 0)
-                rc = host->set_error(SBX_E_DSN_BAD_OPTION_VALUE,
-                                     "local: workdir='%s' must be an absolute clean path outside "
-                                     "/usr, /proc, /dev, /etc and /tmp", v);
-            else if (!(out->workdir = strdup(v)))
-                rc = host->set_error(SBX_E_NOMEM, "local: out of memory");
-        } else if (strcmp(k, "size") == 0)
-            rc = parse_size(host, v, &out->tmpfs_size);
-        else if (strcmp(k, "ro") && strcmp(k, "rw") && strcmp(k, "workdir"))
-            rc = host->set_error(SBX_E_DSN_UNKNOWN_OPTION,
-                                 "local: unknown option '%s' (known: ro, rw, workdir, size)", k);
-        else
-            rc = host->set_error(SBX_E_DSN_BAD_OPTION_VALUE, "local: '%s' given twice", k);
-    }
+    rc = sbxu_opts_parse_custom(out, host, "local", options, dsn, parse_option);
     if (rc == SBX_OK && !out->workdir && !(out->workdir = strdup(LOCAL_DEFAULT_WORKDIR)))
         rc = host->set_error(SBX_E_NOMEM, "local: out of memory");
     if (rc != SBX_OK)

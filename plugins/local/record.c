@@ -27,6 +27,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <sbxu/file.h>
 
 #include "local.h"
 
@@ -35,20 +36,6 @@
 static const char *state_name(int state)
 {
     return state == SBX_PLUGIN_STATE_PAUSED ? "paused" : "running";
-}
-
-static int write_all(int fd, const char *p, size_t len)
-{
-    while (len > 0) {
-        ssize_t n = write(fd, p, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        p += n;
-        len -= (size_t)n;
-    }
-    return 0;
 }
 
 int local_record_write(int dirfd, const local_record *r)
@@ -62,26 +49,13 @@ int local_record_write(int dirfd, const local_record *r)
                        state_name(r->state), r->policy ? r->policy : "");
     if (len < 0)
         return -1;
-    /* A temporary file left by a writer that died is ours to replace. */
-    if (unlinkat(dirfd, tmp, 0) < 0 && errno != ENOENT) {
-        free(text);
-        return -1;
-    }
-    int fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd < 0) {
-        free(text);
-        return -1;
-    }
-    int rc = write_all(fd, text, (size_t)len);
+    int err = sbxu_file_replace(dirfd, tmp, name, text, (size_t)len, 0600);
     free(text);
-    if (close(fd) < 0)
-        rc = -1;
-    if (rc == 0 && renameat(dirfd, tmp, dirfd, name) == 0)
-        return 0;
-    int e = errno;
-    unlinkat(dirfd, tmp, 0);
-    errno = e;
-    return -1;
+    if (err) {
+        errno = err;
+        return -1;
+    }
+    return 0;
 }
 
 /* Split text into its lines' values, in place; the policy runs to the end. */

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sandboxio/sandboxio.h>
+#include <sbxu/clock.h>
 
 #include "commands.h"
 #include "common/policy_opts.h"
@@ -231,7 +232,7 @@ int cmd_demo(int argc, char **argv)
     };
     int (*const steps[])(const struct demo *) = { hello, refused, timeout, files };
     struct demo d = { 0 };
-    struct timespec t0, t1;
+    int64_t t0;
     int opt, rc = SBX_OK, tier = 0, status;
 
     sbx_cli_getopt_reset();
@@ -258,7 +259,7 @@ int cmd_demo(int argc, char **argv)
         return status;
     }
     d.dsn = policy_opts_dsn(&d.po);
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    t0 = sbxu_mono_ms();
     if ((rc = sbx_client_new(&d.client)) != SBX_OK) {
         policy_opts_release(&d.po);
         return sbx_cli_error_lib(rc, "creating the client");
@@ -286,8 +287,7 @@ int cmd_demo(int argc, char **argv)
     policy_opts_release(&d.po);
     if (rc != SBX_OK)
         return sbx_cli_error_lib(rc, "the demo");
-    clock_gettime(CLOCK_MONOTONIC, &t1);
     printf("\nDone: 4 steps in %.1f s. Next: sandboxio run --help, sandboxio shell, docs/cli.md.\n",
-           (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+           (double)(sbxu_mono_ms() - t0) / 1e3);
     return 0;
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 #include <sandboxio/sandboxio.h>
+#include <sbxu/clock.h>
 
 #include "commands.h"
 #include "sandbox_ref.h"
@@ -65,9 +66,7 @@ struct ps {
 /* "12m", "3h", "expired": the time left until expires_ms. */
 static void left(char *buf, size_t size, int64_t expires_ms)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    int64_t ms = expires_ms - ((int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
+    int64_t ms = expires_ms - sbxu_wall_ms();
 
     if (expires_ms == 0)
         snprintf(buf, size, "-");

@@ -23,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <sandboxio/sandboxio.h>
@@ -31,6 +30,7 @@
 #include "cp.h"
 #include "run.h"
 #include "common/error.h"
+#include <sbxu/file.h>
 #include <sbxu/fsmeta.h>
 
 /* The only bits a copy carries: never setuid, setgid or sticky. */
@@ -194,24 +194,14 @@ int cp_copy_in(sbx_sandbox *sb, const char *src, const char *dst)
 static int out_entry(sbx_sandbox *sb, const char *src, const sbx_dirent *d, int dirfd,
                      const char *name, const char *shown);
 
-/* A name no one else uses in dirfd, for a file or link before its rename. */
-static int temp_name(char *buf, size_t size)
-{
-    unsigned long long rnd;
-    if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
-        return -1;
-    snprintf(buf, size, ".sbx-cp-%016llx", rnd);
-    return 0;
-}
-
 static int out_file(sbx_sandbox *sb, const char *src, const sbx_dirent *d, int dirfd,
                     const char *name, const char *shown)
 {
     char tmp[32];
     int rc = SBX_OK, fd;
 
-    if (temp_name(tmp, sizeof(tmp)) != 0)
-        return sys_error("cannot write", shown, errno);
+    if ((rc = sbxu_temp_name(tmp, sizeof(tmp), ".sbx-cp-")) != 0)
+        return sys_error("cannot write", shown, rc);
     /* 0600 and O_EXCL: nobody else can open it until it has its final mode. */
     fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0)

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <sbxu/file.h>
 
 #include "cp.h"
 #include "common/output.h"
@@ -66,7 +67,7 @@ static int put(sparse_out *o, const unsigned char *p, size_t n)
         return 0;
     if (o->pos != o->written && lseek(o->fd, o->pos, SEEK_SET) < 0)
         return -1;
-    if (sbx_cli_write_all(o->fd, p, n) != 0)
+    if (sbxu_write_all(o->fd, p, n) != 0)
         return -1;
     o->pos += (off_t)n;
     o->written = o->pos;

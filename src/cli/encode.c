@@ -1,15 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * encode.c - UTF-8 validation and base64 (sbxu's), for binary command
- * output in JSON.
+ * encode.c - UTF-8 validation and the choice between text and base64
+ * (sbxu/base64.h), for binary command output in JSON.
  */
 #include "config.h"
 
 #include <stdint.h>
-#include <stdlib.h>
 
 #include "encode.h"
-#include <sbxu/base64.h>
 
 int sbx_cli_utf8_valid(const void *data, size_t len)
 {
@@ -75,49 +73,4 @@ int sbx_cli_json_wants_base64(const void *data, size_t len)
 {
     return !sbx_cli_utf8_valid(data, len) ||
            sbx_cli_json_escaped_len(data, len) > sbx_cli_base64_len(len);
-}
-
-char *sbx_cli_base64(const void *data, size_t len)
-{
-    return sbxu_base64_encode(data, len);
-}
-
-static int b64_value(unsigned char c)
-{
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
-    return -1;
-}
-
-int sbx_cli_base64_decode(const char *in, size_t len, unsigned char **out, size_t *out_len)
-{
-    unsigned char *buf;
-    size_t n = 0;
-
-    if (len % 4)
-        return -1;
-    buf = malloc(len / 4 * 3 + 1);
-    if (!buf)
-        return -1;
-    for (size_t i = 0; i < len; i += 4) {
-        int v[4], pad = 0;
-        for (int k = 0; k < 4; k++) {
-            unsigned char c = (unsigned char)in[i + k];
-            if (c == '=' && i + 4 == len && k >= 2) {
-                v[k] = 0, pad++;
-            } else if (pad || (v[k] = b64_value(c)) < 0) {
-                free(buf);
-                return -1;
-            }
-        }
-        uint32_t w = (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 | (uint32_t)v[2] << 6 | (uint32_t)v[3];
-        buf[n++] = (unsigned char)(w >> 16);
-        if (pad < 2) buf[n++] = (unsigned char)(w >> 8);
-        if (pad < 1) buf[n++] = (unsigned char)w;
-    }
-    *out = buf, *out_len = n;
-    return 0;
 }

@@ -23,13 +23,4 @@ size_t sbx_cli_base64_len(size_t len);
  */
 int sbx_cli_json_wants_base64(const void *data, size_t len);
 
-/* data in standard base64 with padding, NUL-terminated; free(). NULL if out of memory. */
-char *sbx_cli_base64(const void *data, size_t len);
-
-/*
- * Decode standard base64 with padding (what sbx_cli_base64() writes) into a
- * new buffer (free()). 0, or -1 for bad input or no memory.
- */
-int sbx_cli_base64_decode(const char *in, size_t len, unsigned char **out, size_t *out_len);
-
 #endif

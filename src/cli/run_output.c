@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <json-c/json.h>
+#include <sbxu/file.h>
 
 #include "encode.h"
 #include "interrupt.h"
@@ -30,7 +31,7 @@ static int live_output(void *userdata, int stream, const void *data, size_t len)
 
     if (sbx_cli_interrupted())
         return 1;   /* the user wants out: stop the command */
-    if (sbx_cli_write_all(stream == SBX_STDERR ? STDERR_FILENO : STDOUT_FILENO, data, len) == 0)
+    if (sbxu_write_all(stream == SBX_STDERR ? STDERR_FILENO : STDOUT_FILENO, data, len) == 0)
         return 0;
     sink->failed_errno = errno;
     sink->failed_stream = stream;
@@ -67,7 +68,7 @@ static int finish_live(int rc, const struct live_sink *sink, const sbx_result *r
 
         data = stream == SBX_STDOUT ? sbx_result_stdout(result, &len)
                                     : sbx_result_stderr(result, &len);
-        if (len && sbx_cli_write_all(stream == SBX_STDOUT ? STDOUT_FILENO : STDERR_FILENO, data,
+        if (len && sbxu_write_all(stream == SBX_STDOUT ? STDOUT_FILENO : STDERR_FILENO, data,
                                      len)) {
             sbx_cli_error(SBX_E_SYSTEM, "cannot write the command's %s: %s", name, strerror(errno));
             /* The output was lost: the command's status would hide that. */

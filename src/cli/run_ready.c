@@ -28,6 +28,8 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+#include <sbxu/clock.h>
+#include <sbxu/file.h>
 
 #include "common/error.h"
 #include "common/output.h"
@@ -45,12 +47,6 @@
 /* Ready sandboxes tried per run before making one afresh. */
 #define TAKE_TRIES 3
 #define KEY_MAX 16384
-
-/* Now in Unix ms, to the second: the margin before an expiry is seconds. */
-static int64_t now_ms(void)
-{
-    return (int64_t)time(NULL) * 1000;
-}
 
 /* The local backend's runtime directory (its rule, plugins/local/rundir.c), and in it ready/. */
 static int dir_path(char *buf, size_t cap, int parent)
@@ -273,7 +269,7 @@ int run_ready_take(struct run_ready *rr, sbx_client *client, sbx_sandbox **out)
 {
     DIR *d = dir_list(rr->dirfd);
     int tries = 0, taken = 0;
-    int64_t now = now_ms();
+    int64_t now = sbxu_wall_ms();
 
     if (!d)
         return trace_take(0, out);
@@ -341,7 +337,7 @@ static int maker_alive(int dirfd, const char *name)
 static int count_of(const struct run_ready *rr, int makers)
 {
     DIR *d = dir_list(rr->dirfd);
-    int64_t now = now_ms();
+    int64_t now = sbxu_wall_ms();
     int n = 0;
 
     if (!d)
@@ -422,7 +418,7 @@ static int make_ready(const struct run_ready *rr, sbx_client *client, int dirfd,
     if (rc == SBX_OK) {
         snprintf(name, sizeof name, "r.%s.%" PRId64 ".%s", rr->hash, expires, id);
         fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-        if (fd < 0 || sbx_cli_write_all(fd, rr->key, strlen(rr->key)) != 0)
+        if (fd < 0 || sbxu_write_all(fd, rr->key, strlen(rr->key)) != 0)
             rc = SBX_E_SYSTEM;
         if (fd >= 0 && close(fd) != 0)
             rc = SBX_E_SYSTEM;
@@ -495,7 +491,7 @@ static int spawn_background(const struct run_ready *rr, const char *used, int pf
     if (pfd >= 0) {
         char text[24];
         int n = snprintf(text, sizeof text, "%ld\n", (long)getpid());
-        (void)sbx_cli_write_all(pfd, text, (size_t)n);
+        (void)sbxu_write_all(pfd, text, (size_t)n);
     }
     sigset_t none;
     sigemptyset(&none);

@@ -27,6 +27,9 @@ src_libsandboxio_la_SOURCES = \
 	src/core/sandbox.c \
 	src/core/strvec.c \
 	src/cli/error-codes.def
+## lib/'s clocks, compiled in (hidden, as every non-sbx_ symbol): the core
+## links none of lib/'s convenience libraries, which would bring all of it.
+src_libsandboxio_la_SOURCES += lib/sbxu/clock.h lib/clock.c
 src_libsandboxio_la_CPPFLAGS = $(AM_CPPFLAGS) -DSBX_BUILDING_LIBRARY
 src_libsandboxio_la_LIBADD = $(LIBLTDL) -lpthread
 src_libsandboxio_la_LDFLAGS = $(AM_LDFLAGS) -no-undefined \

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sbxu/clock.h>
 
 /* The smaller of two limits where 0 means "none". */
 static uint64_t min_limit(uint64_t a, uint64_t b)
@@ -185,13 +186,6 @@ static int io_capture_stream(void *userdata, int stream, const void *data, size_
     return io->user_cb(io->user_ud, stream, data, len);
 }
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /*
  * sbx_run() without a one-shot path in the plugin: open, exec, destroy. The
  * error object keeps exec's error unless destroy fails, which outranks it:
@@ -311,13 +305,13 @@ static int run(sbx_result **out, sbx_sandbox *sb, const sbx_cmd *cmd, const sbx_
         .winsize = cmd->pty && cmd->winsize ? io_winsize : NULL,
     };
     r->exit.struct_size = sizeof(r->exit);
-    uint64_t start = now_ns();
+    uint64_t start = sbxu_mono_ns();
     sbx_error_clear();
     if (sbx_cancel_triggered(cmd->cancel))
         rc = SBX_E_EXEC_CANCELLED; /* nothing is started, nothing created */
     else
         rc = call_plugin(sb, oneshot, &plan.pcmd, &io, cmd->cancel, &r->exit);
-    r->duration_ns = now_ns() - start;
+    r->duration_ns = sbxu_mono_ns() - start;
     sbx__strvec_clear(&plan.envp);
     if (eio.failure)
         rc = sbx__error_set(eio.failure, "out of memory capturing the command's output");

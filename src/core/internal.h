@@ -212,8 +212,6 @@ SBX_HIDDEN void sbx__sandbox_limits(const sbx_sandbox *sb, sbx_plugin_limits *li
 
 /* SBX_E_PLUGIN_NO_ATTACH / SBX_E_CAP_ATTACH unless lp can name, attach, list. */
 SBX_HIDDEN int sbx__attach_ready(const sbx_loaded_plugin *lp, uint64_t caps);
-/* Unix time in milliseconds. */
-SBX_HIDDEN int64_t sbx__now_ms(void);
 
 /* --- cancel (cancel.c) -------------------------------------------------- */
 

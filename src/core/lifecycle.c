@@ -10,18 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sbxu/clock.h>
 
 struct sbx_sandbox_opts {
     char *name;
     uint64_t ttl_ms;
 };
-
-int64_t sbx__now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 int sbx__attach_ready(const sbx_loaded_plugin *lp, uint64_t caps)
 {
@@ -118,7 +112,7 @@ static int create_named(sbx_sandbox *sb, const sbx_sandbox_opts *opts)
         .ttl_ms = opts->ttl_ms,
         .policy = stored,
     };
-    int64_t now = sbx__now_ms();
+    int64_t now = sbxu_wall_ms();
     sbx_error_clear();
     rc = sb->plugin->desc->open_named(sb->plugin->state, &sb->dsn->view, &limits, &popts,
                                       &sb->handle);

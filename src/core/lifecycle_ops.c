@@ -7,6 +7,7 @@
 #include "internal.h"
 
 #include <string.h>
+#include <sbxu/clock.h>
 
 int sbx_sandbox_set_ttl(sbx_sandbox *sandbox, uint64_t ttl_ms)
 {
@@ -19,7 +20,7 @@ int sbx_sandbox_set_ttl(sbx_sandbox *sandbox, uint64_t ttl_ms)
                               "destroy it)");
     if ((rc = sbx__attach_ready(sandbox->plugin, sandbox->caps)) != SBX_OK)
         return rc;
-    int64_t now = sbx__now_ms();
+    int64_t now = sbxu_wall_ms();
     sbx_error_clear();
     rc = sandbox->plugin->desc->set_ttl(sandbox->handle, ttl_ms);
     if (rc == SBX_OK)

@@ -151,27 +151,6 @@ START_TEST(utf8_validation)
 }
 END_TEST
 
-static void check_b64(const char *in, size_t len, const char *want)
-{
-    char *got = sbx_cli_base64(in, len);
-    ck_assert_ptr_nonnull(got);
-    ck_assert_str_eq(got, want);
-    free(got);
-}
-
-START_TEST(base64_matches_rfc4648)
-{
-    check_b64("", 0, "");
-    check_b64("f", 1, "Zg==");
-    check_b64("fo", 2, "Zm8=");
-    check_b64("foo", 3, "Zm9v");
-    check_b64("foob", 4, "Zm9vYg==");
-    check_b64("fooba", 5, "Zm9vYmE=");
-    check_b64("foobar", 6, "Zm9vYmFy");
-    check_b64("\xff\x00" "a", 3, "/wBh");
-}
-END_TEST
-
 START_TEST(json_escaped_length_is_what_json_c_writes)
 {
     static const char sample[] = "a\"\\/\b\f\n\r\t\x01\x1f\x7f\xc3\xa9";
@@ -215,7 +194,6 @@ static Suite *cli_parse_suite(void)
     tcase_add_test(tc, cpus_and_counts);
     tcase_add_test(tc, exit_codes_by_range);
     tcase_add_test(tc, utf8_validation);
-    tcase_add_test(tc, base64_matches_rfc4648);
     tcase_add_test(tc, json_escaped_length_is_what_json_c_writes);
     tcase_add_test(tc, json_encoding_is_the_compact_one);
     suite_add_tcase(s, tc);

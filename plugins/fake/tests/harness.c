@@ -315,11 +315,3 @@ bool th_pid_gone(long pid, int wait_ms)
         usleep(20000);
     }
 }
-
-uint64_t th_now_ms(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sandboxio/plugin.h>
+#include <sbxu/clock.h>
 
 extern const sbx_plugin *th_plugin;
 extern void *th_state;
@@ -60,7 +61,6 @@ int th_read(void *sb, const char *path, char **data, size_t *len);
 
 /* Is pid gone (no such process, or a zombie nobody needs)? Waits up to wait_ms. */
 bool th_pid_gone(long pid, int wait_ms);
-uint64_t th_now_ms(void);
 
 /* Assert the call returned code, printing the plugin's message on failure. */
 #define th_assert_code(call, code)                                                           \

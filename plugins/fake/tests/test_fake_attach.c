@@ -166,7 +166,7 @@ static int on_entry(void *ud, const sbx_plugin_sandbox_info *info)
 START_TEST(list_shows_name_expiry_and_state)
 {
     struct seen s = {0};
-    uint64_t before = th_now_ms();
+    uint64_t before = sbxu_mono_ms();
     void *sb;
 
     th_assert_code(th_plugin->list(th_state, &dsn, on_entry, &s), SBX_OK);
@@ -241,7 +241,7 @@ START_TEST(set_ttl_moves_the_end)
     void *sb = open_named(NULL, 60000), *a = NULL;
     sbx_plugin_sandbox_info info;
     char id[16];
-    uint64_t before = th_now_ms();
+    uint64_t before = sbxu_mono_ms();
 
     snprintf(id, sizeof(id), "%s", th_plugin->sandbox_id(sb));
     th_assert_code(th_plugin->set_ttl(sb, 0), SBX_E_INVALID_ARGUMENT);

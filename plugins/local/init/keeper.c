@@ -36,6 +36,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sbxu/clock.h>
+
 #include "init.h"
 #include "../proto.h"
 
@@ -43,13 +45,6 @@ enum { LISTEN_FD = 3, LINK_FD = 4, PIDFD = 5, DIR_FD = 6 };
 
 /* How long after the expiry init gets to end the sandbox itself. */
 #define BACKSTOP_MS 2000
-
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* init's news of a moved TTL: the new expiry. */
 static void from_init(int64_t *expires)
@@ -101,7 +96,7 @@ int init_keeper(int argc, char **argv)
             { .fd = PIDFD, .events = POLLIN },
             { .fd = LINK_FD, .events = POLLIN }, /* a moved TTL; POLLHUP: init's end closed */
         };
-        int64_t left = expires + BACKSTOP_MS - now_ms();
+        int64_t left = expires + BACKSTOP_MS - sbxu_wall_ms();
         if (left <= 0) {
             /* A frozen or wedged init: SIGKILL ends it, frozen or not. */
             syscall(SYS_pidfd_send_signal, PIDFD, SIGKILL, NULL, 0);

@@ -21,6 +21,7 @@
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <sbxu/file.h>
 
 #include "init.h"
 #include "../proto.h"
@@ -154,9 +155,8 @@ static int write_file(const char *path, const char *text)
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
     if (fd < 0)
         return -1;
-    size_t len = strlen(text);
-    if (write(fd, text, len) != (ssize_t)len) {
-        int e = errno ? errno : EIO;
+    if (sbxu_write_all(fd, text, strlen(text)) != 0) {
+        int e = errno;
         close(fd);
         errno = e;
         return -1;

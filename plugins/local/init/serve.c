@@ -27,6 +27,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sbxu/clock.h>
+
 #include "init.h"
 #include "../proto.h"
 
@@ -39,13 +41,6 @@ static int keeper = -1;
 static int64_t expires_ms;      /* 0: the sandbox dies with its creator */
 static char info[LP_MAX_MSG / 4];
 static size_t info_len;
-
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* Split an LP_EXEC payload into argv, envp and cwd (pointing into msgbuf). */
 static int parse_exec(size_t len, char ***argv, char ***envp, const char **cwd, lp_exec *out)
@@ -235,7 +230,7 @@ static int from_client(size_t i, int sigfd, int workfd)
         uint64_t ttl;
         memcpy(&ttl, msgbuf, sizeof ttl);
         if (ttl > 0 && ttl < (uint64_t)INT64_MAX / 2)
-            expires_ms = now_ms() + (int64_t)ttl;
+            expires_ms = sbxu_wall_ms() + (int64_t)ttl;
         if (keeper >= 0) /* it holds the deadline of a paused sandbox */
             lp_send(keeper, LP_TTL, &expires_ms, sizeof expires_ms, NULL, 0);
         lp_send(clients[i], LP_TTL, &expires_ms, sizeof expires_ms, NULL, 0);
@@ -256,7 +251,7 @@ int init_serve(int ctl, int workfd, int sigfd, const init_config *cfg)
             p[2 + i] = (struct pollfd){ .fd = clients[i], .events = POLLIN };
         int wait = -1;
         if (expires_ms) {
-            int64_t left = expires_ms - now_ms();
+            int64_t left = expires_ms - sbxu_wall_ms();
             if (left <= 0)
                 return 0; /* the TTL ran out: pid 1's exit ends everything */
             wait = left > INT_MAX ? INT_MAX : (int)left;

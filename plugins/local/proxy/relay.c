@@ -17,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sbxu/clock.h>
+
 #include "relay.h"
 
 /* Asked for per direction: the default size, asked for all the same. What
@@ -42,13 +44,6 @@ struct px_relay {
     void (*done)(void *arg, const char *why);
     void *arg;
 };
-
-static time_t now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec;
-}
 
 /* Move bytes from->pipe->to until both would block: NULL, or what failed. */
 static const char *pump(way *w)
@@ -80,7 +75,7 @@ static const char *pump(way *w)
             }
         }
         if (progress)
-            w->relay->last = now_s();
+            w->relay->last = (time_t)(sbxu_mono_ms() / 1000);
         if (!progress || moved >= TURN_BYTES)
             break;
     }
@@ -120,7 +115,7 @@ static void idle_check(evutil_socket_t fd, short what, void *arg)
     px_relay *r = arg;
     (void)fd;
     (void)what;
-    time_t quiet = now_s() - r->last;
+    time_t quiet = (time_t)(sbxu_mono_ms() / 1000) - r->last;
     struct timeval left = { r->idle_s - quiet, 0 };
     if (quiet >= r->idle_s || event_add(r->idle, &left) < 0)
         r->done(r->arg, "idle");
@@ -134,7 +129,7 @@ px_relay *px_relay_new(struct event_base *base, int a, int b, int idle_s,
     if (!r)
         return NULL;
     r->idle_s = idle_s;
-    r->last = now_s();
+    r->last = (time_t)(sbxu_mono_ms() / 1000);
     r->done = done;
     r->arg = arg;
     for (int i = 0; i < 2; i++) {

@@ -205,13 +205,6 @@ static long on_input(void *u, void *buf, size_t len)
     return (long)n;
 }
 
-static uint64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 void th_exec(void *sb, const char *const *argv, const char *const *envp, const char *cwd,
              const void *stdin_data, size_t stdin_len, uint64_t timeout_ms, th_result *r)
 {
@@ -224,9 +217,9 @@ void th_exec(void *sb, const char *const *argv, const char *const *envp, const c
                          .input_ready_fd = -1, .resize_fd = -1 };
     memset(r, 0, sizeof *r);
     r->ex.struct_size = sizeof r->ex;
-    uint64_t t0 = now_ms();
+    uint64_t t0 = sbxu_mono_ms();
     r->rc = th_plugin->exec(sb, &cmd, &io, &r->ex);
-    r->ms = now_ms() - t0;
+    r->ms = sbxu_mono_ms() - t0;
     r->out = s.out ? s.out : strdup("");
     r->err = s.err ? s.err : strdup("");
     r->out_len = s.out_len;

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include <sandboxio/plugin.h>
+#include <sbxu/clock.h>
 
 extern const sbx_plugin *th_plugin;
 extern void *th_state;

@@ -187,6 +187,13 @@ START_TEST(dsn_options_are_checked)
     ck_assert_int_eq(th_open("workdir=relative", NULL, &x), SBX_E_DSN_BAD_OPTION_VALUE);
     ck_assert_int_eq(th_open("workdir=/", NULL, &x), SBX_E_DSN_BAD_OPTION_VALUE);
     ck_assert_int_eq(th_open("workdir=/usr/x", NULL, &x), SBX_E_DSN_BAD_OPTION_VALUE);
+    /* The first bad key in the query's order is the one reported. */
+    ck_assert_int_eq(th_open("size=12q&colour=blue", NULL, &x), SBX_E_DSN_BAD_OPTION_VALUE);
+    ck_assert_int_eq(th_open("colour=blue&size=12q", NULL, &x), SBX_E_DSN_UNKNOWN_OPTION);
+    /* A host other than the core may repeat a key: binds and workdir once. */
+    ck_assert_int_eq(th_open("ro=/usr&ro=/usr", NULL, &x), SBX_E_DSN_BAD_OPTION_VALUE);
+    ck_assert_int_eq(th_open("rw=/tmp&rw=/tmp", NULL, &x), SBX_E_DSN_BAD_OPTION_VALUE);
+    ck_assert_int_eq(th_open("workdir=/w&workdir=/w", NULL, &x), SBX_E_DSN_BAD_OPTION_VALUE);
     sbx_plugin_kv kv[1];
     sbx_plugin_dsn dsn = { sizeof dsn, "local", "host", "", 0, kv };
     ck_assert_int_eq(th_plugin->open(th_state, &dsn, NULL, &x), SBX_E_DSN_BAD_AUTHORITY);

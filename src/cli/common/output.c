@@ -84,20 +84,3 @@ const char *sbx_cli_file_type_name(int type)
     default: return "other";
     }
 }
-
-int sbx_cli_write_all(int fd, const void *data, size_t len)
-{
-    const char *p = data;
-
-    while (len > 0) {
-        ssize_t n = write(fd, p, len);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return -1;
-        }
-        p += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}

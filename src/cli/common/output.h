@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * common/output.h - what a command writes on stdout: JSON objects built and printed,
- * whole writes, and the final check that all went out.
+ * and the final check that all went out (whole writes: sbxu_write_all()).
  */
 #ifndef SBX_CLI_COMMON_OUTPUT_H
 #define SBX_CLI_COMMON_OUTPUT_H
@@ -34,8 +34,5 @@ const char *sbx_cli_file_type_name(int type);
  * status for the failure.
  */
 int sbx_cli_finish_output(int status);
-
-/* write(2) all of data, again after EINTR; 0, or -1 with errno. */
-int sbx_cli_write_all(int fd, const void *data, size_t len);
 
 #endif

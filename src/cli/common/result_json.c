@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sbxu/base64.h>
 
 #include "result_json.h"
 #include "../encode.h"
@@ -30,7 +31,7 @@ int result_json_add_output(json_object *obj, const char *name, const char *encod
         rc = sbx_cli_json_add(obj, name, json_object_new_string_len(data, (int)len));
         return rc ? rc : sbx_cli_json_add(obj, encoding_key, json_object_new_string("utf-8"));
     }
-    b64 = sbx_cli_base64(data, len);
+    b64 = sbxu_base64_encode(data, len);
     if (!b64)
         return SBX_E_NOMEM;
     rc = sbx_cli_json_add(obj, name, json_object_new_string(b64));

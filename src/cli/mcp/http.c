@@ -148,7 +148,7 @@ static void release_session(struct mcp_server *server, struct mcp_session *s, in
 
     /* Idle from the end of its last request (a call may have run long). */
     pthread_mutex_lock(&s->lock);
-    s->last_seen_ms = mcp_now_ms();
+    s->last_seen_ms = sbxu_mono_ms();
     pthread_mutex_unlock(&s->lock);
     pthread_mutex_lock(&server->lock);
     if (delete)

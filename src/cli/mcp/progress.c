@@ -24,14 +24,14 @@ void mcp_progress_start(struct mcp_progress *p, struct mcp_call *call)
 {
     memset(p, 0, sizeof(*p));
     p->call = call;
-    p->start_ms = mcp_now_ms();
+    p->start_ms = sbxu_mono_ms();
     mcp_send_progress(call, 0, "started");
 }
 
 int mcp_progress_observe(void *userdata, int stream, const void *data, size_t len)
 {
     struct mcp_progress *p = userdata;
-    uint64_t now = mcp_now_ms();
+    uint64_t now = sbxu_mono_ms();
     char message[PROGRESS_QUOTE + 64];
     size_t n = len < PROGRESS_QUOTE ? len : PROGRESS_QUOTE;
     double progress;

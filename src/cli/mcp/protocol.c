@@ -348,7 +348,7 @@ int mcp_session_handle(struct mcp_session *s, const char *data, size_t len, mcp_
     int code = mcp_jsonrpc_parse(data, len, &m, &why), initialized, started = 0;
 
     pthread_mutex_lock(&s->lock);
-    s->last_seen_ms = mcp_now_ms();
+    s->last_seen_ms = sbxu_mono_ms();
     initialized = s->initialized;
     pthread_mutex_unlock(&s->lock);
 

@@ -203,7 +203,7 @@ void mcp_stream_detach(struct mcp_stream *st, unsigned gen)
     pthread_mutex_lock(&st->session->replay_lock);
     if (st->reader_gen == gen) {
         st->reader = 0;
-        st->detached_ms = mcp_now_ms();
+        st->detached_ms = sbxu_mono_ms();
     }
     pthread_mutex_unlock(&st->session->replay_lock);
 }

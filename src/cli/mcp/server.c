@@ -19,14 +19,6 @@
 
 const char *const mcp_protocol_versions[] = { "2025-11-25", "2025-06-18", "2025-03-26", NULL };
 
-uint64_t mcp_now_ms(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 int mcp_random_id(char *buf, size_t size, const char *prefix)
 {
     unsigned char bytes[16];
@@ -107,7 +99,7 @@ static void *reaper(void *arg)
         pthread_cond_timedwait(&server->wake, &server->lock, &until);
         if (server->stopping)
             break;
-        uint64_t now = mcp_now_ms();
+        uint64_t now = sbxu_mono_ms();
         for (struct mcp_session *s = server->sessions; s; s = s->next) {
             mcp_session_reap(s, now);
             mcp_replay_reap(s, now);

@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <json-c/json.h>
 #include <sandboxio/sandboxio.h>
+#include <sbxu/clock.h>
 
 #include "../common/policy_opts.h"
 #include "../error-codes.h" /* the tool's own codes */
@@ -122,7 +123,6 @@ int mcp_server_init(struct mcp_server *server, const struct mcp_config *config);
  * sessions idle past theirs; stopped by _release(). */
 int mcp_server_start_reaper(struct mcp_server *server);
 void mcp_server_release(struct mcp_server *server);
-uint64_t mcp_now_ms(void);
 /* Fill buf (at least 37 bytes) with prefix + 128 random bits in hex. 0 or -1. */
 int mcp_random_id(char *buf, size_t size, const char *prefix);
 

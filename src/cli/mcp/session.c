@@ -27,7 +27,7 @@ static struct mcp_session *session_alloc(struct mcp_server *server, const char *
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->calls_done, NULL);
     pthread_mutex_init(&s->replay_lock, NULL);
-    s->last_seen_ms = mcp_now_ms();
+    s->last_seen_ms = sbxu_mono_ms();
     return s;
 }
 
@@ -214,7 +214,7 @@ int mcp_session_add_box(struct mcp_session *s, sbx_sandbox *sandbox, struct mcp_
     }
     box->sandbox = sandbox;
     box->refs = 1;
-    box->last_used_ms = mcp_now_ms();
+    box->last_used_ms = sbxu_mono_ms();
     pthread_mutex_lock(&s->lock);
     box->next = s->boxes;
     s->boxes = box;
@@ -232,7 +232,7 @@ int mcp_session_get_box(struct mcp_session *s, const char *id, struct mcp_box **
     for (struct mcp_box *b = s->boxes; b; b = b->next) {
         if (strcmp(b->id, id) == 0) {
             b->refs++;
-            b->last_used_ms = mcp_now_ms();
+            b->last_used_ms = sbxu_mono_ms();
             *out = b;
             rc = SBX_OK;
             break;
@@ -247,7 +247,7 @@ void mcp_session_put_box(struct mcp_session *s, struct mcp_box *box)
     int last;
 
     pthread_mutex_lock(&s->lock);
-    box->last_used_ms = mcp_now_ms();
+    box->last_used_ms = sbxu_mono_ms();
     last = --box->refs == 0 && box->doomed;
     pthread_mutex_unlock(&s->lock);
     if (last)

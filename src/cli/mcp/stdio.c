@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sbxu/file.h>
 
 #include "jsonrpc.h"
 #include "server.h"
@@ -23,20 +24,6 @@ struct stdout_sink {
     pthread_mutex_t lock;       /* one message at a time, whole */
     int broken;                 /* stdout closed: nothing more can go out */
 };
-
-static int write_all(const char *data, size_t len)
-{
-    while (len > 0) {
-        ssize_t n = write(STDOUT_FILENO, data, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        data += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
 
 static void send_line(void *userdata, json_object *message)
 {
@@ -50,7 +37,8 @@ static void send_line(void *userdata, json_object *message)
         message, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &len);
 
     pthread_mutex_lock(&sink->lock);
-    if (!sink->broken && (write_all(text, len) || write_all("\n", 1)))
+    if (!sink->broken && (sbxu_write_all(STDOUT_FILENO, text, len) ||
+                          sbxu_write_all(STDOUT_FILENO, "\n", 1)))
         sink->broken = 1;
     pthread_mutex_unlock(&sink->lock);
 }

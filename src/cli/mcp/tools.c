@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sbxu/base64.h>
 
 #include "server.h"
 #include "progress.h"
@@ -367,7 +368,7 @@ static json_object *tool_write(struct mcp_session *s, struct mcp_call *call, str
 {
     static const char *const keys[] = { "sandbox_id", "path", "content", "encoding", "mode", NULL };
     const char *path, *content, *encoding;
-    unsigned char *bytes = NULL;
+    char *bytes = NULL;
     size_t len = 0;
     uint64_t mode = 0644;
     int given, rc;
@@ -388,11 +389,11 @@ static json_object *tool_write(struct mcp_session *s, struct mcp_call *call, str
     content = json_object_get_string(c);
     len = (size_t)json_object_get_string_len(c);
     if (encoding && strcmp(encoding, "base64") == 0) {
-        if (sbx_cli_base64_decode(content, len, &bytes, &len)) {
+        if (!(bytes = sbxu_base64_decode_strict(content, len, &len))) {
             snprintf(a->why, sizeof(a->why), "'content' is not valid base64");
             return failed(a, SBX_E_MCP_BAD_ARGUMENTS);
         }
-        content = (const char *)bytes;
+        content = bytes;
     } else if (encoding && strcmp(encoding, "utf-8") != 0) {
         snprintf(a->why, sizeof(a->why), "'encoding' must be utf-8 or base64");
         return failed(a, SBX_E_MCP_BAD_ARGUMENTS);
@@ -440,7 +441,7 @@ static json_object *tool_read(struct mcp_session *s, struct mcp_call *call, stru
         return mcp_result_error(SBX_E_EXEC_TRUNCATED, "the file is too large to return");
     }
     utf8 = sbx_cli_utf8_valid(data, len);
-    if (!utf8 && !(b64 = sbx_cli_base64(data, len))) {
+    if (!utf8 && !(b64 = sbxu_base64_encode(data, len))) {
         sbx_free(data);
         return NULL;
     }
@@ -536,7 +537,7 @@ static json_object *tool_list(struct mcp_session *s, struct mcp_call *call, stru
 {
     static const char *const keys[] = { NULL };
     json_object *obj = json_object_new_object(), *list = json_object_new_array();
-    uint64_t now = mcp_now_ms();
+    uint64_t now = sbxu_mono_ms();
     int rc;
 
     (void)call;
