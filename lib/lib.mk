@@ -11,6 +11,9 @@
 ##   libsbxu-json  json-c helpers
 ##   libsbxu-curl  libcurl sessions with retry, redaction and the status map,
 ##               and the pool of them a plugin's sandboxes share
+##   libsbxu-remote the remote-backend kit (needs the two above): plugin
+##               state, control-plane calls with error rules as tables,
+##               create, delete, gc, ping and file operations
 noinst_LTLIBRARIES += lib/libsbxu.la
 lib_libsbxu_la_SOURCES = \
 	lib/sbxu/buf.h \
@@ -64,6 +67,13 @@ lib_libsbxu_curl_la_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS)
 ## It calls libsbxu (buffers): a plugin links both.
 lib_libsbxu_curl_la_LIBADD = $(CURL_LIBS) -lpthread
 
+## The remote-backend kit (sbxu/remote.h): what cloud backends share on top
+## of the HTTP and JSON helpers; a plugin links it before those.
+noinst_LTLIBRARIES += lib/libsbxu-remote.la
+lib_libsbxu_remote_la_SOURCES = lib/sbxu/remote.h \
+	lib/remote_plugin.c lib/remote_api.c lib/remote_sandbox.c \
+	lib/remote_gc.c lib/remote_files.c lib/remote_util.c
+lib_libsbxu_remote_la_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JSONC_CFLAGS)
 endif
 
 ## Tests: the HTTP session against a scripted server on 127.0.0.1, and the

@@ -59,6 +59,11 @@ typedef struct sbxu_opt {
  */
 int sbxu_opts_parse(void *out, const sbx_host *host, const char *plugin, const sbxu_opt *table,
                    const sbx_plugin_dsn *dsn);
+/*
+ * sbxu_opts_chars_ok - v is min_len to max_len bytes of letters, digits and
+ * the characters of extra (a check for a name-like option's value).
+ */
+bool sbxu_opts_chars_ok(const char *v, size_t min_len, size_t max_len, const char *extra);
 /* sbxu_opts_clear - free the strings sbxu_opts_parse() put in out and zero them. */
 void sbxu_opts_clear(void *out, const sbxu_opt *table);
 

@@ -19,12 +19,10 @@ plugins_daytona_sandboxio_daytona_la_SOURCES = \
 	plugins/daytona/wrapper.c \
 	plugins/daytona/status.c \
 	plugins/daytona/files.c \
-	plugins/daytona/gc.c \
-	plugins/daytona/ping.c \
 	plugins/daytona/policy.c \
 	plugins/daytona/lifecycle.c
 plugins_daytona_sandboxio_daytona_la_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JSONC_CFLAGS)
-plugins_daytona_sandboxio_daytona_la_LIBADD = lib/libsbxu-curl.la lib/libsbxu-json.la \
+plugins_daytona_sandboxio_daytona_la_LIBADD = lib/libsbxu-remote.la lib/libsbxu-curl.la lib/libsbxu-json.la \
 	lib/libsbxu.la $(CURL_LIBS) $(JSONC_LIBS) -lpthread
 plugins_daytona_sandboxio_daytona_la_LDFLAGS = $(SBX_PLUGIN_LINK)
 nodist_plugins_daytona_sandboxio_daytona_la_SOURCES = plugins/daytona/spec-date.h

@@ -72,13 +72,6 @@ typedef struct run {
     bool input_gone;                    /* the command ended before its stdin did */
 } run;
 
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* One control line to the wrapper (the daemon adds the newline). */
 static int send_line(run *r, const char *line)
 {
@@ -131,19 +124,14 @@ static int send_chunk(void *ud, const void *data, size_t n)
 static char *command_line(run *r)
 {
     const sbx_plugin_cmd *cmd = r->cmd;
-    const char *path = NO_PATH_DEFAULT;
-    size_t nenv = 0, nargv = 0;
-    for (; cmd->envp && cmd->envp[nenv]; nenv++)
-        if (strncmp(cmd->envp[nenv], "PATH=", 5) == 0)
-            path = cmd->envp[nenv] + 5;
-    while (cmd->argv[nargv])
-        nargv++;
+    const char *path;
+    size_t nenv, nargv;
     /*
      * HOME is the home (the work dir) unless the command's environment
      * sets it: the wrapper assigns the words in order, the last one wins.
      */
     char count[24], *cwd = NULL, *home = NULL;
-    snprintf(count, sizeof(count), "%zu", nenv + 1);
+    sbxu_remote_cmd_shape(cmd, NO_PATH_DEFAULT, 1, &path, &nenv, count, &nargv);
     /* Relative to the home, or absolute (SBX_CAP_CWD_ABS). */
     bool abs = cmd->cwd && cmd->cwd[0] == '/';
     if (asprintf(&cwd, "%s%s%s", abs ? "" : r->sb->home,
@@ -412,7 +400,7 @@ static int no_status(run *r, int code)
 static int watch(run *r)
 {
     int rc = SBX_OK;
-    int64_t looked = now_ms(), came = looked;
+    int64_t looked = sbxu_remote_now_ms(), came = looked;
     /* The wrapper has just been handed to the session's shell: perl has
      * not started yet, so a look now would only find no dir. */
     if (cancel_ready(r, POLL_MIN_MS))
@@ -427,15 +415,15 @@ static int watch(run *r)
         }
         if (!r->cancelled && cancel_ready(r, 0))
             r->cancelled = true;
-        if (r->deadline && now_ms() >= r->deadline)
+        if (r->deadline && sbxu_remote_now_ms() >= r->deadline)
             r->timed_out = true;
         if (!r->killed && (r->cancelled || r->timed_out || r->aborted)) {
             r->killed = true;
-            r->killed_at = now_ms();
+            r->killed_at = sbxu_remote_now_ms();
             /* The command may have just ended (410): its status says so. */
             send_line(r, "k");
         }
-        if (r->killed && now_ms() - r->killed_at > KILL_WAIT_MS)
+        if (r->killed && sbxu_remote_now_ms() - r->killed_at > KILL_WAIT_MS)
             return r->sb->host->set_error(SBX_E_BACKEND_FAILED,
                                           "daytona: \"%s\" was killed and did not end within %d s",
                                           r->cmd->argv[0], KILL_WAIT_MS / 1000);
@@ -445,8 +433,8 @@ static int watch(run *r)
             break;
         int code;
         bool ended;
-        if (!got && now_ms() - looked >= 1000) {
-            looked = now_ms();
+        if (!got && sbxu_remote_now_ms() - looked >= 1000) {
+            looked = sbxu_remote_now_ms();
             /* Ended, and still no status after one more look: it never will have one. */
             if ((rc = record_ended(r, &ended, &code)) == SBX_OK && ended &&
                 (rc = drain(r, &got)) == SBX_OK && r->status == S_RUNNING)
@@ -457,8 +445,8 @@ static int watch(run *r)
         /* A quarter of the time since output last came (or the command was
          * handed over): what comes is seen at most a quarter late. */
         if (got)
-            came = now_ms();
-        int64_t pause = (now_ms() - came) / 4;
+            came = sbxu_remote_now_ms();
+        int64_t pause = (sbxu_remote_now_ms() - came) / 4;
         pause = pause < POLL_MIN_MS ? POLL_MIN_MS : pause > POLL_MAX_MS ? POLL_MAX_MS : pause;
         if (!r->killed && cancel_ready(r, (int)pause))
             r->cancelled = true;
@@ -549,20 +537,8 @@ static void cleanup_ended(daytona_sandbox *sb)
 
 static int start_failure(run *r)
 {
-    const sbx_host *host = r->sb->host;
-    const char *prog = r->cmd->argv[0];
-    switch (r->status) {
-    case S_NOCWD:
-        return host->set_error(SBX_E_EXEC_START,
-                               "daytona: cannot run \"%s\": working directory %s does not exist",
-                               prog, r->cmd->cwd);
-    case S_NOEXEC:
-        return host->set_error(SBX_E_EXEC_NOT_FOUND, "daytona: cannot run \"%s\": no such program",
-                               prog);
-    default:
-        return host->set_error(SBX_E_EXEC_DENIED, "daytona: cannot run \"%s\": not executable",
-                               prog);
-    }
+    return sbxu_remote_start_failure(r->sb->host, DAYTONA_NAME,
+                                    SBXU_REMOTE_START_NOCWD + (r->status - S_NOCWD), r->cmd);
 }
 
 /* A call failed mid-command: the sandbox may be gone (its TTL, a delete). */
@@ -586,7 +562,7 @@ int daytona_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *
     if (cancel_ready(&r, 0))
         return host->set_error(SBX_E_EXEC_CANCELLED, "daytona: \"%s\" was cancelled", cmd->argv[0]);
     if (cmd->timeout_ms)
-        r.deadline = now_ms() + (int64_t)cmd->timeout_ms;
+        r.deadline = sbxu_remote_now_ms() + (int64_t)cmd->timeout_ms;
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     snprintf(r.sid, sizeof(r.sid), "sandboxio-%lx-%lx-%lx", (long)getpid(),

@@ -20,12 +20,10 @@ plugins_e2b_sandboxio_e2b_la_SOURCES = \
 	plugins/e2b/exec_wrapper.c \
 	plugins/e2b/files.c \
 	plugins/e2b/sandbox.c \
-	plugins/e2b/lifecycle.c \
-	plugins/e2b/gc.c \
-	plugins/e2b/ping.c
+	plugins/e2b/lifecycle.c
 nodist_plugins_e2b_sandboxio_e2b_la_SOURCES = plugins/e2b/spec-date.h
 plugins_e2b_sandboxio_e2b_la_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JSONC_CFLAGS)
-plugins_e2b_sandboxio_e2b_la_LIBADD = lib/libsbxu-curl.la lib/libsbxu-json.la \
+plugins_e2b_sandboxio_e2b_la_LIBADD = lib/libsbxu-remote.la lib/libsbxu-curl.la lib/libsbxu-json.la \
 	lib/libsbxu.la $(CURL_LIBS) $(JSONC_LIBS) -lpthread
 plugins_e2b_sandboxio_e2b_la_LDFLAGS = $(SBX_PLUGIN_LINK)
 endif

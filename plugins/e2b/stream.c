@@ -36,13 +36,6 @@ typedef struct strm {
     bool started;          /* an event came: never try again */
 } strm;
 
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static int protocol(strm *s, const char *why)
 {
     return s->sb->host->set_error(SBX_E_BACKEND_PROTOCOL,
@@ -206,12 +199,12 @@ int e2b_start(e2b_sandbox *sb, const char *json, uint64_t timeout_ms, const e2b_
         headers[1] = timeout_hdr;
     }
     strm s = {.sb = sb, .ops = ops};
-    int64_t give_up = now_ms() + START_RETRY_DEADLINE_MS;
+    int64_t give_up = sbxu_remote_now_ms() + START_RETRY_DEADLINE_MS;
     long wait = 100;
     int rc;
     bool again;
     while ((rc = try_start(&s, body, body_len, headers, &again)) != SBX_OK && again &&
-           now_ms() + wait < give_up) {
+           sbxu_remote_now_ms() + wait < give_up) {
         if (ops->tick && ops->tick(ops->ud) != SBX_OK)
             break;
         usleep((useconds_t)wait * 1000);
