@@ -130,17 +130,14 @@ static char *command_line(run *r)
      * HOME is the home (the work dir) unless the command's environment
      * sets it: the wrapper assigns the words in order, the last one wins.
      */
-    char count[24], *cwd = NULL, *home = NULL;
+    char count[24], *cwd = NULL, home[sizeof("HOME=") + sizeof(r->sb->home)];
     sbxu_remote_cmd_shape(cmd, NO_PATH_DEFAULT, 1, &path, &nenv, count, &nargv);
     /* Relative to the home, or absolute (SBX_CAP_CWD_ABS). */
     bool abs = cmd->cwd && cmd->cwd[0] == '/';
     if (asprintf(&cwd, "%s%s%s", abs ? "" : r->sb->home,
                  !abs && cmd->cwd && cmd->cwd[0] ? "/" : "", cmd->cwd ? cmd->cwd : "") < 0)
         return NULL;
-    if (asprintf(&home, "HOME=%s", r->sb->home) < 0) {
-        free(cwd);
-        return NULL;
-    }
+    snprintf(home, sizeof(home), "HOME=%s", r->sb->home);
     const char **words = calloc(10 + nenv + nargv, sizeof(*words));
     char *line = NULL;
     if (words) {
@@ -163,7 +160,6 @@ static char *command_line(run *r)
     }
     free(words);
     free(cwd);
-    free(home);
     return line;
 }
 

@@ -5,7 +5,7 @@
 // sandbox's namespaces held by bwrap with its paths resolved inside its
 // own root, JSON answers, and the SDK sessions' steps and big streams.
 // Only node's own modules: it is imported from each backend's doubles
-// directory (../../../lib/tests/doubles/, copied beside the build tree's
+// directory (../../../../lib/tests/doubles/, copied beside the build tree's
 // doubles by lib/tests/rest-rig.sh), which has the npm packages.
 import assert from "node:assert/strict";
 import fs from "node:fs";
