@@ -14,6 +14,9 @@
 ##   libsbxu-json  json-c helpers
 ##   libsbxu-curl  libcurl sessions with retry, redaction and the status map,
 ##               and the pool of them a plugin's sandboxes share
+##   libsbxu-remote the remote-backend kit (needs the two above): plugin
+##               state, control-plane calls with error rules as tables,
+##               create, delete, gc, ping and file operations
 noinst_LTLIBRARIES += lib/libsbxu.la
 lib_libsbxu_la_SOURCES = \
 	lib/sbxu/buf.h \
@@ -73,6 +76,13 @@ lib_libsbxu_curl_la_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS)
 ## It calls libsbxu (buffers): a plugin links both.
 lib_libsbxu_curl_la_LIBADD = $(CURL_LIBS) -lpthread
 
+## The remote-backend kit (sbxu/remote.h): what cloud backends share on top
+## of the HTTP and JSON helpers; a plugin links it before those.
+noinst_LTLIBRARIES += lib/libsbxu-remote.la
+lib_libsbxu_remote_la_SOURCES = lib/sbxu/remote.h \
+	lib/remote_plugin.c lib/remote_api.c lib/remote_sandbox.c \
+	lib/remote_gc.c lib/remote_files.c lib/remote_util.c
+lib_libsbxu_remote_la_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JSONC_CFLAGS)
 endif
 
 ## Tests: the HTTP session against a scripted server on 127.0.0.1, and the
@@ -120,6 +130,56 @@ lib_tests_test_lib_units_LDADD = lib/libsbxu-json.la lib/libsbxu.la \
 	$(CHECK_LIBS) $(JSONC_LIBS)
 endif
 
-## The cloud backends' tests share the shell side of their rigs' control endpoints.
+## The cloud backends' tests share their REST rig (the shell side, the
+## doubles' base, the control endpoints) and tests run the same way.
 EXTRA_DIST += lib/tests/rig-control.sh lib/tests/real-contract.sh \
-	lib/tests/passes-contract.sh
+	lib/tests/passes-contract.sh lib/tests/rest-rig.sh \
+	lib/tests/gc-removes-leaked.sh lib/tests/rest-client.js \
+	lib/tests/doubles/rest-double.js
+
+## The backends on the remote kit whose tests use that rig.
+SBXU_REMOTE_BACKENDS = e2b daytona
+
+## The official SDKs' sessions prove the doubles, not this project's C
+## code; the wire surfaces are what the adapters' code sends, the same in
+## every build, and their tests run the whole contract suite again to record
+## it: the normal build's run is the one that counts. A sanitizer build has
+## nothing to add to either.
+if !SANITIZERS
+TESTS += $(SBX_E2B_SDK_TESTS) $(SBX_E2B_SURFACE_TESTS) \
+	$(SBX_DAYTONA_SDK_TESTS) $(SBX_DAYTONA_SURFACE_TESTS)
+endif
+
+## The date of the specs a backend is built against: the newest date of a
+## stored copy in its spec/SOURCES, embedded in the plugin's version as
+## semver build metadata (0.1.0+spec.2026-08-21), which `sandboxio doctor`
+## shows (NAME_SPEC_DATE in plugins/NAME/spec-date.h).
+plugins/e2b/spec-date.h: $(srcdir)/plugins/e2b/spec/SOURCES
+plugins/daytona/spec-date.h: $(srcdir)/plugins/daytona/spec/SOURCES
+plugins/e2b/spec-date.h plugins/daytona/spec-date.h: $(srcdir)/scripts/spec-date.sh
+	$(AM_V_GEN)b=`basename $(@D)`; n=`echo $$b | tr a-z A-Z`_SPEC_DATE; \
+	  $(SHELL) $(srcdir)/scripts/spec-date.sh $(srcdir)/plugins/$$b/spec/SOURCES $$n >$@.tmp && \
+	  mv $@.tmp $@
+BUILT_SOURCES += plugins/e2b/spec-date.h plugins/daytona/spec-date.h
+CLEANFILES += plugins/e2b/spec-date.h plugins/e2b/spec-date.h.tmp \
+	plugins/daytona/spec-date.h plugins/daytona/spec-date.h.tmp
+
+## Against the real provider, with its key in the environment: never part
+## of make check (it costs money and needs the network); scripts/test.sh
+## runs it when the key is set. 77 (SKIP, with the reason) without one.
+check-e2b-real check-daytona-real: all
+	@b=$@; b=$${b#check-}; b=$${b%-real}; \
+	  $(AM_TESTS_ENVIRONMENT) SANDBOXIO_PLUGIN_PATH="$(abs_top_builddir)/plugins/$$b/.libs"; \
+	  export SANDBOXIO_PLUGIN_PATH; $(SHELL) $(srcdir)/plugins/$$b/tests/$$b-real-contract.sh
+.PHONY: check-e2b-real check-daytona-real
+
+## What the rigs install or leave in the build tree.
+clean-local: clean-local-remote
+clean-local-remote:
+	-for b in $(SBXU_REMOTE_BACKENDS); do \
+	  rm -rf plugins/$$b/tests/doubles/node_modules plugins/$$b/tests/npm-ci.lock \
+	    plugins/$$b/tests/doubles/npm-ci.log; \
+	  test "$(abs_srcdir)" = "$(abs_builddir)" || rm -rf plugins/$$b/tests/doubles plugins/$$b/spec; \
+	done
+	-test "$(abs_srcdir)" = "$(abs_builddir)" || rm -rf lib/tests/doubles
+.PHONY: clean-local-remote

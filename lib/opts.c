@@ -6,6 +6,8 @@
  */
 #include "config.h"
 
+#include <ctype.h>
+
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -160,4 +162,15 @@ void sbxu_opts_clear(void *out, const sbxu_opt *table)
         free(*at);
         *at = NULL;
     }
+}
+
+bool sbxu_opts_chars_ok(const char *v, size_t min_len, size_t max_len, const char *extra)
+{
+    size_t n = strlen(v);
+    if (n < min_len || n > max_len)
+        return false;
+    for (const char *p = v; *p; p++)
+        if (!isalnum((unsigned char)*p) && !strchr(extra, *p))
+            return false;
+    return true;
 }

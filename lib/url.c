@@ -5,10 +5,25 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <string.h>
 #include <sandboxio/errors.h>
 
 #include <sbxu/url.h>
+
+bool sbxu_url_host_ok(const char *d, size_t max)
+{
+    if (!*d || strlen(d) >= max || *d == '.' || *d == '-')
+        return false;
+    int colons = 0;
+    for (const char *p = d; *p; p++) {
+        if (*p == ':' && ++colons == 1 && p[1])
+            continue;
+        if (!isalnum((unsigned char)*p) && *p != '-' && *p != '.')
+            return false;
+    }
+    return true;
+}
 
 bool sbxu_url_loopback(const char *after_scheme)
 {

@@ -74,6 +74,11 @@ typedef int (*sbxu_opt_parser)(void *out, const sbx_host *host, const char *name
 int sbxu_opts_parse_custom(void *out, const sbx_host *host, const char *plugin,
                            const sbxu_opt *table, const sbx_plugin_dsn *dsn,
                            sbxu_opt_parser custom);
+/*
+ * sbxu_opts_chars_ok - v is min_len to max_len bytes of letters, digits and
+ * the characters of extra (a check for a name-like option's value).
+ */
+bool sbxu_opts_chars_ok(const char *v, size_t min_len, size_t max_len, const char *extra);
 /* sbxu_opts_clear - free the strings sbxu_opts_parse() put in out and zero them. */
 void sbxu_opts_clear(void *out, const sbxu_opt *table);
 

@@ -14,6 +14,9 @@
 #include <stddef.h>
 #include <sandboxio/plugin.h>
 
+/* A host name with an optional port (letters, digits, '-', '.', one ':'), shorter than max. */
+bool sbxu_url_host_ok(const char *name, size_t max);
+
 /* The host part of a URL (what follows "http://") is a loopback address. */
 bool sbxu_url_loopback(const char *after_scheme);
 

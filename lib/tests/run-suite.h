@@ -5,6 +5,16 @@
 
 #include <check.h>
 
+/* add_tcase - a test case named name in s, with tests (NULL-terminated); it is returned. */
+static inline TCase *add_tcase(Suite *s, const char *name, const TTest *const *tests)
+{
+    TCase *tc = tcase_create(name);
+    for (; *tests; tests++)
+        tcase_add_test(tc, *tests);
+    suite_add_tcase(s, tc);
+    return tc;
+}
+
 /* Run a suite; the exit status for automake (0: every test passed). */
 static inline int run_suite(Suite *s)
 {

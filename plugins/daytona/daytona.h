@@ -9,7 +9,8 @@
  * Files by concern:
  *   plugin.c    the descriptor
  *   endpoint.c  where Daytona is: the DSN, DAYTONA_API_URL, the options
- *   api.c       the control plane: its session, credentials, errors
+ *   api.c       the control plane: the kit's table, credentials, the
+ *               list by label (gc and ping are the kit's: lib/sbxu/remote.h)
  *   sandbox.c   create (and the wait until started), delete, the id
  *   toolbox.c   the daemon through the proxy: its session, calls, errors
  *   quote.c     argv as a command line for the daemon's shell
@@ -17,8 +18,6 @@
  *               timeout, output chunks, the exit report
  *   wrapper.c   the Perl program a command runs in
  *   files.c     files streamed both ways, list, mkdir, remove
- *   gc.c        sandboxio's sandboxes whose owner is gone or TTL passed
- *   ping.c      doctor --online: the control plane answers and takes the key
  *   logdemux.c  a session command's log: stdout and stderr apart by the
  *               daemon's line markers, fed as it grows (unit-tested, not
  *               linked: the log cannot carry exact output, see exec.c)
@@ -119,6 +118,7 @@ int daytona_start_timeout(const sbx_host *host, const char *id, const char *stat
 #include <sbxu/http.h>
 #include <sbxu/http_pool.h>
 #include <sbxu/json.h>
+#include <sbxu/remote.h>
 
 #define DAYTONA_NAME "daytona"
 #define DAYTONA_VERSION PACKAGE_VERSION
@@ -149,48 +149,30 @@ int daytona_url_check(const sbx_host *host, const char *what, const char *value,
                       size_t size);
 
 /*
- * The plugin's state (plugin.c). HTTP sessions are the plugin's, not a
- * sandbox's: every call, to the control plane or to a sandbox's toolbox
- * (all behind one proxy), takes an idle session of its endpoint and
- * credentials from the pool and gives it back, so an open sandbox holds
- * no connection of its own.
+ * The plugin's state is the kit's (sbxu_remote_state, sbxu/remote.h), its
+ * table sbxu_remote_this_backend (api.c). HTTP sessions are the plugin's,
+ * not a sandbox's: every call, to the control plane or to a sandbox's
+ * toolbox (all behind one proxy), takes an idle session of its endpoint
+ * and credentials from the pool and gives it back, so an open sandbox
+ * holds no connection of its own.
  */
-typedef struct daytona_state {
-    const sbx_host *host;
-    sbxu_http_pool pool;
-} daytona_state;
 
 /* api.c: the control plane for one DSN. */
 typedef struct daytona_api {
-    const sbx_host *host;
-    daytona_state *st;
+    sbxu_remote_api r;               /* first: the kit's calls take it */
     daytona_endpoint ep;
     char auth[512];                 /* "Authorization: Bearer ..." */
     char org[160];                  /* "X-Daytona-Organization-ID: ..." or "" */
     const char *headers[3];
-    long retry_after_ms;            /* the last answer's Retry-After, -1 if none */
 } daytona_api;
 
-/* Credentials from the environment: DAYTONA_API_KEY, else DAYTONA_JWT_TOKEN and DAYTONA_ORGANIZATION_ID. */
-int daytona_api_open(daytona_api *a, daytona_state *st, const sbx_plugin_dsn *dsn);
-void daytona_api_clear(daytona_api *a);
-/* text URL-encoded in *out (curl_free() it): SBX_OK or SBX_E_NOMEM (the error set). */
-int daytona_api_escape(daytona_api *a, const char *text, char **out);
-/*
- * daytona_api_call - method path with body (JSON text or NULL); a 2xx
- * answer's JSON in *out when out is non-NULL. A failure sets the error
- * with Daytona's own message, mapped by daytona_api_code(). retry: enum
- * sbxu_http_retry_mode. *status (may be NULL) gets the HTTP status.
- */
-int daytona_api_call(daytona_api *a, const char *method, const char *path, const char *body,
-                     int retry, const char *context, json_object **out, long *status);
-int daytona_api_code(long status, const char *message);
-
-/* The label naming one create call, so a create whose answer was lost can be found. */
-#define DAYTONA_LABEL_CREATE "io.sandboxio.create-id"
+/* Opened by sbxu_remote_api_open(); credentials from the environment: DAYTONA_API_KEY,
+ * else DAYTONA_JWT_TOKEN and DAYTONA_ORGANIZATION_ID. */
+void daytona_api_clear(void *api);
 
 /* sandbox.c, toolbox.c */
 typedef struct daytona_sandbox {
+    sbxu_remote_sandbox kit;              /* first: the kit's file members find files.c's table there */
     const sbx_host *host;
     daytona_api api;
     char id[64];
@@ -210,11 +192,7 @@ int daytona_destroy(void *sandbox);
 const char *daytona_sandbox_id(void *sandbox);
 bool daytona_id_ok(const char *id);
 /* Whether the control plane still knows the sandbox (false after a delete or its TTL). */
-bool daytona_sandbox_alive(daytona_sandbox *sb);
-/* GET /sandbox?labels={key: value}: the items in *list (json_object_put() it). */
-int daytona_find(daytona_api *a, const char *key, const char *value, json_object **list);
-/* DELETE /sandbox/{id}; one already gone is no failure. */
-int daytona_delete(daytona_api *a, const char *id, const char *context);
+#define daytona_sandbox_alive(sb) sbxu_remote_alive(&(sb)->api.r, (sb)->id)
 
 /* The sandbox's toolbox is at proxy_url (its toolboxProxyUrl, checked) + /{id}. */
 int daytona_toolbox_open(daytona_sandbox *sb, const char *proxy_url);
@@ -250,25 +228,8 @@ char *daytona_quote_argv(const char *const *argv);
 int daytona_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
                  sbx_plugin_exit *exit_out);
 
-/* files.c */
-int daytona_file_write(void *sandbox, const char *path, uint64_t size, uint32_t mode,
-                       long (*read)(void *userdata, void *buf, size_t len), void *userdata);
-int daytona_file_read(void *sandbox, const char *path,
-                      int (*sink)(void *userdata, const void *data, size_t len), void *userdata);
-int daytona_file_list(void *sandbox, const char *path,
-                      int (*entry)(void *userdata, const sbx_plugin_dirent *ent), void *userdata);
-int daytona_file_remove(void *sandbox, const char *path, int recursive);
-int daytona_file_mkdir(void *sandbox, const char *path);
-int daytona_file_symlink(void *sandbox, const char *path, const char *target);
-int daytona_file_set_meta(void *sandbox, const char *path, const sbx_plugin_file_meta *meta);
-
-/* gc.c */
-int daytona_gc(void *state, const sbx_plugin_dsn *dsn,
-               int (*report)(void *userdata, const char *id, const char *reason), void *userdata,
-               size_t *removed);
-
-/* ping.c: an authenticated list of one sandbox; *detail names the endpoint. */
-int daytona_ping(void *state, const sbx_plugin_dsn *dsn, char **detail);
+/* files.c: the kit's file members (sbxu/remote.h) on the toolbox's /files. */
+extern const sbxu_remote_fs daytona_fs;
 
 /* The exec wrapper's state, from its status (status.c). */
 enum {

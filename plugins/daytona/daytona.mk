@@ -7,56 +7,29 @@
 ## (--disable-daytona leaves the plugin out; its rig test needs only node.)
 if SBX_ENABLE_DAYTONA
 plugin_LTLIBRARIES += plugins/daytona/sandboxio-daytona.la
-plugins_daytona_sandboxio_daytona_la_SOURCES = \
-	plugins/daytona/daytona.h \
-	plugins/daytona/plugin.c \
-	plugins/daytona/endpoint.c \
-	plugins/daytona/api.c \
-	plugins/daytona/sandbox.c \
-	plugins/daytona/toolbox.c \
-	plugins/daytona/quote.c \
-	plugins/daytona/exec.c \
-	plugins/daytona/wrapper.c \
-	plugins/daytona/status.c \
-	plugins/daytona/files.c \
-	plugins/daytona/gc.c \
-	plugins/daytona/ping.c \
-	plugins/daytona/policy.c \
-	plugins/daytona/lifecycle.c
+plugins_daytona_sandboxio_daytona_la_SOURCES = plugins/daytona/daytona.h plugins/daytona/plugin.c \
+	plugins/daytona/endpoint.c plugins/daytona/api.c plugins/daytona/sandbox.c \
+	plugins/daytona/toolbox.c plugins/daytona/quote.c plugins/daytona/exec.c \
+	plugins/daytona/wrapper.c plugins/daytona/status.c plugins/daytona/files.c \
+	plugins/daytona/policy.c plugins/daytona/lifecycle.c
 plugins_daytona_sandboxio_daytona_la_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JSONC_CFLAGS)
-plugins_daytona_sandboxio_daytona_la_LIBADD = lib/libsbxu-curl.la lib/libsbxu-json.la \
+plugins_daytona_sandboxio_daytona_la_LIBADD = lib/libsbxu-remote.la lib/libsbxu-curl.la lib/libsbxu-json.la \
 	lib/libsbxu.la $(CURL_LIBS) $(JSONC_LIBS) -lpthread
 plugins_daytona_sandboxio_daytona_la_LDFLAGS = $(SBX_PLUGIN_LINK)
 nodist_plugins_daytona_sandboxio_daytona_la_SOURCES = plugins/daytona/spec-date.h
 endif
 
-## The date of the specs the plugin is built against, in its version
-## (0.1.0+spec.2026-08-20) as for e2b: `sandboxio doctor` shows it.
-plugins/daytona/spec-date.h: $(srcdir)/plugins/daytona/spec/SOURCES $(srcdir)/scripts/spec-date.sh
-	$(AM_V_GEN)$(SHELL) $(srcdir)/scripts/spec-date.sh $(srcdir)/plugins/daytona/spec/SOURCES \
-	  DAYTONA_SPEC_DATE >$@.tmp && mv $@.tmp $@
-BUILT_SOURCES += plugins/daytona/spec-date.h
-CLEANFILES += plugins/daytona/spec-date.h plugins/daytona/spec-date.h.tmp
+## spec-date.h, the date of the specs it is built against: lib/lib.mk.
 
-SBX_DAYTONA_DOUBLES = \
-	plugins/daytona/tests/doubles/package.json \
-	plugins/daytona/tests/doubles/package-lock.json \
-	plugins/daytona/tests/doubles/README.md \
-	plugins/daytona/tests/doubles/rig.js \
-	plugins/daytona/tests/doubles/front.js \
-	plugins/daytona/tests/doubles/control-plane.js \
-	plugins/daytona/tests/doubles/toolbox.js \
-	plugins/daytona/tests/doubles/toolbox-spec.js \
-	plugins/daytona/tests/doubles/sessions.js \
-	plugins/daytona/tests/doubles/files.js \
-	plugins/daytona/tests/doubles/sandbox.js \
-	plugins/daytona/tests/doubles/paths.js \
-	plugins/daytona/tests/doubles/faults.js \
-	plugins/daytona/tests/doubles/rig-selfcheck.js \
-	plugins/daytona/tests/doubles/sdk-session.js
-SBX_DAYTONA_SPEC = \
-	plugins/daytona/spec/SOURCES \
-	plugins/daytona/spec/api-openapi.yaml \
+SBX_DAYTONA_DOUBLES = plugins/daytona/tests/doubles/package.json \
+	plugins/daytona/tests/doubles/package-lock.json plugins/daytona/tests/doubles/README.md \
+	plugins/daytona/tests/doubles/rig.js plugins/daytona/tests/doubles/front.js \
+	plugins/daytona/tests/doubles/control-plane.js plugins/daytona/tests/doubles/toolbox.js \
+	plugins/daytona/tests/doubles/toolbox-spec.js plugins/daytona/tests/doubles/sessions.js \
+	plugins/daytona/tests/doubles/files.js plugins/daytona/tests/doubles/sandbox.js \
+	plugins/daytona/tests/doubles/paths.js plugins/daytona/tests/doubles/faults.js \
+	plugins/daytona/tests/doubles/rig-selfcheck.js plugins/daytona/tests/doubles/sdk-session.js
+SBX_DAYTONA_SPEC = plugins/daytona/spec/SOURCES plugins/daytona/spec/api-openapi.yaml \
 	plugins/daytona/spec/toolbox-openapi.yaml
 
 ## Unit tests of the backend's pure parts (no server needed).
@@ -64,71 +37,32 @@ SBX_DAYTONA_SPEC = \
 if SBX_NEED_JSON_PLUGIN
 check_PROGRAMS += plugins/daytona/tests/test_daytona_units
 TESTS += plugins/daytona/tests/test_daytona_units
-plugins_daytona_tests_test_daytona_units_SOURCES = \
-	plugins/daytona/tests/test_daytona_units.c \
-	plugins/daytona/daytona.h \
-	plugins/daytona/logdemux.c \
-	plugins/daytona/policy.c \
-	plugins/daytona/lifecycle.c \
-	plugins/daytona/endpoint.c \
-	plugins/daytona/quote.c \
-	plugins/daytona/wrapper.c \
-	plugins/daytona/status.c
+plugins_daytona_tests_test_daytona_units_SOURCES = plugins/daytona/tests/test_daytona_units.c \
+	plugins/daytona/daytona.h plugins/daytona/logdemux.c plugins/daytona/policy.c \
+	plugins/daytona/lifecycle.c plugins/daytona/endpoint.c plugins/daytona/quote.c \
+	plugins/daytona/wrapper.c plugins/daytona/status.c
 plugins_daytona_tests_test_daytona_units_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(JSONC_CFLAGS) $(CURL_CFLAGS)
 plugins_daytona_tests_test_daytona_units_LDADD = lib/libsbxu-json.la lib/libsbxu.la $(CHECK_LIBS) $(JSONC_LIBS)
 endif
 
-## The official SDK's session proves the doubles, not this project's C
-## code: a sanitizer build has nothing to add to it.
+## The tests against the rig; the SDK session and the wire surface (whose
+## test runs the whole contract suite again to record it) outside
+## sanitizer builds: lib/lib.mk.
 SBX_DAYTONA_SDK_TESTS = plugins/daytona/tests/daytona-sdk-session-passes.sh
-if !SANITIZERS
-TESTS += $(SBX_DAYTONA_SDK_TESTS)
-endif
-SBX_DAYTONA_TESTS =
 if SBX_ENABLE_DAYTONA
-SBX_DAYTONA_TESTS += plugins/daytona/tests/daytona-passes-contract.sh \
+SBX_DAYTONA_TESTS = plugins/daytona/tests/daytona-passes-contract.sh \
 	plugins/daytona/tests/daytona-create-request-per-policy.sh \
-	plugins/daytona/tests/daytona-faults-mapped.sh \
-	plugins/daytona/tests/daytona-gc-removes-leaked.sh
-endif
+	plugins/daytona/tests/daytona-faults-mapped.sh plugins/daytona/tests/daytona-gc-removes-leaked.sh
+SBX_DAYTONA_SURFACE_TESTS = plugins/daytona/tests/daytona-wire-surface-in-spec.sh
 TESTS += $(SBX_DAYTONA_TESTS)
-## The wire surface is what the adapter's code sends, the same in every
-## build, and its test runs the whole contract suite again to record it:
-## the normal build's run is the one that counts.
+else
+SBX_DAYTONA_TESTS =
 SBX_DAYTONA_SURFACE_TESTS =
-if SBX_ENABLE_DAYTONA
-SBX_DAYTONA_SURFACE_TESTS += plugins/daytona/tests/daytona-wire-surface-in-spec.sh
 endif
-if !SANITIZERS
-TESTS += $(SBX_DAYTONA_SURFACE_TESTS)
-endif
+## Against real Daytona, with the key in DAYTONA_API_KEY: `make check-daytona-real`
+## (lib/lib.mk, which also cleans what the tests leave in the build
+## tree). Its benchmark: Makefile.am.
 EXTRA_DIST += $(SBX_DAYTONA_SDK_TESTS) $(SBX_DAYTONA_TESTS) $(SBX_DAYTONA_SURFACE_TESTS) \
-	plugins/daytona/tests/daytona-rig.sh \
-	plugins/daytona/tests/daytona-control.sh \
-	$(SBX_DAYTONA_DOUBLES) $(SBX_DAYTONA_SPEC) docs/backends/daytona.md \
-	plugins/daytona/wire-surface.txt
-
-## The benchmark: bench/daytona/run.sh builds its driver on demand
-## (`make bench/daytona/bench-daytona`); never installed.
-EXTRA_PROGRAMS += bench/daytona/bench-daytona
-bench_daytona_bench_daytona_SOURCES = bench/daytona/bench-daytona.c $(SBX_BENCH_SDK_SOURCES)
-bench_daytona_bench_daytona_LDADD = src/libsandboxio.la
-CLEANFILES += bench/daytona/bench-daytona
-EXTRA_DIST += bench/daytona/run.sh bench/daytona/sdk-loop.mjs
-
-## Against real Daytona, with the key in DAYTONA_API_KEY: never part of make
-## check (it costs money and needs the network); scripts/test.sh runs it when
-## the key is set. 77 (SKIP, with the reason) without one.
-check-daytona-real: all
-	@$(AM_TESTS_ENVIRONMENT) SANDBOXIO_PLUGIN_PATH='$(abs_top_builddir)/plugins/daytona/.libs'; \
-	  export SANDBOXIO_PLUGIN_PATH; $(SHELL) $(srcdir)/plugins/daytona/tests/daytona-real-contract.sh
-EXTRA_DIST += plugins/daytona/tests/daytona-real-contract.sh
-.PHONY: check-daytona-real
-
-## What the tests install or leave in the build tree.
-clean-local: clean-local-daytona
-clean-local-daytona:
-	-rm -rf plugins/daytona/tests/doubles/node_modules plugins/daytona/tests/npm-ci.lock \
-	  plugins/daytona/tests/doubles/npm-ci.log
-	-test "$(abs_srcdir)" = "$(abs_builddir)" || rm -rf plugins/daytona/tests/doubles plugins/daytona/spec
-.PHONY: clean-local-daytona
+	plugins/daytona/tests/daytona-rig.sh plugins/daytona/tests/daytona-control.sh plugins/daytona/tests/rest-client.json \
+	plugins/daytona/tests/daytona-real-contract.sh $(SBX_DAYTONA_DOUBLES) $(SBX_DAYTONA_SPEC) \
+	docs/backends/daytona.md plugins/daytona/wire-surface.txt

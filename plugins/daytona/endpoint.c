@@ -9,7 +9,6 @@
  */
 #include "daytona.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,12 +20,7 @@
 /* A snapshot name, an image reference or a region: "" is the default. */
 static bool name_ok(const char *v)
 {
-    if (strlen(v) > 255)
-        return false;
-    for (const char *p = v; *p; p++)
-        if (!isalnum((unsigned char)*p) && !strchr("-_./:@", *p))
-            return false;
-    return true;
+    return sbxu_opts_chars_ok(v, 0, 255, "-_./:@");
 }
 
 static const sbxu_opt OPTIONS[] = {
@@ -42,21 +36,6 @@ static const sbxu_opt OPTIONS[] = {
     {NULL},
 };
 
-/* A host name with an optional port: letters, digits, '-', '.', one ':'. */
-static bool host_ok(const char *d)
-{
-    if (!*d || strlen(d) >= DAYTONA_URL_MAX / 2 || *d == '.' || *d == '-')
-        return false;
-    int colons = 0;
-    for (const char *p = d; *p; p++) {
-        if (*p == ':' && ++colons == 1 && p[1])
-            continue;
-        if (!isalnum((unsigned char)*p) && *p != '-' && *p != '.')
-            return false;
-    }
-    return true;
-}
-
 int daytona_url_check(const sbx_host *host, const char *what, const char *value, char *out,
                       size_t size)
 {
@@ -69,7 +48,7 @@ int daytona_endpoint_parse(daytona_endpoint *ep, const sbx_host *host, const sbx
     if (dsn->path[0] && strcmp(dsn->path, "/") != 0)
         return host->set_error(SBX_E_DSN_BAD_AUTHORITY,
                                "daytona: a DSN takes no path (daytona://HOST?...)");
-    if (dsn->authority[0] && !host_ok(dsn->authority))
+    if (dsn->authority[0] && !sbxu_url_host_ok(dsn->authority, DAYTONA_URL_MAX / 2))
         return host->set_error(SBX_E_DSN_BAD_AUTHORITY, "daytona: \"%s\" is not a host name",
                                dsn->authority);
     int rc = sbxu_opts_parse(ep, host, DAYTONA_NAME, OPTIONS, dsn);

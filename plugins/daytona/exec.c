@@ -26,6 +26,7 @@
  * a one-shot run makes no calls for it.
  */
 #include "daytona.h"
+#include <sbxu/clock.h>
 
 #include <poll.h>
 #include <stdio.h>
@@ -36,7 +37,6 @@
 #include <sandboxio/errors.h>
 #include <sandboxio/exec.h>
 
-#include <sbxu/clock.h>
 #include <sbxu/feed.h>
 
 /* execvp()'s search path when PATH is unset (glibc's confstr _CS_PATH). */
@@ -125,28 +125,20 @@ static int send_chunk(void *ud, const void *data, size_t n)
 static char *command_line(run *r)
 {
     const sbx_plugin_cmd *cmd = r->cmd;
-    const char *path = NO_PATH_DEFAULT;
-    size_t nenv = 0, nargv = 0;
-    for (; cmd->envp && cmd->envp[nenv]; nenv++)
-        if (strncmp(cmd->envp[nenv], "PATH=", 5) == 0)
-            path = cmd->envp[nenv] + 5;
-    while (cmd->argv[nargv])
-        nargv++;
+    const char *path;
+    size_t nenv, nargv;
     /*
      * HOME is the home (the work dir) unless the command's environment
      * sets it: the wrapper assigns the words in order, the last one wins.
      */
-    char count[24], *cwd = NULL, *home = NULL;
-    snprintf(count, sizeof(count), "%zu", nenv + 1);
+    char count[24], *cwd = NULL, home[sizeof("HOME=") + sizeof(r->sb->home)];
+    sbxu_remote_cmd_shape(cmd, NO_PATH_DEFAULT, 1, &path, &nenv, count, &nargv);
     /* Relative to the home, or absolute (SBX_CAP_CWD_ABS). */
     bool abs = cmd->cwd && cmd->cwd[0] == '/';
     if (asprintf(&cwd, "%s%s%s", abs ? "" : r->sb->home,
                  !abs && cmd->cwd && cmd->cwd[0] ? "/" : "", cmd->cwd ? cmd->cwd : "") < 0)
         return NULL;
-    if (asprintf(&home, "HOME=%s", r->sb->home) < 0) {
-        free(cwd);
-        return NULL;
-    }
+    snprintf(home, sizeof(home), "HOME=%s", r->sb->home);
     const char **words = calloc(10 + nenv + nargv, sizeof(*words));
     char *line = NULL;
     if (words) {
@@ -169,7 +161,6 @@ static char *command_line(run *r)
     }
     free(words);
     free(cwd);
-    free(home);
     return line;
 }
 
@@ -543,20 +534,8 @@ static void cleanup_ended(daytona_sandbox *sb)
 
 static int start_failure(run *r)
 {
-    const sbx_host *host = r->sb->host;
-    const char *prog = r->cmd->argv[0];
-    switch (r->status) {
-    case S_NOCWD:
-        return host->set_error(SBX_E_EXEC_START,
-                               "daytona: cannot run \"%s\": working directory %s does not exist",
-                               prog, r->cmd->cwd);
-    case S_NOEXEC:
-        return host->set_error(SBX_E_EXEC_NOT_FOUND, "daytona: cannot run \"%s\": no such program",
-                               prog);
-    default:
-        return host->set_error(SBX_E_EXEC_DENIED, "daytona: cannot run \"%s\": not executable",
-                               prog);
-    }
+    return sbxu_remote_start_failure(r->sb->host, DAYTONA_NAME,
+                                    SBXU_REMOTE_START_NOCWD + (r->status - S_NOCWD), r->cmd);
 }
 
 /* A call failed mid-command: the sandbox may be gone (its TTL, a delete). */

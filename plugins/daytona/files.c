@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Files of a Daytona sandbox, below the daemon's work dir. Contents go
- * through the toolbox's /files/upload-v2 (multipart, the only body the spec
- * declares, framed here around the streamed bytes) and /files/download,
- * streamed both ways, never held whole; list, mkdir and remove through
- * GET /files, POST /files/folder and DELETE /files.
- *
- * The daemon follows symlinks, so every operation first resolves the path
- * inside the sandbox with sbxu's path probe (run through
- * /process/execute) and refuses one that leads out of the work dir.
+ * Files of a Daytona sandbox, below the daemon's work dir, as the kit's
+ * table (lib/sbxu/remote.h: the kit resolves every path in the
+ * sandbox first, and refuses one that leads out, since the daemon follows
+ * symlinks). Contents go through the toolbox's /files/upload-v2
+ * (multipart, the only body the spec declares, framed here around the
+ * streamed bytes) and /files/download, streamed both ways, never held
+ * whole; list by a command, mkdir and remove through POST /files/folder
+ * and DELETE /files; helper scripts through /process/execute.
  */
 #include "daytona.h"
 
@@ -16,116 +15,54 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sandboxio/errors.h>
 #include <sandboxio/files.h>
 
 #include <sbxu/metascript.h>
-#include <sbxu/pathprobe.h>
 
-static int probe(daytona_sandbox *sb, const char *rel, bool leaf, sbxu_probe *pr)
+
+static const char *home(void *sandbox)
 {
-    const sbx_host *host = sb->host;
-    char full[1024];
-    pr->type = -1;
-    if ((size_t)snprintf(full, sizeof(full), "%s/%s", sb->home, rel) >= sizeof(full))
-        return host->set_error(SBX_E_BAD_PATH, "daytona: the path %s is too long", rel);
-    const char *argv[] = {"sh", "-c", SBXU_PROBE_SCRIPT, "sh", full, leaf ? "leaf" : "", NULL};
-    char *line = daytona_quote_argv(argv);
-    if (!line)
-        return host->set_error(SBX_E_NOMEM, "daytona: out of memory");
-    sbxu_buf out = {0};
-    int code = -1;
-    int rc = daytona_shell(sb, line, &out, &code);
-    /* The probe only reads: one that failed to run is run once more. */
-    if (rc == SBX_OK && (code != 0 || !out.data)) {
-        sbxu_buf_clear(&out);
-        rc = daytona_shell(sb, line, &out, &code);
-    }
-    free(line);
-    if (rc == SBX_OK && (code != 0 || !out.data))
-        rc = host->set_error(SBX_E_BACKEND_FAILED,
-                             "daytona: cannot resolve %s in the sandbox (the probe exited %d: %.200s)",
-                             rel, code, out.data ? out.data : "no output");
-    if (rc == SBX_OK)
-        rc = sbxu_probe_parse(pr, host, DAYTONA_NAME, sb->home, rel, out.data);
-    sbxu_buf_clear(&out);
-    return rc;
+    return ((daytona_sandbox *)sandbox)->home;
 }
 
-/* `sh -c script sh a1 [a2 [a3]]` through /process/execute; its output (if out) and status. */
-static int shell(daytona_sandbox *sb, const char *script, const char *a1, const char *a2,
-                 const char *a3, sbxu_buf *out, int *code)
+/* argv as a command line through /process/execute; its output and status. */
+static int run(void *sandbox, const char *const *argv, sbxu_buf *out, int *code)
 {
-    const char *argv[] = {"sh", "-c", script, "sh", a1, a2, a3, NULL};
+    daytona_sandbox *sb = sandbox;
     char *line = daytona_quote_argv(argv);
-    sbxu_buf ignored = {0};
     if (!line)
         return sb->host->set_error(SBX_E_NOMEM, "daytona: out of memory");
-    int rc = daytona_shell(sb, line, out ? out : &ignored, code);
+    int rc = daytona_shell(sb, line, out, code);
     free(line);
-    sbxu_buf_clear(&ignored);
     return rc;
 }
 
-/* A helper script's status as sbxu_meta_status() maps it. */
-static int meta_script(daytona_sandbox *sb, const char *script, const char *a1, const char *a2,
-                       const char *a3, const char *rel, const char *what)
+static int check_answer(void *sandbox, const sbxu_http_response *rs, const char *context)
 {
-    int code = -1, rc = shell(sb, script, a1, a2, a3, NULL, &code);
-    return rc ? rc : sbxu_meta_status(sb->host, DAYTONA_NAME, code, what, rel);
+    return daytona_tb_fail(sandbox, rs->status, rs->body.data, rs->body.len, context);
 }
 
-static int wrong(daytona_sandbox *sb, const char *rel, int type, bool want_dir)
+static int send_rq(void *sandbox, const sbxu_http_request *rq, sbxu_http_response *rs)
 {
-    return sbxu_probe_wrong_type(sb->host, DAYTONA_NAME, rel, type, want_dir);
+    return daytona_tb_send(sandbox, rq, rs);
 }
 
-/* --- write: one multipart part ("file") around the caller's bytes ------------------- */
-
-typedef struct upload {
-    long (*read)(void *userdata, void *buf, size_t len);
-    void *userdata;
-    uint64_t left;
-    char head[256], tail[64];
-    size_t head_len, head_off, tail_len, tail_off;
-} upload;
-
-static long pull(void *ud, char *buf, size_t len)
+/* The toolbox's paths of the file at resolved: up (multipart) and down. */
+static int upload_path(void *sandbox, const char *resolved, char *out, size_t size)
 {
-    upload *u = ud;
-    if (u->head_off < u->head_len) {
-        size_t n = u->head_len - u->head_off < len ? u->head_len - u->head_off : len;
-        memcpy(buf, u->head + u->head_off, n);
-        u->head_off += n;
-        return (long)n;
-    }
-    if (u->left) {
-        if (len > u->left)
-            len = (size_t)u->left;
-        long n = u->read(u->userdata, buf, len);
-        if (n > 0)
-            u->left -= (uint64_t)n;
-        return n == 0 ? -1 : n;
-    }
-    size_t n = u->tail_len - u->tail_off < len ? u->tail_len - u->tail_off : len;
-    memcpy(buf, u->tail + u->tail_off, n);
-    u->tail_off += n;
-    return (long)n;
+    return daytona_tb_path(sandbox, out, size, "/files/upload-v2", "path", resolved);
 }
 
-static int check_answer(daytona_sandbox *sb, const sbxu_http_response *rs, const char *context)
+static int download_path(void *sandbox, const char *resolved, char *out, size_t size)
 {
-    return daytona_tb_fail(sb, rs->status, rs->body.data, rs->body.len, context);
+    return daytona_tb_path(sandbox, out, size, "/files/download", "path", resolved);
 }
 
-/*
- * The upload has no mode: the daemon creates a file 0644 and keeps the mode
- * of one it replaces. Any other outcome is set with POST /files/permissions,
- * one more round trip, paid only by such writes.
- */
-static int set_mode(daytona_sandbox *sb, const char *path, const char *resolved, uint32_t mode)
+/* The upload has no mode (0644, or the replaced file's): POST /files/permissions. */
+static int set_mode(void *sandbox, const char *path, const char *resolved, uint32_t mode)
 {
+    daytona_sandbox *sb = sandbox;
     char url[SBXU_HTTP_PATH_MAX];
     int rc = daytona_tb_path(sb, url, sizeof(url), "/files/permissions", "path", resolved);
     if (rc)
@@ -144,105 +81,23 @@ static int set_mode(daytona_sandbox *sb, const char *path, const char *resolved,
     return rc;
 }
 
-int daytona_file_write(void *sandbox, const char *path, uint64_t size, uint32_t mode,
-                       long (*read)(void *userdata, void *buf, size_t len), void *userdata)
+/*
+ * The daemon's list (GET /files?path=) of a resolved directory, its
+ * entries (FileInfo): kept for remove's emptiness check.
+ */
+static int has_entries(void *sandbox, const char *path, bool *any)
 {
     daytona_sandbox *sb = sandbox;
-    sbxu_probe pr;
-    char url[SBXU_HTTP_PATH_MAX], type[96];
-    /*
-     * The leaf unresolved: the daemon's upload follows a symlink, so one at
-     * the path (once known not to lead out) is removed and replaced by the
-     * file, never written through.
-     */
-    int rc = probe(sb, path, true, &pr);
-    if (rc)
-        return rc;
-    if (pr.type == SBXU_PROBE_LINK) {
-        sbxu_probe through;
-        if ((rc = probe(sb, path, false, &through)) != SBX_OK ||
-            (rc = meta_script(sb, "rm -f -- \"$1\" || exit 4", pr.path, NULL, NULL, path,
-                              "replacing the symlink")) != SBX_OK)
-            return rc;
-        pr.type = SBXU_PROBE_NONE;
-    }
-    if (pr.type != SBXU_PROBE_FILE && pr.type != SBXU_PROBE_NONE)
-        return wrong(sb, path, pr.type, false);
-    if ((rc = daytona_tb_path(sb, url, sizeof(url), "/files/upload-v2", "path", pr.path)))
-        return rc;
-    upload u = {.read = read, .userdata = userdata, .left = size};
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    char boundary[48];
-    snprintf(boundary, sizeof(boundary), "sandboxio-%lx%lx", (long)ts.tv_sec, (long)ts.tv_nsec);
-    snprintf(type, sizeof(type), "multipart/form-data; boundary=%s", boundary);
-    u.head_len = (size_t)snprintf(u.head, sizeof(u.head),
-                                  "--%s\r\nContent-Disposition: form-data; name=\"file\"; "
-                                  "filename=\"file\"\r\nContent-Type: application/octet-stream"
-                                  "\r\n\r\n", boundary);
-    u.tail_len = (size_t)snprintf(u.tail, sizeof(u.tail), "\r\n--%s--\r\n", boundary);
-    sbxu_http_request rq = {
-        .method = "POST",
-        .path = url,
-        .content_type = type,
-        .upload = pull,
-        .upload_ud = &u,
-        .retry = SBXU_HTTP_RETRY_NEVER,
-    };
-    sbxu_http_response rs = {0};
-    rc = daytona_tb_send(sb, &rq, &rs);
-    if (rc == SBX_OK && rs.upload_aborted)
-        rc = sb->host->set_error(SBX_E_BAD_PATH, "daytona: writing %s: the data ended early", path);
-    else if (rc == SBX_OK && rs.status != 200)
-        rc = check_answer(sb, &rs, "writing a file");
-    sbxu_http_response_clear(&rs);
-    if (rc == SBX_OK && ((mode & 07777) != 0644 || pr.type == SBXU_PROBE_FILE))
-        rc = set_mode(sb, path, pr.path, mode);
-    return rc;
-}
-
-int daytona_file_read(void *sandbox, const char *path,
-                      int (*sink)(void *userdata, const void *data, size_t len), void *userdata)
-{
-    daytona_sandbox *sb = sandbox;
-    sbxu_probe pr;
-    char url[SBXU_HTTP_PATH_MAX];
-    int rc = probe(sb, path, false, &pr);
-    if (rc)
-        return rc;
-    if (pr.type != SBXU_PROBE_FILE)
-        return wrong(sb, path, pr.type, false);
-    if ((rc = daytona_tb_path(sb, url, sizeof(url), "/files/download", "path", pr.path)))
-        return rc;
-    sbxu_http_request rq = {
-        .method = "GET",
-        .path = url,
-        .sink = sink,
-        .sink_ud = userdata,
-        /* A retry would repeat bytes the sink already has. */
-        .retry = SBXU_HTTP_RETRY_NEVER,
-    };
-    sbxu_http_response rs = {0};
-    rc = daytona_tb_send(sb, &rq, &rs);
-    if (rc == SBX_OK && rs.sink_stopped)
-        rc = sb->host->set_error(SBX_E_EXEC_ABORTED, "daytona: reading %s: the sink stopped", path);
-    else if (rc == SBX_OK && rs.status != 200)
-        rc = check_answer(sb, &rs, "reading a file");
-    sbxu_http_response_clear(&rs);
-    return rc;
-}
-
-/* GET /files?path= of a resolved directory: its entries (FileInfo) in *list. */
-/* The daemon's list of directory path (resolved): kept for remove's emptiness check. */
-static int list_dir(daytona_sandbox *sb, const char *path, json_object **list)
-{
+    json_object *list = NULL;
     char url[SBXU_HTTP_PATH_MAX];
     int rc = daytona_tb_path(sb, url, sizeof(url), "/files", "path", path);
     if (rc == SBX_OK)
         rc = daytona_tb_call(sb, "GET", url, NULL, SBXU_HTTP_RETRY_AUTO, "listing a directory",
-                             list, NULL);
-    if (rc == SBX_OK && !json_object_is_type(*list, json_type_array))
+                             &list, NULL);
+    if (rc == SBX_OK && !json_object_is_type(list, json_type_array))
         rc = sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "daytona: the file list is not a list");
+    *any = rc == SBX_OK && json_object_array_length(list) > 0;
+    json_object_put(list);
     return rc;
 }
 
@@ -318,21 +173,16 @@ static int bad_listing(daytona_sandbox *sb, const char *path)
     return sb->host->set_error(SBX_E_BACKEND_PROTOCOL, "daytona: bad listing of \"%s\"", path);
 }
 
-int daytona_file_list(void *sandbox, const char *path,
-                      int (*entry)(void *userdata, const sbx_plugin_dirent *ent), void *userdata)
+static int list(void *sandbox, const char *path, const char *resolved,
+                int (*entry)(void *userdata, const sbx_plugin_dirent *ent), void *userdata)
 {
     daytona_sandbox *sb = sandbox;
-    sbxu_probe pr;
     sbxu_buf out = {0};
     int code = -1;
     char max[24];
-    int rc = probe(sb, path, false, &pr);
-    if (rc)
-        return rc;
-    if (pr.type != SBXU_PROBE_DIR)
-        return wrong(sb, path, pr.type, true);
     snprintf(max, sizeof max, "%zu", (size_t)SBX_FILE_LIST_MAX_ENTRIES);
-    rc = shell(sb, list_script, pr.path, max, NULL, &out, &code);
+    const char *argv[] = {"sh", "-c", list_script, "sh", resolved, max, NULL};
+    int rc = run(sb, argv, &out, &code);
     if (rc == SBX_OK && code != 0)
         rc = sb->host->set_error(SBX_E_BACKEND_FAILED, "daytona: listing \"%s\" failed (status %d)",
                                  path, code);
@@ -396,19 +246,11 @@ int daytona_file_list(void *sandbox, const char *path,
     return rc;
 }
 
-int daytona_file_mkdir(void *sandbox, const char *path)
+static int make_dir(void *sandbox, const char *resolved)
 {
     daytona_sandbox *sb = sandbox;
-    sbxu_probe pr;
     char url[SBXU_HTTP_PATH_MAX];
-    int rc = probe(sb, path, false, &pr);
-    if (rc || pr.type == SBXU_PROBE_DIR)
-        return rc;
-    if (pr.type != SBXU_PROBE_NONE)
-        return pr.type == SBXU_PROBE_NOTDIR
-                   ? wrong(sb, path, pr.type, true)
-                   : sb->host->set_error(SBX_E_EXISTS, "daytona: %s exists", path);
-    rc = daytona_tb_path(sb, url, sizeof(url), "/files/folder", "path", pr.path);
+    int rc = daytona_tb_path(sb, url, sizeof(url), "/files/folder", "path", resolved);
     if (rc == SBX_OK && strlen(url) + 10 < sizeof(url))
         strcat(url, "&mode=755");
     /* mkdir -p: a retry after a lost answer finds it made. */
@@ -416,57 +258,22 @@ int daytona_file_mkdir(void *sandbox, const char *path)
                                      "making a directory", NULL, NULL);
 }
 
-int daytona_file_remove(void *sandbox, const char *path, int recursive)
+static int remove_path(void *sandbox, const char *resolved, bool dir)
 {
     daytona_sandbox *sb = sandbox;
-    sbxu_probe pr;
     char url[SBXU_HTTP_PATH_MAX];
-    int rc = probe(sb, path, true, &pr);
-    if (rc)
-        return rc;
-    if (pr.type == SBXU_PROBE_NONE || pr.type == SBXU_PROBE_NOTDIR)
-        return sb->host->set_error(SBX_E_NOT_FOUND, "daytona: %s does not exist", path);
-    if (pr.type == SBXU_PROBE_DIR && !recursive) {
-        /* The daemon removes a directory only recursively: refuse one with entries here. */
-        json_object *list = NULL;
-        rc = list_dir(sb, pr.path, &list);
-        if (rc == SBX_OK && json_object_array_length(list) > 0)
-            rc = sb->host->set_error(SBX_E_NOT_EMPTY, "daytona: %s is not empty", path);
-        json_object_put(list);
-        if (rc)
-            return rc;
-    }
-    rc = daytona_tb_path(sb, url, sizeof(url), "/files", "path", pr.path);
-    if (rc == SBX_OK && pr.type == SBXU_PROBE_DIR && strlen(url) + 16 < sizeof(url))
+    int rc = daytona_tb_path(sb, url, sizeof(url), "/files", "path", resolved);
+    if (rc == SBX_OK && dir && strlen(url) + 16 < sizeof(url))
         strcat(url, "&recursive=true");
     return rc ? rc : daytona_tb_call(sb, "DELETE", url, NULL, SBXU_HTTP_RETRY_AUTO, "removing",
                                      NULL, NULL);
 }
 
-int daytona_file_symlink(void *sandbox, const char *path, const char *target)
-{
-    daytona_sandbox *sb = sandbox;
-    sbxu_probe pr;
-    int rc = probe(sb, path, true, &pr);
-    if (rc)
-        return rc;
-    if (pr.type == SBXU_PROBE_NOTDIR)
-        return wrong(sb, path, pr.type, false);
-    return meta_script(sb, SBXU_SYMLINK_SCRIPT, pr.path, target, NULL, path,
-                       "making the symlink");
-}
-
-int daytona_file_set_meta(void *sandbox, const char *path, const sbx_plugin_file_meta *meta)
-{
-    daytona_sandbox *sb = sandbox;
-    sbxu_probe pr;
-    char mode[16], mtime[32];
-    int rc = probe(sb, path, true, &pr);
-    if (rc)
-        return rc;
-    if (pr.type == SBXU_PROBE_NONE || pr.type == SBXU_PROBE_NOTDIR)
-        return wrong(sb, path, pr.type, false);
-    sbxu_meta_args(meta, mode, mtime);
-    return meta_script(sb, SBXU_META_SCRIPT, pr.path, mode, mtime, path,
-                       "setting the metadata of");
-}
+const sbxu_remote_fs daytona_fs = {
+    .plugin = DAYTONA_NAME, .sh = "sh", .unlink_script = "rm -f -- \"$1\" || exit 4",
+    /* The probe only reads: one that failed to run is run once more. */
+    .probe_tries = 2,
+    .home = home, .run = run, .upload_path = upload_path, .download_path = download_path,
+    .multipart = true, .send = send_rq, .fail = check_answer, .set_mode = set_mode,
+    .list = list, .has_entries = has_entries, .mkdir = make_dir, .remove = remove_path,
+};

@@ -16,17 +16,15 @@
  * looked for by the create id in its labels and deleted first.
  */
 #include "daytona.h"
+#include <sbxu/clock.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sandboxio/errors.h>
 #include <sandboxio/policy.h>
 
-#include <sbxu/clock.h>
-#include <sbxu/create.h>
 #include <sbxu/owner.h>
 
 /* Idle minutes before Daytona stops (and so deletes) a sandbox nobody uses. */
@@ -39,23 +37,12 @@ bool daytona_id_ok(const char *id)
            strspn(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") == n;
 }
 
-/* A create id no other call shares: pid, time and a counter. */
-static void make_create_id(char *out, size_t size)
-{
-    static unsigned counter;
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    snprintf(out, size, "%lx-%llx-%x", (long)getpid(),
-             (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec,
-             __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED));
-}
-
 static json_object *labels(uint64_t ttl_s, const char *create_id)
 {
     sbxu_owner_labels l;
     sbxu_owner_labels_make(&l, ttl_s);
     json_object *m = json_object_new_object();
-    int bad = !m || sbxu_json_add_str(m, DAYTONA_LABEL_CREATE, create_id);
+    int bad = !m || sbxu_json_add_str(m, SBXU_REMOTE_LABEL_CREATE, create_id);
     for (size_t i = 0; !bad && i < SBXU_OWNER_LABELS; i++)
         bad = sbxu_json_add_str(m, l.kv[i].key, l.kv[i].value);
     if (bad) {
@@ -103,98 +90,16 @@ static int create_body(daytona_sandbox *sb, const sbx_plugin_limits *limits,
     return rc;
 }
 
-int daytona_delete(daytona_api *a, const char *id, const char *context)
-{
-    char path[96];
-    long status = 0;
-    snprintf(path, sizeof(path), "/sandbox/%s", id);
-    int rc = daytona_api_call(a, "DELETE", path, NULL, SBXU_HTTP_RETRY_AUTO, context, NULL,
-                              &status);
-    /* Already gone (its TTL, or a retry after a lost answer): nothing remains. */
-    return rc == SBX_E_NOT_FOUND && status == 404 ? SBX_OK : rc;
-}
-
-int daytona_find(daytona_api *a, const char *key, const char *value, json_object **list)
-{
-    *list = NULL;
-    json_object *filter = json_object_new_object();
-    char *text = NULL, *esc = NULL, path[1024];
-    int bad = !filter || sbxu_json_add_str(filter, key, value);
-    if (!bad)
-        text = sbxu_json_text(filter);
-    json_object_put(filter);
-    if (!text)
-        return a->host->set_error(SBX_E_NOMEM, "daytona: out of memory");
-    int rc = daytona_api_escape(a, text, &esc);
-    free(text);
-    if (rc)
-        return rc;
-    int n = snprintf(path, sizeof(path), "/sandbox?labels=%s&limit=200", esc);
-    curl_free(esc);
-    if (n < 0 || (size_t)n >= sizeof(path))
-        return a->host->set_error(SBX_E_INVALID_ARGUMENT, "daytona: the label filter is too long");
-    json_object *answer = NULL;
-    rc = daytona_api_call(a, "GET", path, NULL, SBXU_HTTP_RETRY_AUTO, "listing sandboxes",
-                          &answer, NULL);
-    json_object *items = NULL;
-    if (rc == SBX_OK)
-        rc = sbxu_json_get(&items, json_type_array, a->host, DAYTONA_NAME, "listing sandboxes",
-                          answer, "items");
-    if (rc == SBX_OK)
-        *list = json_object_get(items);
-    json_object_put(answer);
-    return rc;
-}
-
-/* Delete what a create that got no clear answer may have made (found by its create id). */
-static int sweep_lost_create(daytona_sandbox *sb, const char *create_id)
-{
-    json_object *list = NULL;
-    int rc = daytona_find(&sb->api, DAYTONA_LABEL_CREATE, create_id, &list);
-    size_t n = rc == SBX_OK ? json_object_array_length(list) : 0;
-    for (size_t i = 0; rc == SBX_OK && i < n; i++) {
-        const char *id = sbxu_json_str(json_object_array_get_idx(list, i), "id");
-        if (id && daytona_id_ok(id))
-            rc = daytona_delete(&sb->api, id, "deleting the sandbox of a lost create");
-    }
-    json_object_put(list);
-    return rc;
-}
-
-typedef struct create_ctx {
-    daytona_sandbox *sb;
-    const char *body, *create_id;
-    json_object **out;
-} create_ctx;
-
-static int create_call(void *ud, long *status, long *retry_after_ms)
-{
-    create_ctx *c = ud;
-    int rc = daytona_api_call(&c->sb->api, "POST", "/sandbox", c->body, SBXU_HTTP_RETRY_NEVER,
-                              "creating a sandbox", c->out, status);
-    *retry_after_ms = c->sb->api.retry_after_ms;
-    return rc;
-}
-
-static int create_sweep(void *ud)
-{
-    create_ctx *c = ud;
-    return sweep_lost_create(c->sb, c->create_id);
-}
-
-/* POST /sandbox, tried again only where no second sandbox can come of it (lib/). */
+/* POST /sandbox, tried again only where no second sandbox can come of it (the kit). */
 static int create(daytona_sandbox *sb, const sbx_plugin_limits *limits, json_object **out)
 {
     char create_id[64];
-    make_create_id(create_id, sizeof(create_id));
+    sbxu_remote_create_id(create_id);
     char *body = NULL;
     int rc = create_body(sb, limits, create_id, &body);
     if (rc)
         return rc;
-    create_ctx ctx = {.sb = sb, .body = body, .create_id = create_id, .out = out};
-    sbxu_create c = {.host = sb->host, .plugin = DAYTONA_NAME, .call = create_call,
-                    .sweep = create_sweep, .ud = &ctx};
-    rc = sbxu_create_run(&c);
+    rc = sbxu_remote_create(&sb->api.r, body, create_id, out);
     free(body);
     return rc;
 }
@@ -216,13 +121,13 @@ static int wait_started(daytona_sandbox *sb, json_object *created, json_object *
 {
     char path[96], state[64] = "", reason[256] = "";
     snprintf(path, sizeof(path), "/sandbox/%s", sb->id);
-    uint64_t start = sbxu_mono_ms(), bound = sb->api.ep.start_s * 1000;
+    uint64_t start = (uint64_t)sbxu_mono_ms(), bound = sb->api.ep.start_s * 1000;
     /* An answer without a state says nothing of it: the wait asks at once. */
     json_object *first = sbxu_json_str(created, "state") ? json_object_get(created) : NULL;
     for (json_object *rec = first;; rec = NULL) {
         int rc = SBX_OK;
         if (!rec)
-            rc = daytona_api_call(&sb->api, "GET", path, NULL, SBXU_HTTP_RETRY_AUTO,
+            rc = sbxu_remote_call(&sb->api.r, "GET", path, NULL, SBXU_HTTP_RETRY_AUTO,
                                   "waiting for the sandbox to start", &rec, NULL);
         if (rc == SBX_OK)
             rc = daytona_start_state(rec, sb->host, state, sizeof(state));
@@ -235,7 +140,7 @@ static int wait_started(daytona_sandbox *sb, json_object *created, json_object *
         json_object_put(rec);
         if (rc != DAYTONA_STARTING)
             return rc;
-        uint64_t waited = sbxu_mono_ms() - start;
+        uint64_t waited = (uint64_t)sbxu_mono_ms() - start;
         if (waited >= bound)
             return daytona_start_timeout(sb->host, sb->id, state, reason, waited);
         uint64_t pause_ms = waited / 4;
@@ -277,7 +182,7 @@ static void sandbox_free(daytona_sandbox *sb)
 int daytona_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
                  void **sandbox)
 {
-    daytona_state *st = state;
+    sbxu_remote_state *st = state;
     const sbx_host *host = st->host;
     daytona_sandbox *sb = calloc(1, sizeof(*sb));
     if (!sb) {
@@ -285,8 +190,9 @@ int daytona_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits
         return SBX_E_NOMEM;
     }
     sb->host = host;
+    sbxu_remote_sandbox_init(&sb->kit, st);
     pthread_mutex_init(&sb->lock, NULL);
-    int rc = daytona_api_open(&sb->api, st, dsn);
+    int rc = sbxu_remote_api_open(&sb->api, st, dsn);
     if (rc) {
         pthread_mutex_destroy(&sb->lock);
         free(sb);
@@ -294,15 +200,11 @@ int daytona_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits
     }
     json_object *out = NULL, *rec = NULL;
     rc = create(sb, limits, &out);
-    const char *id = NULL, *proxy = NULL;
+    const char *proxy = NULL;
     if (rc == SBX_OK)
-        rc = sbxu_json_get_string(&id, host, DAYTONA_NAME, "creating a sandbox", out, "id");
-    if (rc == SBX_OK && !daytona_id_ok(id))
-        rc = host->set_error(SBX_E_BACKEND_PROTOCOL, "daytona: creating a sandbox: a bad id");
-    if (rc == SBX_OK) {
-        snprintf(sb->id, sizeof(sb->id), "%s", id);
+        rc = sbxu_remote_created_id(&sb->api.r, out, sb->id);
+    if (rc == SBX_OK)
         rc = wait_started(sb, out, &rec);
-    }
     if (rc == SBX_OK)
         rc = sbxu_json_get_string(&proxy, host, DAYTONA_NAME, "the started sandbox", rec,
                                  "toolboxProxyUrl");
@@ -314,7 +216,7 @@ int daytona_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits
     json_object_put(rec);
     if (rc) {
         if (sb->id[0])
-            daytona_delete(&sb->api, sb->id, "deleting a sandbox that did not open");
+            sbxu_remote_delete(&sb->api.r, sb->id, "deleting a sandbox that did not open");
         sandbox_free(sb);
         return rc;
     }
@@ -325,7 +227,7 @@ int daytona_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits
 int daytona_destroy(void *sandbox)
 {
     daytona_sandbox *sb = sandbox;
-    int rc = daytona_delete(&sb->api, sb->id, "deleting the sandbox");
+    int rc = sbxu_remote_delete(&sb->api.r, sb->id, "deleting the sandbox");
     sandbox_free(sb);
     return rc;
 }
@@ -333,14 +235,4 @@ int daytona_destroy(void *sandbox)
 const char *daytona_sandbox_id(void *sandbox)
 {
     return ((daytona_sandbox *)sandbox)->id;
-}
-
-bool daytona_sandbox_alive(daytona_sandbox *sb)
-{
-    char path[96];
-    long status = 0;
-    snprintf(path, sizeof(path), "/sandbox/%s", sb->id);
-    int rc = daytona_api_call(&sb->api, "GET", path, NULL, SBXU_HTTP_RETRY_AUTO,
-                              "looking the sandbox up", NULL, &status);
-    return !(rc == SBX_E_NOT_FOUND && status == 404);
 }

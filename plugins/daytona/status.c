@@ -28,10 +28,7 @@ static int small_number(const char *s, size_t len, int *out)
 
 int daytona_status_parse(const char *text, size_t len, int *status, int *value)
 {
-    static const struct {
-        const char *word;
-        int status;
-    } starts[] = {
+    static const sbxu_remote_word starts[] = {
         {"start nocwd", DAYTONA_S_NOCWD},
         {"start noexec", DAYTONA_S_NOEXEC},
         {"start noperm", DAYTONA_S_NOPERM},
@@ -39,11 +36,11 @@ int daytona_status_parse(const char *text, size_t len, int *status, int *value)
     if (len > 0 && text[len - 1] == '\n')
         len--;
     *value = 0;
-    for (size_t i = 0; i < sizeof(starts) / sizeof(starts[0]); i++)
-        if (len == strlen(starts[i].word) && memcmp(text, starts[i].word, len) == 0) {
-            *status = starts[i].status;
-            return 0;
-        }
+    int start = sbxu_remote_word_value(starts, sizeof(starts) / sizeof(starts[0]), text, len, -1);
+    if (start >= 0) {
+        *status = start;
+        return 0;
+    }
     if (len > 5 && memcmp(text, "exit ", 5) == 0 && small_number(text + 5, len - 5, value) == 0 &&
         *value <= 255) {
         *status = DAYTONA_S_EXIT;

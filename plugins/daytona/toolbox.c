@@ -32,7 +32,7 @@ static int tb_session(daytona_sandbox *sb, sbxu_http **out)
         .connect_timeout_ms = SBXU_HTTP_CLOUD_CONNECT_TIMEOUT_MS,
         .retry = {.attempts = 4, .base_ms = 100, .max_ms = 2000, .deadline_ms = 30000},
     };
-    return sbxu_http_pool_take(out, &sb->api.st->pool, sb->host, &cfg);
+    return sbxu_http_pool_take(out, &sb->api.r.st->pool, sb->host, &cfg);
 }
 
 int daytona_tb_send(daytona_sandbox *sb, const sbxu_http_request *rq, sbxu_http_response *rs)
@@ -46,7 +46,7 @@ int daytona_tb_send(daytona_sandbox *sb, const sbxu_http_request *rq, sbxu_http_
     int rc = tb_session(sb, &s);
     if (rc == SBX_OK) {
         rc = sbxu_http_send(s, &mine, rs);
-        sbxu_http_pool_give(&sb->api.st->pool, s);
+        sbxu_http_pool_give(&sb->api.r.st->pool, s);
     }
     free(path);
     return rc;
@@ -66,39 +66,29 @@ int daytona_tb_fail(daytona_sandbox *sb, long status, const char *body, size_t l
                                msg[0] ? msg : "no message", status, sb->id);
 }
 
+static int answer_fail(void *ud, const sbxu_http_response *rs, const char *context)
+{
+    return daytona_tb_fail(ud, rs->status, rs->body.data, rs->body.len, context);
+}
+
 int daytona_tb_call(daytona_sandbox *sb, const char *method, const char *path, const char *body,
                     int retry, const char *context, json_object **out, long *status)
 {
     if (out)
         *out = NULL;
-    sbxu_http_request rq = {
-        .method = method,
-        .path = path,
-        .body = body,
-        .content_type = body ? "application/json" : NULL,
-        .timeout_ms = SBXU_HTTP_CALL_TIMEOUT_MS,
-        .retry = retry,
-    };
+    sbxu_http_request rq = sbxu_remote_json_request(method, path, body, retry);
     sbxu_http_response rs = {0};
     int rc = daytona_tb_send(sb, &rq, &rs);
-    if (status)
-        *status = rs.status;
-    if (rc == SBX_OK && (rs.status < 200 || rs.status >= 300))
-        rc = daytona_tb_fail(sb, rs.status, rs.body.data, rs.body.len, context);
-    else if (rc == SBX_OK && out && rs.body.len)
-        rc = sbxu_json_parse(out, sb->host, DAYTONA_NAME, "toolbox", context, rs.body.data,
-                            rs.body.len);
-    sbxu_http_response_clear(&rs);
-    return rc;
+    return sbxu_remote_json_answer(rc, &rs, sb->host, DAYTONA_NAME, "toolbox", context, out,
+                                  status, answer_fail, sb);
 }
 
 int daytona_tb_path(daytona_sandbox *sb, char *out, size_t size, const char *prefix,
                     const char *name, const char *value)
 {
     char *esc;
-    int rc = daytona_api_escape(&sb->api, value, &esc);
-    if (rc)
-        return rc;
+    if (!(esc = sbxu_remote_escape(&sb->api.r, value)))
+        return SBX_E_NOMEM;
     int n = snprintf(out, size, "%s%c%s=%s", prefix, strchr(prefix, '?') ? '&' : '?', name, esc);
     curl_free(esc);
     if (n < 0 || (size_t)n >= size)

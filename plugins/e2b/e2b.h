@@ -9,14 +9,13 @@
  *   plugin.c    the descriptor
  *   sandbox.c   open (create), destroy (kill), the sandbox's id
  *   lifecycle.c open_named, attach, detach, list, set_ttl, pause, resume
- *   api.c       the control plane: its session, requests, errors
+ *   api.c       the control plane: the kit's table, the key, the list
+ *               by label (gc and ping are the kit's: lib/sbxu/remote.h)
  *   rpc.c       envd: its session, unary Connect calls, their errors
  *   stream.c    process.Process/Start as a server stream, driven by hand
  *   exec.c      a command: stdin, the timeout, the exit report
  *   exec_wrapper.c  the shell wrapper each command runs in
  *   files.c     /files streamed both ways, and the filesystem RPCs
- *   gc.c        sandboxio's sandboxes whose owner is gone or TTL passed
- *   ping.c      doctor --online: the control plane answers and takes the key
  *   envelope.c  Connect's server-streaming body: 5-byte envelopes, the
  *               end-of-stream frame and its error
  *   process_end.c  envd's end event of a command as an exit report
@@ -124,32 +123,23 @@ void e2b_endpoint_clear(e2b_endpoint *ep);
 #include <sbxu/http.h>
 #include <sbxu/http_pool.h>
 #include <sbxu/json.h>
+#include <sbxu/remote.h>
 
 #define E2B_NAME "e2b"
 #define E2B_VERSION PACKAGE_VERSION
 /* The E2B user's home: the sandbox's work dir (envd resolves relative paths there). */
 #define E2B_HOME "/home/user"
 
-/*
- * Control-plane sessions are the plugin's, not a sandbox's: a sandbox uses
- * one only to be made and killed, so calls take one from the plugin's pool
- * (lib/sbxu/http_pool.h) and give it back.
- */
-typedef struct e2b_state {
-    const sbx_host *host;
-    sbxu_http_pool pool;
-} e2b_state;
-
 /* The control plane for one DSN: its endpoint and the key. */
 typedef struct e2b_api {
-    const sbx_host *host;
-    e2b_state *st;
+    sbxu_remote_api r;              /* first: the kit's calls take it */
     e2b_endpoint ep;
     char key_header[256];
-    long retry_after_ms;           /* the last answer's Retry-After, -1 if none */
+    const char *headers[2];
 } e2b_api;
 
 typedef struct e2b_sandbox {
+    sbxu_remote_sandbox kit;     /* first: the kit's file members find files.c's table there */
     const sbx_host *host;
     e2b_api api;
     char id[64];
@@ -163,25 +153,11 @@ typedef struct e2b_sandbox {
 } e2b_sandbox;
 
 /* api.c */
-int e2b_api_open(e2b_api *a, e2b_state *st, const sbx_plugin_dsn *dsn);
-void e2b_api_clear(e2b_api *a);
-/* text URL-encoded (curl_free() it), NULL when out of memory (the error set). */
-char *e2b_api_escape(e2b_api *a, const char *text);
-/*
- * e2b_api_call - method path with body (JSON text or NULL); a 2xx answer's
- * JSON in *out when out is non-NULL (json_object_put() it). A failure sets
- * the error with E2B's own message, mapped by e2b_api_code(). retry: enum
- * sbxu_http_retry_mode. *status (may be NULL) gets the HTTP status.
- */
-int e2b_api_call(e2b_api *a, const char *method, const char *path, const char *body, int retry,
-                 const char *context, json_object **out, long *status);
-/* The label that names one create call, so a create whose answer was lost can be found. */
-#define E2B_LABEL_CREATE "io.sandboxio.create-id"
+/* The plugin's state is the kit's (sbxu_remote_state); its table is sbxu_remote_this_backend. */
+void e2b_api_clear(void *api);
 /* A sandbox's name (open_named), and the core's policy it was made with. */
 #define E2B_LABEL_NAME "io.sandboxio.name"
 #define E2B_LABEL_POLICY "io.sandboxio.policy"
-/* The code for a control-plane failure: the toolkit's table refined by E2B's message. */
-int e2b_api_code(long status, const char *message);
 
 /* rpc.c */
 int e2b_envd_open(e2b_sandbox *sb, const char *token);
@@ -228,27 +204,16 @@ extern const char e2b_exec_wrapper[];
 int e2b_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,
              sbx_plugin_exit *exit_out);
 
-/* files.c */
-int e2b_file_write(void *sandbox, const char *path, uint64_t size, uint32_t mode,
-                   long (*read)(void *userdata, void *buf, size_t len), void *userdata);
-int e2b_file_read(void *sandbox, const char *path,
-                  int (*sink)(void *userdata, const void *data, size_t len), void *userdata);
-int e2b_file_list(void *sandbox, const char *path,
-                  int (*entry)(void *userdata, const sbx_plugin_dirent *ent), void *userdata);
-int e2b_file_remove(void *sandbox, const char *path, int recursive);
-int e2b_file_mkdir(void *sandbox, const char *path);
-int e2b_file_symlink(void *sandbox, const char *path, const char *target);
-int e2b_file_set_meta(void *sandbox, const char *path, const sbx_plugin_file_meta *meta);
+/* files.c: the kit's file members (sbxu/remote.h) on envd's /files and filesystem RPCs. */
+extern const sbxu_remote_fs e2b_fs;
 
 /* sandbox.c */
 /* A handle with its control-plane session, no sandbox yet. */
-int e2b_sandbox_new(e2b_sandbox **out, e2b_state *st, const sbx_plugin_dsn *dsn);
+int e2b_sandbox_new(e2b_sandbox **out, sbxu_remote_state *st, const sbx_plugin_dsn *dsn);
 void e2b_sandbox_free(e2b_sandbox *sb);
 bool e2b_id_ok(const char *id);
 /* DELETE /sandboxes/{id}; one already gone is no failure. */
 int e2b_kill(e2b_sandbox *sb);
-/* GET /v2/sandboxes?metadata=key=value: the array in *list (json_object_put() it). */
-int e2b_find(e2b_api *a, const char *key, const char *value, json_object **list);
 /* open() with a name, a TTL and the policy (opts may be NULL: open()). */
 int e2b_open_with(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
                   const sbx_plugin_sandbox_opts *opts, void **sandbox);
@@ -257,7 +222,7 @@ int e2b_open(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *li
 int e2b_destroy(void *sandbox);
 const char *e2b_sandbox_id(void *sandbox);
 /* Whether the control plane still knows the sandbox (false after its TTL or a kill). */
-bool e2b_sandbox_alive(e2b_sandbox *sb);
+#define e2b_sandbox_alive(sb) sbxu_remote_alive(&(sb)->api.r, (sb)->id)
 
 /* lifecycle.c: ABI minor 2 */
 int e2b_open_named(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
@@ -270,13 +235,5 @@ int e2b_list(void *state, const sbx_plugin_dsn *dsn,
 int e2b_set_ttl(void *sandbox, uint64_t ttl_ms);
 int e2b_pause(void *sandbox);
 int e2b_resume(void *sandbox);
-
-/* gc.c */
-int e2b_gc(void *state, const sbx_plugin_dsn *dsn,
-           int (*report)(void *userdata, const char *id, const char *reason), void *userdata,
-           size_t *removed);
-
-/* ping.c: an authenticated list of one sandbox; *detail names the endpoint. */
-int e2b_ping(void *state, const sbx_plugin_dsn *dsn, char **detail);
 
 #endif

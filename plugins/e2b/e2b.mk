@@ -7,96 +7,54 @@
 ## (--disable-e2b leaves the plugin out; its rig tests need only node.)
 if SBX_ENABLE_E2B
 plugin_LTLIBRARIES += plugins/e2b/sandboxio-e2b.la
-plugins_e2b_sandboxio_e2b_la_SOURCES = \
-	plugins/e2b/e2b.h \
-	plugins/e2b/plugin.c \
-	plugins/e2b/endpoint.c \
-	plugins/e2b/api.c \
-	plugins/e2b/rpc.c \
-	plugins/e2b/envelope.c \
-	plugins/e2b/process_end.c \
-	plugins/e2b/stream.c \
-	plugins/e2b/exec.c \
-	plugins/e2b/exec_wrapper.c \
-	plugins/e2b/files.c \
-	plugins/e2b/sandbox.c \
-	plugins/e2b/lifecycle.c \
-	plugins/e2b/gc.c \
-	plugins/e2b/ping.c
+plugins_e2b_sandboxio_e2b_la_SOURCES = plugins/e2b/e2b.h plugins/e2b/plugin.c \
+	plugins/e2b/endpoint.c plugins/e2b/api.c plugins/e2b/rpc.c plugins/e2b/envelope.c \
+	plugins/e2b/process_end.c plugins/e2b/stream.c plugins/e2b/exec.c plugins/e2b/exec_wrapper.c \
+	plugins/e2b/files.c plugins/e2b/sandbox.c plugins/e2b/lifecycle.c
 nodist_plugins_e2b_sandboxio_e2b_la_SOURCES = plugins/e2b/spec-date.h
 plugins_e2b_sandboxio_e2b_la_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JSONC_CFLAGS)
-plugins_e2b_sandboxio_e2b_la_LIBADD = lib/libsbxu-curl.la lib/libsbxu-json.la \
+plugins_e2b_sandboxio_e2b_la_LIBADD = lib/libsbxu-remote.la lib/libsbxu-curl.la lib/libsbxu-json.la \
 	lib/libsbxu.la $(CURL_LIBS) $(JSONC_LIBS) -lpthread
 plugins_e2b_sandboxio_e2b_la_LDFLAGS = $(SBX_PLUGIN_LINK)
 endif
 
-SBX_E2B_DOUBLES = \
-	plugins/e2b/tests/doubles/package.json \
-	plugins/e2b/tests/doubles/package-lock.json \
-	plugins/e2b/tests/doubles/buf.gen.yaml \
-	plugins/e2b/tests/doubles/README.md \
-	plugins/e2b/tests/doubles/gen/process_pb.js \
-	plugins/e2b/tests/doubles/gen/filesystem_pb.js \
-	plugins/e2b/tests/doubles/rig.js \
-	plugins/e2b/tests/doubles/front.js \
-	plugins/e2b/tests/doubles/control-plane.js \
-	plugins/e2b/tests/doubles/envd-server.js \
-	plugins/e2b/tests/doubles/process-service.js \
-	plugins/e2b/tests/doubles/filesystem-service.js \
-	plugins/e2b/tests/doubles/sandbox.js \
-	plugins/e2b/tests/doubles/paths.js \
-	plugins/e2b/tests/doubles/faults.js \
-	plugins/e2b/tests/doubles/request-state.js \
-	plugins/e2b/tests/doubles/served.js \
-	plugins/e2b/tests/doubles/rig-selfcheck.js \
-	plugins/e2b/tests/doubles/sdk-session.js
-SBX_E2B_SPEC = \
-	plugins/e2b/spec/SOURCES \
-	plugins/e2b/spec/openapi.yml \
-	plugins/e2b/spec/envd.yaml \
-	plugins/e2b/spec/process.proto \
-	plugins/e2b/spec/filesystem.proto \
-	plugins/e2b/spec/history/SOURCES \
-	plugins/e2b/spec/history/openapi.yml \
-	plugins/e2b/spec/history/process.proto \
+SBX_E2B_DOUBLES = plugins/e2b/tests/doubles/package.json \
+	plugins/e2b/tests/doubles/package-lock.json plugins/e2b/tests/doubles/buf.gen.yaml \
+	plugins/e2b/tests/doubles/README.md plugins/e2b/tests/doubles/gen/process_pb.js \
+	plugins/e2b/tests/doubles/gen/filesystem_pb.js plugins/e2b/tests/doubles/rig.js \
+	plugins/e2b/tests/doubles/front.js plugins/e2b/tests/doubles/control-plane.js \
+	plugins/e2b/tests/doubles/envd-server.js plugins/e2b/tests/doubles/process-service.js \
+	plugins/e2b/tests/doubles/filesystem-service.js plugins/e2b/tests/doubles/sandbox.js \
+	plugins/e2b/tests/doubles/paths.js plugins/e2b/tests/doubles/faults.js \
+	plugins/e2b/tests/doubles/request-state.js plugins/e2b/tests/doubles/served.js \
+	plugins/e2b/tests/doubles/rig-selfcheck.js plugins/e2b/tests/doubles/sdk-session.js
+SBX_E2B_SPEC = plugins/e2b/spec/SOURCES plugins/e2b/spec/openapi.yml plugins/e2b/spec/envd.yaml \
+	plugins/e2b/spec/process.proto plugins/e2b/spec/filesystem.proto plugins/e2b/spec/history/SOURCES \
+	plugins/e2b/spec/history/openapi.yml plugins/e2b/spec/history/process.proto \
 	plugins/e2b/spec/history/filesystem.proto
 
 ## Unit tests of the backend's pure parts (no server needed).
 check_PROGRAMS += plugins/e2b/tests/test_e2b_units
 TESTS += plugins/e2b/tests/test_e2b_units
-plugins_e2b_tests_test_e2b_units_SOURCES = \
-	plugins/e2b/tests/test_e2b_units.c \
-	plugins/e2b/e2b.h \
-	plugins/e2b/envelope.c \
-	plugins/e2b/process_end.c \
-	plugins/e2b/endpoint.c \
+plugins_e2b_tests_test_e2b_units_SOURCES = plugins/e2b/tests/test_e2b_units.c plugins/e2b/e2b.h \
+	plugins/e2b/envelope.c plugins/e2b/process_end.c plugins/e2b/endpoint.c \
 	plugins/e2b/exec_wrapper.c
 plugins_e2b_tests_test_e2b_units_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(JSONC_CFLAGS)
 plugins_e2b_tests_test_e2b_units_LDADD = lib/libsbxu.la $(CHECK_LIBS) $(JSONC_LIBS)
 
-## The date of the specs the plugin is built against: the newest date of a
-## stored copy in spec/SOURCES, embedded in the plugin's version as semver
-## build metadata (0.1.0+spec.2026-08-21), which `sandboxio doctor` shows.
-plugins/e2b/spec-date.h: $(srcdir)/plugins/e2b/spec/SOURCES $(srcdir)/scripts/spec-date.sh
-	$(AM_V_GEN)$(SHELL) $(srcdir)/scripts/spec-date.sh $(srcdir)/plugins/e2b/spec/SOURCES E2B_SPEC_DATE >$@.tmp && \
-	  mv $@.tmp $@
-BUILT_SOURCES += plugins/e2b/spec-date.h
-CLEANFILES += plugins/e2b/spec-date.h plugins/e2b/spec-date.h.tmp
+## spec-date.h, the date of the specs it is built against: lib/lib.mk.
 
-## The official SDK's session proves the doubles, not this project's C
-## code: a sanitizer build has nothing to add to it.
+## The tests against the rig. The SDK session and the wire surface run
+## outside sanitizer builds (lib/lib.mk says why).
 SBX_E2B_SDK_TESTS = plugins/e2b/tests/e2b-sdk-session-passes.sh
-if !SANITIZERS
-TESTS += $(SBX_E2B_SDK_TESTS)
-endif
 SBX_E2B_TESTS =
+SBX_E2B_SURFACE_TESTS =
 if SBX_ENABLE_E2B
 SBX_E2B_TESTS += plugins/e2b/tests/e2b-passes-contract.sh \
-	plugins/e2b/tests/e2b-create-request-per-policy.sh \
-	plugins/e2b/tests/e2b-faults-mapped.sh \
-	plugins/e2b/tests/e2b-gc-removes-leaked.sh \
-	plugins/e2b/tests/e2b-lifecycle-members.sh \
+	plugins/e2b/tests/e2b-create-request-per-policy.sh plugins/e2b/tests/e2b-faults-mapped.sh \
+	plugins/e2b/tests/e2b-gc-removes-leaked.sh plugins/e2b/tests/e2b-lifecycle-members.sh \
 	plugins/e2b/tests/e2b-doctor-online-checks-key.sh
+SBX_E2B_SURFACE_TESTS += plugins/e2b/tests/e2b-wire-surface-in-spec.sh
 ## The minor 2 members through the plugin's descriptor (dlopen), against the rig.
 check_PROGRAMS += plugins/e2b/tests/lifecycle-members
 plugins_e2b_tests_lifecycle_members_SOURCES = plugins/e2b/tests/lifecycle-members.c \
@@ -105,41 +63,10 @@ plugins_e2b_tests_lifecycle_members_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 plugins_e2b_tests_lifecycle_members_LDADD = $(CHECK_LIBS) -ldl
 endif
 TESTS += $(SBX_E2B_TESTS)
-## The wire surface is what the adapter's code sends, the same in every
-## build: the normal build records it (daytona.mk says why).
-SBX_E2B_SURFACE_TESTS =
-if SBX_ENABLE_E2B
-SBX_E2B_SURFACE_TESTS += plugins/e2b/tests/e2b-wire-surface-in-spec.sh
-endif
-if !SANITIZERS
-TESTS += $(SBX_E2B_SURFACE_TESTS)
-endif
+## Against real E2B, with the key in E2B_API_KEY: `make check-e2b-real`
+## (lib/lib.mk, which also cleans what the tests leave in the build
+## tree). Its benchmark: Makefile.am.
 EXTRA_DIST += $(SBX_E2B_SDK_TESTS) $(SBX_E2B_TESTS) $(SBX_E2B_SURFACE_TESTS) \
-	plugins/e2b/tests/e2b-rig.sh plugins/e2b/tests/e2b-control.sh \
-	$(SBX_E2B_DOUBLES) $(SBX_E2B_SPEC) docs/backends/e2b.md \
-	plugins/e2b/wire-surface.txt
-
-## The benchmark: bench/e2b/run.sh builds its driver on demand
-## (`make bench/e2b/bench-e2b`); never installed.
-EXTRA_PROGRAMS += bench/e2b/bench-e2b
-bench_e2b_bench_e2b_SOURCES = bench/e2b/bench-e2b.c $(SBX_BENCH_SDK_SOURCES)
-bench_e2b_bench_e2b_LDADD = src/libsandboxio.la
-CLEANFILES += bench/e2b/bench-e2b
-EXTRA_DIST += bench/e2b/run.sh bench/e2b/sdk-loop.mjs
-
-## Against real E2B, with the key in E2B_API_KEY: never part of make check
-## (it costs money and needs the network); scripts/test.sh runs it when the
-## key is set. 77 (SKIP, with the reason) without one.
-check-e2b-real: all
-	@$(AM_TESTS_ENVIRONMENT) SANDBOXIO_PLUGIN_PATH='$(abs_top_builddir)/plugins/e2b/.libs'; \
-	  export SANDBOXIO_PLUGIN_PATH; $(SHELL) $(srcdir)/plugins/e2b/tests/e2b-real-contract.sh
-EXTRA_DIST += plugins/e2b/tests/e2b-real-contract.sh
-.PHONY: check-e2b-real
-
-## What the tests install or leave in the build tree.
-clean-local: clean-local-e2b
-clean-local-e2b:
-	-rm -rf plugins/e2b/tests/doubles/node_modules plugins/e2b/tests/npm-ci.lock \
-	  plugins/e2b/tests/doubles/npm-ci.log
-	-test "$(abs_srcdir)" = "$(abs_builddir)" || rm -rf plugins/e2b/tests/doubles plugins/e2b/spec
-.PHONY: clean-local-e2b
+	plugins/e2b/tests/e2b-rig.sh plugins/e2b/tests/e2b-control.sh plugins/e2b/tests/rest-client.json \
+	plugins/e2b/tests/e2b-real-contract.sh $(SBX_E2B_DOUBLES) $(SBX_E2B_SPEC) \
+	docs/backends/e2b.md plugins/e2b/wire-surface.txt

@@ -11,7 +11,6 @@
  */
 #include "e2b.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,12 +21,7 @@
 
 static bool template_ok(const char *v)
 {
-    if (!*v || strlen(v) > 128)
-        return false;
-    for (const char *p = v; *p; p++)
-        if (!isalnum((unsigned char)*p) && !strchr("-_./:", *p))
-            return false;
-    return true;
+    return sbxu_opts_chars_ok(v, 1, 128, "-_./:");
 }
 
 static const sbxu_opt OPTIONS[] = {
@@ -37,21 +31,6 @@ static const sbxu_opt OPTIONS[] = {
     {NULL},
 };
 
-/* A host name with an optional port: letters, digits, '-', '.', one ':'. */
-static bool domain_ok(const char *d)
-{
-    if (!*d || strlen(d) >= E2B_URL_MAX / 2 || *d == '.' || *d == '-')
-        return false;
-    int colons = 0;
-    for (const char *p = d; *p; p++) {
-        if (*p == ':' && ++colons == 1 && p[1])
-            continue;
-        if (!isalnum((unsigned char)*p) && *p != '-' && *p != '.')
-            return false;
-    }
-    return true;
-}
-
 int e2b_endpoint_parse(e2b_endpoint *ep, const sbx_host *host, const sbx_plugin_dsn *dsn)
 {
     memset(ep, 0, sizeof(*ep));
@@ -60,7 +39,7 @@ int e2b_endpoint_parse(e2b_endpoint *ep, const sbx_host *host, const sbx_plugin_
     const char *domain = dsn->authority[0] ? dsn->authority : getenv("E2B_DOMAIN");
     if (!domain || !*domain)
         domain = "e2b.app";
-    if (!domain_ok(domain))
+    if (!sbxu_url_host_ok(domain, E2B_URL_MAX / 2))
         return host->set_error(SBX_E_DSN_BAD_AUTHORITY, "e2b: \"%s\" is not a domain", domain);
     snprintf(ep->domain, sizeof(ep->domain), "%s", domain);
 

@@ -8,6 +8,7 @@
  * pid, then CloseStdin.
  */
 #include "e2b.h"
+#include <sbxu/clock.h>
 
 #include <poll.h>
 #include <pthread.h>
@@ -18,14 +19,19 @@
 #include <unistd.h>
 #include <sandboxio/errors.h>
 
-#include <sbxu/clock.h>
 #include <sbxu/base64.h>
 #include <sbxu/feed.h>
 
 /* execvp()'s search path when PATH is unset (glibc's confstr _CS_PATH). */
 #define E2B_NO_PATH_DEFAULT "/bin:/usr/bin"
 
-enum { START_OK = 0, START_NOCWD, START_NOEXEC, START_NOPERM, START_UNKNOWN };
+enum {
+    START_OK = 0,
+    START_NOCWD = SBXU_REMOTE_START_NOCWD,
+    START_NOEXEC = SBXU_REMOTE_START_NOEXEC,
+    START_NOPERM = SBXU_REMOTE_START_NOPERM,
+    START_UNKNOWN
+};
 
 typedef struct run {
     e2b_sandbox *sb;
@@ -61,11 +67,9 @@ static int give(run *r, int stream, const void *data, size_t len)
 /* The wrapper's line is whole: what it says. */
 static void control_line(run *r)
 {
-    static const struct {
-        const char *text;
-        int fail;
-    } lines[] = {{"\001sbx-nocwd", START_NOCWD}, {"\001sbx-noexec", START_NOEXEC},
-                 {"\001sbx-noperm", START_NOPERM}};
+    static const sbxu_remote_word lines[] = {{"\001sbx-nocwd", START_NOCWD},
+                                            {"\001sbx-noexec", START_NOEXEC},
+                                            {"\001sbx-noperm", START_NOPERM}};
     r->ctl[r->ctl_len] = '\0';
     if (strncmp(r->ctl, "\001sbx-pid ", 9) == 0) {
         char *end;
@@ -75,12 +79,8 @@ static void control_line(run *r)
             return;
         }
     }
-    for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
-        if (strcmp(r->ctl, lines[i].text) == 0) {
-            r->start_fail = lines[i].fail;
-            return;
-        }
-    r->start_fail = START_UNKNOWN;
+    r->start_fail = sbxu_remote_word_value(lines, sizeof(lines) / sizeof(lines[0]), r->ctl,
+                                          strlen(r->ctl), START_UNKNOWN);
 }
 
 static int on_data(void *ud, int stream, const void *data, size_t len)
@@ -213,15 +213,10 @@ static void kill_tree(run *r)
 
 static char *start_body(const sbx_plugin_cmd *cmd, bool with_stdin)
 {
-    const char *path = E2B_NO_PATH_DEFAULT;
-    size_t nenv = 0, nargv = 0;
-    for (; cmd->envp && cmd->envp[nenv]; nenv++)
-        if (strncmp(cmd->envp[nenv], "PATH=", 5) == 0)
-            path = cmd->envp[nenv] + 5;
-    while (cmd->argv[nargv])
-        nargv++;
+    const char *path;
+    size_t nenv, nargv;
     char count[24], *cwd = NULL;
-    snprintf(count, sizeof(count), "%zu", nenv);
+    sbxu_remote_cmd_shape(cmd, E2B_NO_PATH_DEFAULT, 0, &path, &nenv, count, &nargv);
     /* Relative to the home, or absolute (SBX_CAP_CWD_ABS). */
     if (cmd->cwd && cmd->cwd[0] && cmd->cwd[0] != '/' &&
         asprintf(&cwd, "%s/%s", E2B_HOME, cmd->cwd) < 0)
@@ -258,23 +253,13 @@ static char *start_body(const sbx_plugin_cmd *cmd, bool with_stdin)
 
 static int start_failure(run *r)
 {
-    const sbx_host *host = r->sb->host;
-    const char *prog = r->cmd->argv[0];
-    switch (r->start_fail) {
-    case START_NOCWD:
-        return host->set_error(SBX_E_EXEC_START,
-                               "e2b: cannot run \"%s\": working directory %s does not exist", prog,
-                               r->cmd->cwd);
-    case START_NOEXEC:
-        return host->set_error(SBX_E_EXEC_NOT_FOUND, "e2b: cannot run \"%s\": no such program", prog);
-    case START_NOPERM:
-        return host->set_error(SBX_E_EXEC_DENIED, "e2b: cannot run \"%s\": not executable", prog);
-    default:
-        return host->set_error(SBX_E_EXEC_START,
-                               "e2b: cannot run \"%s\": the sandbox's shell could not start it "
-                               "(exit status %d; does the template have setsid and env?)",
-                               prog, r->x.exit_code);
-    }
+    /* The wrapper said why; otherwise (no line, or another) the shell could not run it. */
+    if (r->start_fail >= START_NOCWD && r->start_fail <= START_NOPERM)
+        return sbxu_remote_start_failure(r->sb->host, E2B_NAME, r->start_fail, r->cmd);
+    return r->sb->host->set_error(SBX_E_EXEC_START,
+                                  "e2b: cannot run \"%s\": the sandbox's shell could not start it "
+                                  "(exit status %d; does the template have setsid and env?)",
+                                  r->cmd->argv[0], r->x.exit_code);
 }
 
 int e2b_exec(void *sandbox, const sbx_plugin_cmd *cmd, const sbx_plugin_io *io,

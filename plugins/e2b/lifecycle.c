@@ -94,7 +94,7 @@ static int connect_sandbox(e2b_sandbox *sb, long timeout_s, bool reopen_envd)
     snprintf(body, sizeof(body), "{\"timeout\":%ld}", timeout_s);
     json_object *out = NULL;
     /* Idempotent: "TTL is only extended", a running sandbox stays as it is. */
-    int rc = e2b_api_call(&sb->api, "POST", path, body, SBXU_HTTP_RETRY_ALWAYS,
+    int rc = sbxu_remote_call(&sb->api.r, "POST", path, body, SBXU_HTTP_RETRY_ALWAYS,
                           "connecting to the sandbox", &out, NULL);
     const char *token = rc == SBX_OK ? sbxu_json_str(out, "envdAccessToken") : NULL;
     if (rc == SBX_OK && (!token || !token[0]))
@@ -113,7 +113,7 @@ static int lookup(e2b_sandbox *sb, const char *id_or_name, json_object **out)
 {
     json_object *list = NULL;
     *out = NULL;
-    int rc = e2b_find(&sb->api, E2B_LABEL_NAME, id_or_name, &list);
+    int rc = sbxu_remote_find(&sb->api.r, E2B_LABEL_NAME, id_or_name, &list);
     const char *id = rc == SBX_OK && json_object_array_length(list) > 0
                          ? sbxu_json_str(json_object_array_get_idx(list, 0), "sandboxID")
                          : id_or_name;
@@ -122,7 +122,7 @@ static int lookup(e2b_sandbox *sb, const char *id_or_name, json_object **out)
     if (rc == SBX_OK) {
         char path[96];
         snprintf(path, sizeof(path), "/sandboxes/%s", id);
-        rc = e2b_api_call(&sb->api, "GET", path, NULL, SBXU_HTTP_RETRY_AUTO, "looking the sandbox up",
+        rc = sbxu_remote_call(&sb->api.r, "GET", path, NULL, SBXU_HTTP_RETRY_AUTO, "looking the sandbox up",
                           out, NULL);
     }
     json_object_put(list);
@@ -139,7 +139,7 @@ static int lookup(e2b_sandbox *sb, const char *id_or_name, json_object **out)
 int e2b_attach(void *state, const sbx_plugin_dsn *dsn, const char *id_or_name, void **sandbox,
                sbx_plugin_sandbox_info *info)
 {
-    e2b_state *st = state;
+    sbxu_remote_state *st = state;
     e2b_sandbox *sb = NULL;
     int rc = e2b_sandbox_new(&sb, st, dsn);
     if (rc)
@@ -199,13 +199,13 @@ int e2b_detach(void *sandbox)
 int e2b_list(void *state, const sbx_plugin_dsn *dsn,
              int (*entry)(void *userdata, const sbx_plugin_sandbox_info *info), void *userdata)
 {
-    e2b_state *st = state;
+    sbxu_remote_state *st = state;
     e2b_api api;
-    int rc = e2b_api_open(&api, st, dsn);
+    int rc = sbxu_remote_api_open(&api, st, dsn);
     if (rc)
         return rc;
     json_object *list = NULL;
-    rc = e2b_find(&api, SBXU_LABEL_MARK, "1", &list);
+    rc = sbxu_remote_find(&api.r, SBXU_LABEL_MARK, "1", &list);
     size_t n = rc == SBX_OK ? json_object_array_length(list) : 0;
     for (size_t i = 0; i < n; i++) {
         json_object *s = json_object_array_get_idx(list, i);
@@ -235,7 +235,7 @@ int e2b_set_ttl(void *sandbox, uint64_t ttl_ms)
     snprintf(path, sizeof(path), "/sandboxes/%s/timeout", sb->id);
     snprintf(body, sizeof(body), "{\"timeout\":%llu}", (unsigned long long)s);
     /* "Calling this method multiple times overwrites the TTL": idempotent. */
-    return e2b_api_call(&sb->api, "POST", path, body, SBXU_HTTP_RETRY_ALWAYS, "setting the TTL",
+    return sbxu_remote_call(&sb->api.r, "POST", path, body, SBXU_HTTP_RETRY_ALWAYS, "setting the TTL",
                         NULL, NULL);
 }
 
@@ -245,7 +245,7 @@ int e2b_pause(void *sandbox)
     char path[96];
     snprintf(path, sizeof(path), "/sandboxes/%s/pause", sb->id);
     long status = 0;
-    int rc = e2b_api_call(&sb->api, "POST", path, NULL, SBXU_HTTP_RETRY_NEVER, "pausing the sandbox",
+    int rc = sbxu_remote_call(&sb->api.r, "POST", path, NULL, SBXU_HTTP_RETRY_NEVER, "pausing the sandbox",
                           NULL, &status);
     /* 409: already paused, which is what was asked. */
     return status == 409 ? SBX_OK : rc;
@@ -257,7 +257,7 @@ int e2b_resume(void *sandbox)
     json_object *detail = NULL;
     char path[96];
     snprintf(path, sizeof(path), "/sandboxes/%s", sb->id);
-    int rc = e2b_api_call(&sb->api, "GET", path, NULL, SBXU_HTTP_RETRY_AUTO, "looking the sandbox up",
+    int rc = sbxu_remote_call(&sb->api.r, "GET", path, NULL, SBXU_HTTP_RETRY_AUTO, "looking the sandbox up",
                           &detail, NULL);
     /* A resume the caller asked for gets a second at least. */
     long left = rc == SBX_OK ? seconds_left(detail) : 0;

@@ -46,10 +46,7 @@ int e2b_envd_open(e2b_sandbox *sb, const char *token)
 
 int e2b_connect_code(const char *code)
 {
-    static const struct {
-        const char *name;
-        int code;
-    } map[] = {
+    static const sbxu_remote_word map[] = {
         {"not_found", SBX_E_NOT_FOUND},
         {"already_exists", SBX_E_EXISTS},
         {"permission_denied", SBX_E_BACKEND_PERMISSION},
@@ -59,10 +56,8 @@ int e2b_connect_code(const char *code)
         {"deadline_exceeded", SBX_E_BACKEND_TRANSPORT},
         {"unimplemented", SBX_E_BACKEND_PROTOCOL},
     };
-    for (size_t i = 0; code && i < sizeof(map) / sizeof(map[0]); i++)
-        if (strcmp(code, map[i].name) == 0)
-            return map[i].code;
-    return SBX_E_BACKEND_FAILED;
+    return sbxu_remote_word_value(map, sizeof(map) / sizeof(map[0]), code, code ? strlen(code) : 0,
+                                 SBX_E_BACKEND_FAILED);
 }
 
 int e2b_envd_fail(e2b_sandbox *sb, long status, const char *body, const char *context)

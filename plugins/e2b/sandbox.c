@@ -17,13 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 #include <sandboxio/errors.h>
 
 #include <sandboxio/policy.h>
 
-#include <sbxu/create.h>
 #include <sbxu/owner.h>
 
 /*
@@ -38,7 +35,7 @@ static json_object *metadata(uint64_t ttl_s, const char *create_id,
     sbxu_owner_labels l;
     sbxu_owner_labels_make(&l, detachable ? 0 : ttl_s);
     json_object *m = json_object_new_object();
-    int bad = !m || sbxu_json_add_str(m, E2B_LABEL_CREATE, create_id);
+    int bad = !m || sbxu_json_add_str(m, SBXU_REMOTE_LABEL_CREATE, create_id);
     if (!bad && opts && opts->name)
         bad = sbxu_json_add_str(m, E2B_LABEL_NAME, opts->name);
     if (!bad && opts && opts->policy)
@@ -52,17 +49,6 @@ static json_object *metadata(uint64_t ttl_s, const char *create_id,
         return NULL;
     }
     return m;
-}
-
-/* A create id no other call shares: pid, time and a counter. */
-static void make_create_id(char *out, size_t size)
-{
-    static unsigned counter;
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    snprintf(out, size, "%lx-%llx-%x", (long)getpid(),
-             (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec,
-             __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED));
 }
 
 /*
@@ -115,96 +101,24 @@ void e2b_sandbox_free(e2b_sandbox *sb)
 
 int e2b_kill(e2b_sandbox *sb)
 {
-    char path[96];
-    long status = 0;
-    snprintf(path, sizeof(path), "/sandboxes/%s", sb->id);
-    int rc = e2b_api_call(&sb->api, "DELETE", path, NULL, SBXU_HTTP_RETRY_AUTO, "killing the sandbox",
-                          NULL, &status);
-    /* Already gone (its TTL, or a retry after a lost answer): nothing remains. */
-    return rc == SBX_E_NOT_FOUND && status == 404 ? SBX_OK : rc;
+    return sbxu_remote_delete(&sb->api.r, sb->id, "killing the sandbox");
 }
 
-int e2b_find(e2b_api *a, const char *key, const char *value, json_object **list)
-{
-    char *pair = NULL, path[512];
-    *list = NULL;
-    if (asprintf(&pair, "%s=%s", key, value) < 0)
-        return a->host->set_error(SBX_E_NOMEM, "e2b: out of memory");
-    char *filter = e2b_api_escape(a, pair);
-    free(pair);
-    if (!filter)
-        return SBX_E_NOMEM;
-    int n = snprintf(path, sizeof(path), "/v2/sandboxes?metadata=%s&limit=100", filter);
-    curl_free(filter);
-    if (n < 0 || (size_t)n >= sizeof(path))
-        return a->host->set_error(SBX_E_INVALID_ARGUMENT, "e2b: the metadata filter is too long");
-    int rc = e2b_api_call(a, "GET", path, NULL, SBXU_HTTP_RETRY_AUTO, "listing sandboxes", list,
-                          NULL);
-    if (rc == SBX_OK && !json_object_is_type(*list, json_type_array)) {
-        json_object_put(*list);
-        *list = NULL;
-        rc = a->host->set_error(SBX_E_BACKEND_PROTOCOL, "e2b: the sandbox list is not an array");
-    }
-    return rc;
-}
-
-/* Kill what a create that got no clear answer may have made (found by its create id). */
-static int sweep_lost_create(e2b_sandbox *sb, const char *create_id)
-{
-    json_object *list = NULL;
-    int rc = e2b_find(&sb->api, E2B_LABEL_CREATE, create_id, &list);
-    size_t n = rc == SBX_OK ? json_object_array_length(list) : 0;
-    for (size_t i = 0; rc == SBX_OK && i < n; i++) {
-        const char *id = sbxu_json_str(json_object_array_get_idx(list, i), "sandboxID");
-        if (id && e2b_id_ok(id)) {
-            snprintf(sb->id, sizeof(sb->id), "%s", id);
-            rc = e2b_kill(sb);
-            sb->id[0] = '\0';
-        }
-    }
-    json_object_put(list);
-    return rc;
-}
-
-typedef struct create_ctx {
-    e2b_sandbox *sb;
-    const char *body, *create_id;
-    json_object **out;
-} create_ctx;
-
-static int create_call(void *ud, long *status, long *retry_after_ms)
-{
-    create_ctx *c = ud;
-    int rc = e2b_api_call(&c->sb->api, "POST", "/sandboxes", c->body, SBXU_HTTP_RETRY_NEVER,
-                          "creating a sandbox", c->out, status);
-    *retry_after_ms = c->sb->api.retry_after_ms;
-    return rc;
-}
-
-static int create_sweep(void *ud)
-{
-    create_ctx *c = ud;
-    return sweep_lost_create(c->sb, c->create_id);
-}
-
-/* POST /sandboxes, tried again only where no second sandbox can come of it (lib/). */
+/* POST /sandboxes, tried again only where no second sandbox can come of it (the kit). */
 static int create(e2b_sandbox *sb, const sbx_plugin_limits *limits,
                   const sbx_plugin_sandbox_opts *opts, json_object **out)
 {
     char create_id[64];
-    make_create_id(create_id, sizeof(create_id));
+    sbxu_remote_create_id(create_id);
     char *body = create_body(&sb->api.ep, limits, create_id, opts);
     if (!body)
         return sb->host->set_error(SBX_E_NOMEM, "e2b: out of memory");
-    create_ctx ctx = {.sb = sb, .body = body, .create_id = create_id, .out = out};
-    sbxu_create c = {.host = sb->host, .plugin = E2B_NAME, .call = create_call,
-                    .sweep = create_sweep, .ud = &ctx};
-    int rc = sbxu_create_run(&c);
+    int rc = sbxu_remote_create(&sb->api.r, body, create_id, out);
     free(body);
     return rc;
 }
 
-int e2b_sandbox_new(e2b_sandbox **out, e2b_state *st, const sbx_plugin_dsn *dsn)
+int e2b_sandbox_new(e2b_sandbox **out, sbxu_remote_state *st, const sbx_plugin_dsn *dsn)
 {
     const sbx_host *host = st->host;
     e2b_sandbox *sb = calloc(1, sizeof(*sb));
@@ -213,7 +127,8 @@ int e2b_sandbox_new(e2b_sandbox **out, e2b_state *st, const sbx_plugin_dsn *dsn)
         return SBX_E_NOMEM; /* a constant: the analyzer cannot see set_error's */
     }
     sb->host = host;
-    int rc = e2b_api_open(&sb->api, st, dsn);
+    sbxu_remote_sandbox_init(&sb->kit, st);
+    int rc = sbxu_remote_api_open(&sb->api, st, dsn);
     if (rc) {
         free(sb);
         return rc;
@@ -226,7 +141,7 @@ int e2b_sandbox_new(e2b_sandbox **out, e2b_state *st, const sbx_plugin_dsn *dsn)
 static int name_free(e2b_sandbox *sb, const char *name)
 {
     json_object *list = NULL;
-    int rc = e2b_find(&sb->api, E2B_LABEL_NAME, name, &list);
+    int rc = sbxu_remote_find(&sb->api.r, E2B_LABEL_NAME, name, &list);
     if (rc == SBX_OK && json_object_array_length(list) > 0)
         rc = sb->host->set_error(SBX_E_BACKEND_CONFLICT, "e2b: a sandbox named %s exists (%s)",
                                  name,
@@ -239,7 +154,7 @@ static int name_free(e2b_sandbox *sb, const char *name)
 int e2b_open_with(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limits *limits,
                   const sbx_plugin_sandbox_opts *opts, void **sandbox)
 {
-    e2b_state *st = state;
+    sbxu_remote_state *st = state;
     const sbx_host *host = st->host;
     e2b_sandbox *sb = NULL;
     int rc = e2b_sandbox_new(&sb, st, dsn);
@@ -252,13 +167,10 @@ int e2b_open_with(void *state, const sbx_plugin_dsn *dsn, const sbx_plugin_limit
     sb->ttl_ms = opts ? opts->ttl_ms : 0;
     json_object *out = NULL;
     rc = create(sb, limits, opts, &out);
-    const char *id = NULL, *token = NULL;
+    const char *token = NULL;
     if (rc == SBX_OK)
-        rc = sbxu_json_get_string(&id, host, E2B_NAME, "creating a sandbox", out, "sandboxID");
-    if (rc == SBX_OK && !e2b_id_ok(id))
-        rc = host->set_error(SBX_E_BACKEND_PROTOCOL, "e2b: creating a sandbox: a bad sandboxID");
+        rc = sbxu_remote_created_id(&sb->api.r, out, sb->id);
     if (rc == SBX_OK) {
-        snprintf(sb->id, sizeof(sb->id), "%s", id);
         token = sbxu_json_str(out, "envdAccessToken");
         if (!token || !token[0])
             rc = host->set_error(SBX_E_BACKEND_PROTOCOL,
@@ -294,14 +206,4 @@ int e2b_destroy(void *sandbox)
 const char *e2b_sandbox_id(void *sandbox)
 {
     return ((e2b_sandbox *)sandbox)->id;
-}
-
-bool e2b_sandbox_alive(e2b_sandbox *sb)
-{
-    char path[96];
-    long status = 0;
-    snprintf(path, sizeof(path), "/sandboxes/%s", sb->id);
-    int rc = e2b_api_call(&sb->api, "GET", path, NULL, SBXU_HTTP_RETRY_AUTO,
-                          "looking the sandbox up", NULL, &status);
-    return !(rc == SBX_E_NOT_FOUND && status == 404);
 }

@@ -16,6 +16,7 @@
  * means the command never started: that alone is tried again.
  */
 #include "e2b.h"
+#include <sbxu/clock.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +25,6 @@
 #include <unistd.h>
 #include <sandboxio/errors.h>
 
-#include <sbxu/clock.h>
 #include <sbxu/base64.h>
 
 #define START_RETRY_DEADLINE_MS 30000

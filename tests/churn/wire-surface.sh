@@ -6,6 +6,7 @@
 # (plugins/NAME/wire-surface.txt; SBX_UPDATE_SURFACE=1 writes the new one
 # there instead, its comment lines kept) and unless the spec check finds
 # every element in NAME's stored specs. Sets SURFACE_COUNT. Needs `fail`.
+# surface_begin and surface_end (below) wrap a test's runs with the rig.
 surface_check() {
     name=$1 recording=$2 dir=$3
     [ -s "$recording" ] || fail "nothing was recorded"
@@ -23,4 +24,27 @@ surface_check() {
     node "$CHURN_DIR/spec-check.js" check "$name" --top "$SBX_TEST_SRCDIR" ||
         fail "the $name adapter uses elements the stored specs lack (above)"
     SURFACE_COUNT=$(wc -l <"$dir/surface.txt")
+}
+
+# surface_begin NAME VAR: a scratch dir in REC (removed, with the rig
+# stopped, at exit) and the recording's path in VAR (exported: the rig's
+# doubles record there) and in SURFACE_RECORD.
+surface_begin() {
+    REC=$(mktemp -d "/tmp/sbx-$1-wire-XXXXXX")
+    trap 'rig_stop; rm -rf "$REC"' EXIT
+    SURFACE_RECORD="$REC/wire.jsonl"
+    eval "$2=\$SURFACE_RECORD; export $2"
+}
+
+# surface_end NAME GC_DSN WHO: the last calls every adapter makes (gc,
+# doctor --online) recorded too, the rig checked and stopped, the surface
+# checked (surface_check) against the stored specs of WHO.
+surface_end() {
+    sbx="$SBX_TEST_BUILDDIR/src/sandboxio"
+    "$sbx" gc "$2" >"$REC/gc.out" 2>&1 || { cat "$REC/gc.out"; fail "sandboxio gc failed"; }
+    "$sbx" doctor --online >"$REC/doctor.out" 2>&1 || { cat "$REC/doctor.out"; fail "sandboxio doctor --online failed"; }
+    rig_no_violations
+    rig_stop
+    surface_check "$1" "$SURFACE_RECORD" "$REC"
+    echo "PASS: $SURFACE_COUNT wire elements recorded, as kept in the tree, each in $3's stored specs"
 }

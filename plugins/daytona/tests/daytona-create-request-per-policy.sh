@@ -15,7 +15,6 @@ set -eu
 # those of a run with no input.
 exec </dev/null
 . "$SBX_TEST_SRCDIR/plugins/daytona/tests/daytona-rig.sh"
-SBX="$SBX_TEST_BUILDDIR/src/sandboxio"
 . "$SBX_TEST_SRCDIR/plugins/daytona/tests/daytona-control.sh"
 
 rig_start
@@ -23,10 +22,8 @@ DSN="daytona://?snapshot=daytona-small"
 
 # --- network none (the default) ----------------------------------------------
 ctl_reset
-out=$("$SBX" run --dsn "$DSN" -- echo wired) || fail "run with network none failed"
-[ "$out" = wired ] || fail "run printed '$out'"
+ctl_echo "$DSN" wired "with network none"
 ctl_check "
-const api = requests.filter((r) => !r.path.startsWith('/_control'));
 const calls = api.map((r) => r.method + ' ' + r.path.replace(/[0-9a-f-]{36}/, 'ID'));
 expect(calls[0], 'POST /sandbox', 'the first call creates');
 expect(calls[calls.length - 1], 'DELETE /sandbox/ID', 'the last call deletes');
@@ -152,21 +149,7 @@ for creds in "" "DAYTONA_JWT_TOKEN=$jwt"; do
 done
 
 # --- what the backend does not declare: refused before any request ------------------
-for opt in "--memory 2G" "--cpus 1" "--pids 64" "--disk 1G" "--allow-host 192.0.2.1"; do
-    ctl_reset
-    set +e
-    # shellcheck disable=SC2086
-    err=$("$SBX" run --dsn "$DSN" $opt -- true 2>&1)
-    st=$?
-    set -e
-    [ "$st" -eq 122 ] || fail "$opt: exit $st, expected the policy refusal 122 ($err)"
-    case $opt in
-    --memory*) code=SBX_E3004 ;; --cpus*) code=SBX_E3005 ;; --pids*) code=SBX_E3006 ;;
-    --disk*) code=SBX_E3016 ;; *) code=SBX_E3003 ;;
-    esac
-    case $err in *"$code"*) ;; *) fail "$opt: expected $code, got: $err" ;; esac
-    ctl_check "expect(requests.length + toolbox.length, 0, 'requests sent for a refused policy ($opt)');"
-done
+ctl_policy_refused "$DSN" "--memory 2G" "--cpus 1" "--pids 64" "--disk 1G" "--allow-host 192.0.2.1"
 
 rig_no_violations
 ctl_no_sandboxes

@@ -10,24 +10,10 @@
 # that never leaves `creating` (SBX_E4070 with the state, and deleted).
 set -eu
 . "$SBX_TEST_SRCDIR/plugins/daytona/tests/daytona-rig.sh"
-SBX="$SBX_TEST_BUILDDIR/src/sandboxio"
 . "$SBX_TEST_SRCDIR/plugins/daytona/tests/daytona-control.sh"
 
 rig_start
 DSN="daytona://?snapshot=daytona-small"
-
-# expect_failure CODE EXIT TEXT DSN CMD...: the run fails with CODE, exit EXIT and TEXT in its message.
-expect_failure() {
-    code=$1 want=$2 text=$3 dsn=$4
-    shift 4
-    set +e
-    err=$("$SBX" run --dsn "$dsn" -- "$@" 2>&1)
-    st=$?
-    set -e
-    case $err in *"$code"*) ;; *) fail "$*: expected $code, got (exit $st): $err" ;; esac
-    case $err in *"$text"*) ;; *) fail "$*: the message lacks \"$text\": $err" ;; esac
-    [ "$st" -eq "$want" ] || fail "$*: exit $st, expected $want: $err"
-}
 
 # 401: Daytona's message kept, nothing retried.
 ctl_reset
@@ -61,8 +47,7 @@ expect(requests.filter((r) => r.method === 'POST' && r.path === '/sandbox').map(
 # 503 on create, then success: the lost create is looked for by its label before the next try.
 ctl_reset
 ctl_fault '{"target":"api","method":"POST","path":"^/sandbox$","status":503}'
-out=$("$SBX" run --dsn "$DSN" -- echo after-503) || fail "run after a 503 on create failed"
-[ "$out" = after-503 ] || fail "run after a 503 printed '$out'"
+ctl_echo "$DSN" after-503 "after a 503 on create"
 ctl_check "
 const calls = requests.map((r) => r.method + ' ' + r.path.split('?')[0]);
 expect(calls.slice(0, 3).join(','), 'POST /sandbox,GET /sandbox,POST /sandbox', 'calls around a 503 on create');
@@ -76,8 +61,7 @@ ctl_no_sandboxes
 # 503 from the toolbox on a listing (idempotent): tried again, the command's output whole.
 ctl_reset
 ctl_fault '{"target":"toolbox","method":"GET","path":"^/files$","status":503}'
-out=$("$SBX" run --dsn "$DSN" -- echo after-toolbox-503) || fail "run after a toolbox 503 failed"
-[ "$out" = after-toolbox-503 ] || fail "run after a toolbox 503 printed '$out'"
+ctl_echo "$DSN" after-toolbox-503 "after a toolbox 503"
 ctl_check "expect(toolbox.filter((r) => r.injected === 503).length, 1, 'one toolbox 503 answered and got over');"
 ctl_no_sandboxes
 

@@ -5,9 +5,7 @@
 # DAYTONA_SNAPSHOT, default Daytona's own; DAYTONA_TARGET, default the
 # organisation's): see lib/tests/real-contract.sh. SKIP (77)
 # without a key.
-REAL_WHO=Daytona
-REAL_KEY=DAYTONA_API_KEY
+REAL_WHO=Daytona REAL_KEY=DAYTONA_API_KEY REAL_TARGET=check-daytona-real
 REAL_DSN="daytona://?snapshot=${DAYTONA_SNAPSHOT:-}&target=${DAYTONA_TARGET:-}&ttl=1800"
 REAL_ONLINE="ok: Daytona API at "
-REAL_TARGET=check-daytona-real
 . "$(dirname "$0")/../../../lib/tests/real-contract.sh"

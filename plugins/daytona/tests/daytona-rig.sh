@@ -1,145 +1,21 @@
 # SPDX-License-Identifier: Apache-2.0
-# Sourced by the daytona backend's tests, not run: installs the doubles' npm
-# packages (npm ci, once per lockfile), starts the rig (doubles/rig.js: the
-# control-plane and toolbox doubles, each behind Prism, each Prism behind a
-# front door) on 127.0.0.1 ports it picks, and stops it on exit, leaving no
-# process and no temp dir. After sourcing and `rig_start`:
-#   RIG_DIR      the rig's state dir; RIG_JSON its rig.json
-#   RIG_NODE     the doubles' directory (node_modules installed)
+# Sourced by the daytona backend's tests, not run: the REST rig
+# (lib/tests/rest-rig.sh) with Daytona's doubles (doubles/rig.js:
+# the control-plane and toolbox doubles, each behind Prism, each Prism
+# behind a front door). After sourcing and `rig_start`, besides what
+# rest-rig.sh gives:
 #   DAYTONA_API_URL, DAYTONA_API_KEY   exported, pointing at it
-#   RIG_CONTROL  the control-plane double's own URL, for /_control/
-#   fail         report and exit 1
-#   rig_no_violations   fail if Prism reported any spec violation
-# Where node, npm, bwrap or root are missing the test is skipped (77) with
-# the reason, except with CI=true, where it must run and a skip fails.
 
-: "${SBX_TEST_SRCDIR:?run this test through make check}"
-: "${SBX_TEST_BUILDDIR:?run this test through make check}"
-
-skip() {
-    if [ "${CI:-}" = true ]; then
-        echo "FAIL: $* (CI=true: the daytona tests must run, not skip)" >&2
-        exit 1
-    fi
-    echo "SKIP: $*"
-    exit 77
-}
-
-RIG_DIR=
-RIG_PID=
-
-fail() {
-    echo "FAIL: $*" >&2
-    if [ -n "$RIG_DIR" ] && [ -f "$RIG_DIR/rig.out" ]; then
-        echo "--- the rig's output:" >&2
-        tail -n 20 "$RIG_DIR/rig.out" >&2
-    fi
-    exit 1
-}
-
-command -v node >/dev/null 2>&1 || skip "node is not installed (Debian: nodejs)"
-command -v npm >/dev/null 2>&1 || skip "npm is not installed (Debian: npm)"
-node -e 'const [a,b,c]=process.versions.node.split(".").map(Number); process.exit(a>20||(a===20&&(b>18||(b===18&&c>=1)))?0:1)' ||
-    skip "node $(node --version) is older than 20.18.1, which the doubles' packages need"
-command -v bwrap >/dev/null 2>&1 || skip "bwrap is not installed (Debian: bubblewrap)"
-command -v nsenter >/dev/null 2>&1 || skip "nsenter is not installed (Debian: util-linux)"
-command -v flock >/dev/null 2>&1 || skip "flock is not installed (Debian: util-linux)"
-command -v setsid >/dev/null 2>&1 || skip "setsid is not installed (Debian: util-linux)"
-[ "$(id -u)" -eq 0 ] || skip "the toolbox double enters its sandboxes' namespaces with nsenter, which needs root"
-
-# The doubles run from the build tree (the source tree may be read-only,
-# as in distcheck): their files are copied there and npm ci installs
-# beside them, once per lockfile, under a lock so parallel tests share it.
-SRC_DTN="$SBX_TEST_SRCDIR/plugins/daytona"
-BLD_DTN="$SBX_TEST_BUILDDIR/plugins/daytona"
-RIG_NODE="$BLD_DTN/tests/doubles"
-rig_install() {
-    mkdir -p "$RIG_NODE" "$BLD_DTN/spec"
-    if [ "$(cd "$SRC_DTN" && pwd -P)" != "$(cd "$BLD_DTN" && pwd -P)" ]; then
-        cp -u "$SRC_DTN"/spec/* "$BLD_DTN/spec/"
-        cp -u "$SRC_DTN"/tests/doubles/*.js "$SRC_DTN"/tests/doubles/package.json \
-            "$SRC_DTN"/tests/doubles/package-lock.json "$RIG_NODE/"
-        chmod -R u+w "$BLD_DTN/spec" "$RIG_NODE"
-    fi
-    want="$(sha256sum "$RIG_NODE/package-lock.json" | cut -d' ' -f1)"
-    stamp="$RIG_NODE/node_modules/.sandboxio-lock-sha256"
-    if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-        (cd "$RIG_NODE" && npm ci --no-audit --no-fund --loglevel=error) >"$RIG_NODE/npm-ci.log" 2>&1 || {
-            tail -n 20 "$RIG_NODE/npm-ci.log" >&2
-            return 1
-        }
-        echo "$want" >"$stamp"
-    fi
-}
-mkdir -p "$BLD_DTN/tests"
-exec 9>"$BLD_DTN/tests/npm-ci.lock"
-flock 9
-rig_install || {
-    [ "${CI:-}" = true ] && fail "npm ci failed for the daytona doubles"
-    skip "npm ci failed for the daytona doubles (no registry?)"
-}
-flock -u 9
-exec 9>&-
-
-rig_stop() {
-    if [ -n "$RIG_PID" ]; then
-        # The rig runs in its own process group: the Prisms, the sandboxes'
-        # holders and their commands all go with it.
-        kill -TERM "-$RIG_PID" 2>/dev/null || true
-        # The rig stops its sandboxes and Prisms on SIGTERM; one that hangs
-        # is killed, with all its group, after 10 s.
-        (sleep 10 & s=$!
-         trap 'kill $s 2>/dev/null; exit 0' TERM
-         wait $s && kill -KILL "-$RIG_PID" 2>/dev/null) &
-        guard=$!
-        wait "$RIG_PID" 2>/dev/null || true
-        kill "$guard" 2>/dev/null || true
-        wait "$guard" 2>/dev/null || true
-        kill -KILL "-$RIG_PID" 2>/dev/null || true
-        RIG_PID=
-    fi
-    if [ -n "$RIG_DIR" ]; then
-        # Nothing of this run may remain (its state dir is in every
-        # sandbox's bwrap command line).
-        if pgrep -f "$RIG_DIR" >/dev/null 2>&1; then
-            echo "FAIL: processes of the rig survived it:" >&2
-            pgrep -af "$RIG_DIR" >&2
-            rm -rf "$RIG_DIR"
-            RIG_DIR=
-            exit 1
-        fi
-        rm -rf "$RIG_DIR"
-        RIG_DIR=
-    fi
-}
-trap 'rig_stop' EXIT
-trap 'exit 1' INT TERM
-
-rig_start() {
-    RIG_DIR=$(mktemp -d /tmp/sbx-daytona-rig-XXXXXX)
-    RIG_JSON="$RIG_DIR/rig.json"
-    # No real Daytona setting may leak into the session.
-    unset DAYTONA_JWT_TOKEN DAYTONA_ORGANIZATION_ID DAYTONA_TARGET DAYTONA_SERVER_URL \
-        DAYTONA_OTEL_ENABLED DAYTONA_EXPERIMENTAL_OTEL_ENABLED
-    setsid node "$RIG_NODE/rig.js" "$RIG_DIR" >"$RIG_DIR/rig.out" 2>&1 &
-    RIG_PID=$!
-    i=0
-    while [ ! -f "$RIG_JSON" ]; do
-        kill -0 "$RIG_PID" 2>/dev/null || fail "the rig exited before it was ready"
-        # Prism reads the whole spec first: slow on a loaded machine.
-        [ $i -lt 2400 ] || fail "the rig was not ready within 240 s"
-        sleep 0.1
-        i=$((i + 1))
-    done
-    rig_get() { node -p "require('$RIG_JSON').$1"; }
+RIG_BACKEND=daytona
+RIG_NODE_FOR="the doubles' packages"
+RIG_ROOT_FOR="the toolbox double"
+RIG_NPM_OMIT=
+RIG_SPEC_NAME="Daytona's spec"
+RIG_UNSET="DAYTONA_JWT_TOKEN DAYTONA_ORGANIZATION_ID DAYTONA_TARGET DAYTONA_SERVER_URL
+    DAYTONA_OTEL_ENABLED DAYTONA_EXPERIMENTAL_OTEL_ENABLED"
+rig_env() {
     DAYTONA_API_URL=$(rig_get apiUrl)
     DAYTONA_API_KEY=$(rig_get apiKey)
-    RIG_CONTROL=$(rig_get controlUrl)
     export DAYTONA_API_URL DAYTONA_API_KEY
 }
-
-rig_no_violations() {
-    v=$(node -e "fetch('$RIG_CONTROL/_control/violations').then(r=>r.text()).then(t=>process.stdout.write(t))") ||
-        fail "the rig's control endpoint did not answer"
-    [ "$v" = "[]" ] || fail "Prism reported violations of Daytona's spec: $v"
-}
+. "$SBX_TEST_SRCDIR/lib/tests/rest-rig.sh"

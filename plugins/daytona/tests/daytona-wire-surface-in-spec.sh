@@ -21,11 +21,7 @@ exec </dev/null
 . "$SBX_TEST_SRCDIR/tests/churn/wire-surface.sh"
 RIG_SIDE_LOG=/_control/toolbox-requests RIG_SIDE_NAME=toolbox
 . "$SBX_TEST_SRCDIR/lib/tests/rig-control.sh"
-SBX="$SBX_TEST_BUILDDIR/src/sandboxio"
-REC=$(mktemp -d /tmp/sbx-daytona-wire-XXXXXX)
-trap 'rig_stop; rm -rf "$REC"' EXIT
-
-export DAYTONA_WIRE_RECORD="$REC/wire.jsonl"
+surface_begin daytona DAYTONA_WIRE_RECORD
 rig_start
 DSN="daytona://?snapshot=daytona-small"
 # The contract suite but SBX-EXEC-001 (exit codes 0..255): its 256 execs
@@ -57,9 +53,4 @@ ctl_fault '{"target":"toolbox","path":"/input$","action":"after-exit"}'
 gone=0
 printf x | "$SBX" run --dsn "$DSN" -- sh -c 'kill -9 $PPID' >"$REC/gone.out" 2>&1 || gone=$?
 grep -q SBX_E4009 "$REC/gone.out" || { cat "$REC/gone.out"; fail "a run whose wrapper was killed did not fail as SBX_E4009 (exit $gone)"; }
-"$SBX" gc "$DSN" >"$REC/gc.out" 2>&1 || { cat "$REC/gc.out"; fail "sandboxio gc failed"; }
-"$SBX" doctor --online >"$REC/doctor.out" 2>&1 || { cat "$REC/doctor.out"; fail "sandboxio doctor --online failed"; }
-rig_no_violations
-rig_stop
-surface_check daytona "$DAYTONA_WIRE_RECORD" "$REC"
-echo "PASS: $SURFACE_COUNT wire elements recorded, as kept in the tree, each in Daytona's stored specs"
+surface_end daytona "$DSN" Daytona

@@ -549,39 +549,23 @@ END_TEST
 int main(void)
 {
     Suite *s = suite_create("daytona");
-    TCase *tc = tcase_create("logdemux");
-    tcase_add_test(tc, demux_whole_log_in_one_feed);
-    tcase_add_test(tc, demux_markers_cut_anywhere);
-    tcase_add_test(tc, demux_gives_output_out_as_it_is_fed);
-    tcase_add_test(tc, demux_drops_bytes_before_the_first_marker);
-    tcase_add_test(tc, demux_callback_stops_the_feed);
-    suite_add_tcase(s, tc);
-    tc = tcase_create("policy");
-    tcase_add_test(tc, policy_network_controls_are_exact_requests);
-    tcase_add_test(tc, policy_allowlist_daytona_cannot_enforce_is_refused);
-    tcase_add_test(tc, policy_whole_units_are_exact_requests);
-    tcase_add_test(tc, policy_limit_that_would_round_up_is_refused);
-    tcase_add_test(tc, policy_defaulted_limit_is_left_out_and_logged);
-    suite_add_tcase(s, tc);
-    tc = tcase_create("lifecycle");
-    tcase_add_test(tc, start_state_started_and_on_the_way);
-    tcase_add_test(tc, start_state_failure_names_state_and_reason);
-    tcase_add_test(tc, start_timeout_names_the_state_it_was_stuck_in);
-    suite_add_tcase(s, tc);
-    tc = tcase_create("endpoint");
-    tcase_add_test(tc, endpoint_defaults_and_host);
-    tcase_add_test(tc, endpoint_refuses_what_it_cannot_use);
-    tcase_add_test(tc, quote_argv_keeps_every_byte);
-    suite_add_tcase(s, tc);
-    tc = tcase_create("status");
-    tcase_add_test(tc, status_file_forms_are_read);
-    tcase_add_test(tc, status_file_garbled_is_refused);
-    suite_add_tcase(s, tc);
-    tc = tcase_create("wrapper");
-    tcase_set_timeout(tc, 30);
-    tcase_add_test(tc, wrapper_names_the_status_and_exits_with_it);
-    tcase_add_test(tc, wrapper_runs_the_command_in_a_process_group_of_its_own);
-    tcase_add_test(tc, wrapper_clears_a_blocked_mask_and_ignored_signals);
-    suite_add_tcase(s, tc);
+    add_tcase(s, "logdemux", (const TTest *[]){demux_whole_log_in_one_feed,
+        demux_markers_cut_anywhere, demux_gives_output_out_as_it_is_fed,
+        demux_drops_bytes_before_the_first_marker, demux_callback_stops_the_feed, NULL});
+    add_tcase(s, "policy", (const TTest *[]){policy_network_controls_are_exact_requests,
+        policy_allowlist_daytona_cannot_enforce_is_refused, policy_whole_units_are_exact_requests,
+        policy_limit_that_would_round_up_is_refused, policy_defaulted_limit_is_left_out_and_logged,
+        NULL});
+    add_tcase(s, "lifecycle", (const TTest *[]){start_state_started_and_on_the_way,
+        start_state_failure_names_state_and_reason, start_timeout_names_the_state_it_was_stuck_in,
+        NULL});
+    add_tcase(s, "endpoint", (const TTest *[]){endpoint_defaults_and_host,
+        endpoint_refuses_what_it_cannot_use, quote_argv_keeps_every_byte, NULL});
+    add_tcase(s, "status", (const TTest *[]){status_file_forms_are_read,
+        status_file_garbled_is_refused, NULL});
+    tcase_set_timeout(add_tcase(s, "wrapper", (const TTest *[]){
+            wrapper_names_the_status_and_exits_with_it,
+            wrapper_runs_the_command_in_a_process_group_of_its_own,
+            wrapper_clears_a_blocked_mask_and_ignored_signals, NULL}), 30);
     return run_suite(s);
 }

@@ -8,7 +8,6 @@
 # naming its URL.
 set -eu
 . "$SBX_TEST_SRCDIR/plugins/e2b/tests/e2b-rig.sh"
-SBX="$SBX_TEST_BUILDDIR/src/sandboxio"
 . "$SBX_TEST_SRCDIR/plugins/e2b/tests/e2b-control.sh"
 
 # Only this plugin: the report is about E2B, no other backend is contacted.

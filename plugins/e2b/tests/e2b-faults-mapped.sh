@@ -9,43 +9,28 @@
 # create.
 set -eu
 . "$SBX_TEST_SRCDIR/plugins/e2b/tests/e2b-rig.sh"
-SBX="$SBX_TEST_BUILDDIR/src/sandboxio"
 . "$SBX_TEST_SRCDIR/plugins/e2b/tests/e2b-control.sh"
 
 rig_start
 DSN="e2b://?template=base&timeout=120"
 
-# expect_failure CODE EXIT TEXT CMD...: the run fails with CODE, exit EXIT and TEXT in its message.
-expect_failure() {
-    code=$1 want=$2 text=$3
-    shift 3
-    set +e
-    err=$("$SBX" run --dsn "$DSN" -- "$@" 2>&1)
-    st=$?
-    set -e
-    case $err in *"$code"*) ;; *) fail "$*: expected $code, got (exit $st): $err" ;; esac
-    case $err in *"$text"*) ;; *) fail "$*: the message lacks \"$text\": $err" ;; esac
-    [ "$st" -eq "$want" ] || fail "$*: exit $st, expected $want: $err"
-}
-
 # 401: E2B's message kept, nothing retried.
 ctl_reset
 ctl_fault '{"target":"api","status":401,"times":0,"message":"Invalid API key, it must start with e2b_"}'
-expect_failure SBX_E4002 123 "Invalid API key, it must start with e2b_" true
+expect_failure SBX_E4002 123 "Invalid API key, it must start with e2b_" "$DSN" true
 ctl_check "expect(requests.length, 1, 'requests after a 401 (never retried)');"
 
 # 429 forever: rate limited, with the wait E2B asked for.
 ctl_reset
 ctl_fault '{"target":"api","method":"POST","path":"^/sandboxes$","status":429,"retryAfter":1,"times":0,"message":"Rate limit exceeded"}'
-expect_failure SBX_E4016 123 "retry after 1 s" true
+expect_failure SBX_E4016 123 "retry after 1 s" "$DSN" true
 ctl_check "expect(requests.filter((r) => r.method === 'POST').length, 4, 'create tries under 429 (the limit)');"
 ctl_no_sandboxes
 
 # 429 then success: created once, after the wait.
 ctl_reset
 ctl_fault '{"target":"api","method":"POST","path":"^/sandboxes$","status":429,"retryAfter":1}'
-out=$("$SBX" run --dsn "$DSN" -- echo after-429) || fail "run after one 429 failed"
-[ "$out" = after-429 ] || fail "run after one 429 printed '$out'"
+ctl_echo "$DSN" after-429 "after one 429"
 ctl_check "
 expect(requests.filter((r) => r.method === 'POST' && r.path === '/sandboxes').map((r) => r.injected ?? 201).join(','), '429,201', 'create tries');
 "
@@ -53,8 +38,7 @@ expect(requests.filter((r) => r.method === 'POST' && r.path === '/sandboxes').ma
 # 503 on create, then success: the lost create is looked for before the next try.
 ctl_reset
 ctl_fault '{"target":"api","method":"POST","path":"^/sandboxes$","status":503}'
-out=$("$SBX" run --dsn "$DSN" -- echo after-503) || fail "run after a 503 on create failed"
-[ "$out" = after-503 ] || fail "run after a 503 printed '$out'"
+ctl_echo "$DSN" after-503 "after a 503 on create"
 ctl_check "
 const calls = requests.map((r) => r.method + ' ' + r.path.split('?')[0].replace(/[a-z0-9]{20}/, 'ID'));
 expect(calls.join(','), 'POST /sandboxes,GET /v2/sandboxes,POST /sandboxes,DELETE /sandboxes/ID', 'calls around a 503 on create');
@@ -72,13 +56,13 @@ ctl_no_sandboxes
 # A Start stream cut before its end-of-stream frame: a protocol error, not an exit.
 ctl_reset
 ctl_fault '{"target":"envd","path":"/process.Process/Start$","action":"cut-stream","afterEvents":1}'
-expect_failure SBX_E4006 123 "cut before its end-of-stream" sh -c 'echo hi; sleep 2'
+expect_failure SBX_E4006 123 "cut before its end-of-stream" "$DSN" sh -c 'echo hi; sleep 2'
 ctl_no_sandboxes
 
 # The sandbox expires while the command runs (E2B then says 404): its own code.
 ctl_reset
 ctl_fault '{"target":"envd","path":"/process.Process/Start$","action":"expire-mid-exec","afterMs":300}'
-expect_failure SBX_E5040 125 "while the command ran" sleep 10
+expect_failure SBX_E5040 125 "while the command ran" "$DSN" sleep 10
 ctl_no_sandboxes
 
 # stdin that envd refuses (SendInput answers 401): the command, which would
@@ -99,8 +83,7 @@ printf 'unread\n' | "$SBX" run --dsn "$DSN" -- true || fail "a command that ende
 # envd answers 502 for 1.5 s after create: the command still runs.
 ctl_reset
 ctl_fault '{"target":"api","action":"envd-slow","ms":1500}'
-out=$("$SBX" run --dsn "$DSN" -- echo slow-envd) || fail "run with envd slow to come up failed"
-[ "$out" = slow-envd ] || fail "run with envd slow printed '$out'"
+ctl_echo "$DSN" slow-envd "with envd slow to come up"
 ctl_check "expect(envd.length > 1, true, 'Start was tried again while envd was not up');"
 ctl_no_sandboxes
 

@@ -15,20 +15,11 @@ exec </dev/null
 . "$SBX_TEST_SRCDIR/plugins/e2b/tests/e2b-rig.sh"
 . "$SBX_TEST_SRCDIR/tests/churn/churn-npm.sh"
 . "$SBX_TEST_SRCDIR/tests/churn/wire-surface.sh"
-SBX="$SBX_TEST_BUILDDIR/src/sandboxio"
-REC=$(mktemp -d /tmp/sbx-e2b-wire-XXXXXX)
-trap 'rig_stop; rm -rf "$REC"' EXIT
-
-export E2B_WIRE_RECORD="$REC/wire.jsonl"
+surface_begin e2b E2B_WIRE_RECORD
 rig_start
 SANDBOXIO_MUST_WORK=1 "$SBX" contract "e2b://?template=base&timeout=600" >"$REC/contract.out" 2>&1 ||
     { cat "$REC/contract.out"; fail "the contract suite failed"; }
 SBX_E2B_PLUGIN="$SBX_TEST_BUILDDIR/plugins/e2b/.libs/sandboxio-e2b.so" \
     "$SBX_TEST_BUILDDIR/plugins/e2b/tests/lifecycle-members" >"$REC/members.out" 2>&1 ||
     { cat "$REC/members.out"; fail "the lifecycle members failed"; }
-"$SBX" gc "e2b://?template=base" >"$REC/gc.out" 2>&1 || { cat "$REC/gc.out"; fail "sandboxio gc failed"; }
-"$SBX" doctor --online >"$REC/doctor.out" 2>&1 || { cat "$REC/doctor.out"; fail "sandboxio doctor --online failed"; }
-rig_no_violations
-rig_stop
-surface_check e2b "$E2B_WIRE_RECORD" "$REC"
-echo "PASS: $SURFACE_COUNT wire elements recorded, as kept in the tree, each in E2B's stored specs"
+surface_end e2b "e2b://?template=base" E2B

@@ -478,29 +478,15 @@ END_TEST
 int main(void)
 {
     Suite *s = suite_create("e2b");
-    TCase *tc = tcase_create("envelope");
-    tcase_add_test(tc, envelope_whole_stream_in_one_read);
-    tcase_add_test(tc, envelope_split_anywhere);
-    tcase_add_test(tc, envelope_cut_before_end_is_protocol_error);
-    tcase_add_test(tc, envelope_bad_frames_refused);
-    tcase_add_test(tc, envelope_callback_stops_the_feed);
-    tcase_add_test(tc, end_error_parsed);
-    tcase_add_test(tc, end_error_malformed_is_protocol_error);
-    suite_add_tcase(s, tc);
-    tc = tcase_create("process_end");
-    tcase_add_test(tc, process_end_exit_codes);
-    tcase_add_test(tc, process_end_signals);
-    tcase_add_test(tc, process_end_malformed_is_protocol_error);
-    suite_add_tcase(s, tc);
-    tc = tcase_create("endpoint");
-    tcase_add_test(tc, endpoint_defaults_are_e2b_cloud);
-    tcase_add_test(tc, endpoint_domain_from_dsn_then_environment);
-    tcase_add_test(tc, endpoint_urls_from_environment);
-    tcase_add_test(tc, endpoint_plain_http_only_to_loopback);
-    tcase_add_test(tc, endpoint_bad_input_refused);
-    suite_add_tcase(s, tc);
-    tc = tcase_create("wrapper");
-    tcase_add_test(tc, wrapper_says_the_commands_session);
-    suite_add_tcase(s, tc);
+    add_tcase(s, "envelope", (const TTest *[]){envelope_whole_stream_in_one_read,
+        envelope_split_anywhere, envelope_cut_before_end_is_protocol_error,
+        envelope_bad_frames_refused, envelope_callback_stops_the_feed, end_error_parsed,
+        end_error_malformed_is_protocol_error, NULL});
+    add_tcase(s, "process_end", (const TTest *[]){process_end_exit_codes, process_end_signals,
+        process_end_malformed_is_protocol_error, NULL});
+    add_tcase(s, "endpoint", (const TTest *[]){endpoint_defaults_are_e2b_cloud,
+        endpoint_domain_from_dsn_then_environment, endpoint_urls_from_environment,
+        endpoint_plain_http_only_to_loopback, endpoint_bad_input_refused, NULL});
+    add_tcase(s, "wrapper", (const TTest *[]){wrapper_says_the_commands_session, NULL});
     return run_suite(s);
 }

@@ -21,6 +21,7 @@ import crypto from "node:crypto";
 import { STATUS_CODES } from "node:http";
 import path from "node:path";
 import { Sandbox } from "./sandbox.js";
+import { send } from "../../../../lib/tests/doubles/rest-double.js";
 
 export const DAEMON_VERSION = "0.190.0"; // the last public daemon (b5a5d9e78)
 const ORG_ID = "4f3c2b1a-0d9e-4c8b-a7f6-e5d4c3b2a190";
@@ -30,16 +31,6 @@ const DEFAULT_SNAPSHOT = "daytonaio/sandbox:0.5.0";
 const MAX = { cpu: 4, memory: 8, disk: 10 };
 const DEFAULT = { cpu: 1, memory: 1, disk: 3 };
 const START_MS = Number(process.env.DAYTONA_DOUBLE_START_MS ?? 30);
-
-function send(res, status, body) {
-  if (body === undefined) {
-    res.writeHead(status);
-    return res.end();
-  }
-  const text = JSON.stringify(body);
-  res.writeHead(status, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text) });
-  res.end(text);
-}
 
 export function apiError(res, req, statusCode, message) {
   send(res, statusCode, {

@@ -35,6 +35,7 @@
 import http from "node:http";
 import net from "node:net";
 import { commandOver } from "./toolbox.js";
+import { passPrismAnswer } from "../../../../lib/tests/doubles/rest-double.js";
 
 const BODY_RECORD_LIMIT = 64 * 1024;
 
@@ -84,21 +85,7 @@ function toPrism(req, res, prismPort, record, violations, onSocket, directPort, 
   const up = http.request({
     host: "127.0.0.1", port, method: req.method, path: req.url,
     headers: { ...req.headers, host: `127.0.0.1:${port}` },
-  }, (ures) => {
-    const v = ures.headers["sl-violations"];
-    if (v) keep(violations, { method: req.method, path: req.url, status: ures.statusCode, violations: v });
-    res.writeHead(ures.statusCode, ures.headers);
-    // Prism's own refusals (an invalid request, or --errors turning an
-    // invalid response into one) are problem+json without that header.
-    if (!v && /problem\+json/.test(ures.headers["content-type"] || "")) {
-      let text = "";
-      ures.on("data", (d) => { text += d; });
-      ures.on("end", () => {
-        violations.push({ method: req.method, path: req.url, status: ures.statusCode, violations: text });
-      });
-    }
-    ures.pipe(res);
-  });
+  }, (ures) => passPrismAnswer(req, res, ures, (v) => keep(violations, v), (v) => violations.push(v)));
   if (onSocket) up.on("socket", onSocket);
   up.on("error", (e) => {
     if (taped) taped.skip = true;

@@ -5,7 +5,6 @@
 // path is taken from the work dir. Then, unlike the daemon, which has the
 // VM's own root to stay in, every symlink is followed inside the sandbox's
 // root by hand, so a link to /etc names the sandbox's /etc, never the host's.
-import fs from "node:fs";
 import path from "node:path";
 
 export const HOME = "/home/daytona";
@@ -15,29 +14,5 @@ export function resolvePath(p) {
   return path.posix.resolve(HOME, p || ".");
 }
 
-// The in-sandbox path `p` with its symlinks resolved inside `root` (a host
-// directory); the last component is followed too unless `noFollowLast`.
-// A missing component ends the walk: the rest is appended as it is.
-export function resolveInRoot(root, p, noFollowLast = false) {
-  let todo = path.posix.resolve("/", p).split("/").filter(Boolean);
-  let cur = "/";
-  for (let hops = 0; todo.length; ) {
-    const name = todo.shift();
-    const next = path.posix.join(cur, name);
-    let st;
-    try {
-      st = fs.lstatSync(path.join(root, next));
-    } catch {
-      return path.posix.join(next, ...todo);
-    }
-    if (st.isSymbolicLink() && !(noFollowLast && todo.length === 0)) {
-      if (++hops > 40) throw new Error(`too many levels of symbolic links: ${p}`);
-      const target = fs.readlinkSync(path.join(root, next));
-      todo = path.posix.resolve(cur, target).split("/").filter(Boolean).concat(todo);
-      cur = "/";
-      continue;
-    }
-    cur = next;
-  }
-  return cur;
-}
+// resolveInRoot: every symlink followed inside the sandbox's root (the rig's base).
+export { resolveInRoot } from "../../../../lib/tests/doubles/rest-double.js";

@@ -18,15 +18,14 @@
 // key), and a fixed JWT with its organisation. Faults: DAYTONA_DOUBLE_FAULTS
 // (see faults.js).
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
-import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { ControlPlane } from "./control-plane.js";
 import { createToolboxServer } from "./toolbox.js";
 import { Faults } from "./faults.js";
 import { createApiFront, createToolboxFront } from "./front.js";
 import { deriveToolboxSpec } from "./toolbox-spec.js";
+import { listen, startPrism as startPrismOn, writeRigJson } from "../../../../lib/tests/doubles/rest-double.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SPEC_DIR = path.join(HERE, "..", "..", "spec");
@@ -41,35 +40,6 @@ if (!stateDir || !fs.existsSync(stateDir)) {
   process.exit(2);
 }
 
-function listen(server) {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve(server.address().port));
-  });
-}
-
-async function freePort() {
-  const s = net.createServer();
-  const port = await listen(s);
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
-// Prism is up once it answers (its own 4xx for a bad request will do).
-async function waitHttp(port, child, ms) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (child.exitCode !== null) return false;
-    try {
-      await fetch(`http://127.0.0.1:${port}/`);
-      return true;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  return false;
-}
-
 const prisms = [];
 let cp = null;
 
@@ -82,21 +52,13 @@ process.on("SIGTERM", () => shutdown(0));
 process.on("SIGINT", () => shutdown(0));
 
 async function startPrism(spec, upstreamPort, log) {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const port = await freePort();
-    const fd = fs.openSync(log, "a");
-    const child = spawn(process.execPath, [PRISM, "proxy", spec, `http://127.0.0.1:${upstreamPort}`,
-      "--errors", "-h", "127.0.0.1", "-p", String(port)], { stdio: ["ignore", fd, fd] });
-    fs.closeSync(fd);
-    prisms.push(child);
-    if (await waitHttp(port, child, 180000)) {
-      child.on("exit", (code, sig) => {
-        console.error(`prism (${path.basename(spec)}) exited (${code ?? sig})`);
-        shutdown(1);
-      });
-      return port;
-    }
-    if (child.exitCode === null) child.kill("SIGKILL");
+  const p = await startPrismOn({ bin: PRISM, spec, upstreamPort, log, onChild: (c) => prisms.push(c) });
+  if (p) {
+    p.child.on("exit", (code, sig) => {
+      console.error(`prism (${path.basename(spec)}) exited (${code ?? sig})`);
+      shutdown(1);
+    });
+    return p.port;
   }
   console.error(`prism did not start for ${spec}; its log:\n${fs.readFileSync(log, "utf8")}`);
   shutdown(1);
@@ -158,5 +120,4 @@ const info = {
   organizationId: JWT.organizationId,
   prismLogs: [apiLog, toolboxLog],
 };
-fs.writeFileSync(path.join(stateDir, "rig.json.tmp"), JSON.stringify(info, null, 2));
-fs.renameSync(path.join(stateDir, "rig.json.tmp"), path.join(stateDir, "rig.json"));
+writeRigJson(stateDir, info);

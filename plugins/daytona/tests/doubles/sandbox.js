@@ -10,52 +10,19 @@
 // sandbox.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import path from "node:path";
-import { HOME, USER, resolveInRoot } from "./paths.js";
+import { HOME, USER } from "./paths.js";
+import { ETC_FILES, HeldSandbox } from "../../../../lib/tests/doubles/rest-double.js";
 
 export { HOME };
 const PATH_IN_SANDBOX = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
-// The parts of the host's /etc a shell needs; the rest of /etc stays out.
-const ETC_FILES = ["alternatives", "ld.so.cache", "nsswitch.conf", "profile",
-  "bash.bashrc", "passwd", "group", "localtime", "shells"];
+// The parts of the host's /etc a shell needs (the rig's base), and /etc/shells.
+const ETC = [...ETC_FILES, "shells"];
 
-export class Sandbox {
+export class Sandbox extends HeldSandbox {
   constructor(id, workDir) {
-    this.id = id;
-    this.workDir = workDir;
-    this.holder = null;
-    this.nsPid = 0;
+    super(id, workDir, HOME, ETC);
     this.children = new Set(); // nsenter processes of this sandbox
-    this.sockets = new Set(); // toolbox connections in flight
-  }
-
-  // Starts the holder and waits until bwrap reports the sandbox's pid.
-  async start() {
-    fs.mkdirSync(this.workDir, { recursive: true, mode: 0o755 });
-    const args = ["--unshare-all", "--die-with-parent", "--info-fd", "3",
-      "--ro-bind", "/usr", "/usr",
-      "--symlink", "usr/bin", "/bin", "--symlink", "usr/lib", "/lib",
-      "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/sbin", "/sbin",
-      "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
-      "--bind", this.workDir, HOME, "--chdir", HOME];
-    for (const f of ETC_FILES)
-      args.push("--ro-bind-try", `/etc/${f}`, `/etc/${f}`);
-    args.push("--", "/bin/sleep", "infinity");
-    this.holder = spawn("bwrap", args, {
-      stdio: ["ignore", "ignore", "pipe", "pipe"], env: {},
-    });
-    let info = "", err = "";
-    this.holder.stdio[3].on("data", (d) => { info += d; });
-    this.holder.stderr.on("data", (d) => { err += d; });
-    await new Promise((resolve, reject) => {
-      this.holder.stdio[3].on("end", resolve);
-      this.holder.on("error", reject);
-      this.holder.on("exit", (code) =>
-        reject(new Error(`bwrap exited (${code}): ${err.trim()}`)));
-    });
-    this.nsPid = JSON.parse(info)["child-pid"];
-    if (!this.nsPid) throw new Error(`bwrap gave no child pid: ${info}`);
   }
 
   // Becomes `spare`, a sandbox started ahead: its namespaces and work dir.
@@ -65,13 +32,6 @@ export class Sandbox {
     spare.nsPid = 0;
   }
 
-  // The host path of a path inside the sandbox, reached through the
-  // holder's root (so /tmp and /home/daytona both resolve), its symlinks
-  // followed inside that root.
-  hostPath(p, noFollowLast = false) {
-    const root = `/proc/${this.nsPid}/root`;
-    return path.join(root, resolveInRoot(root, p, noFollowLast));
-  }
 
   // Runs argv inside the sandbox, in the work dir unless `cwd` says
   // otherwise, with the daemon's environment (PATH, HOME, USER) and `env`.

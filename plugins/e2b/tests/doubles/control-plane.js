@@ -11,6 +11,7 @@ import http from "node:http";
 import crypto from "node:crypto";
 import path from "node:path";
 import { Sandbox } from "./sandbox.js";
+import { send } from "../../../../lib/tests/doubles/rest-double.js";
 import { timeServed } from "./served.js";
 
 export const ENVD_VERSION = "0.6.13"; // packages/envd/pkg/version.go @ infra 54693ff3
@@ -18,16 +19,6 @@ const CLIENT_ID = "6532622b";
 const TEMPLATES = new Map([["base", "rki5dems9wqfm4r03t7g"]]); // alias -> id
 const MAX_TIMEOUT_S = 3600;
 const SPARES = 2; // sandboxes kept started ahead
-
-function send(res, status, body) {
-  if (body === undefined) {
-    res.writeHead(status);
-    return res.end();
-  }
-  const text = JSON.stringify(body);
-  res.writeHead(status, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text) });
-  res.end(text);
-}
 
 const error = (res, code, message) => send(res, code, { code, message });
 

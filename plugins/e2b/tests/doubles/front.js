@@ -11,6 +11,7 @@
 // operation, so an injected fault is deliberately not spec-checked.
 import http from "node:http";
 import { timeServed } from "./served.js";
+import { passPrismAnswer } from "../../../../lib/tests/doubles/rest-double.js";
 
 const BODY_RECORD_LIMIT = 64 * 1024;
 
@@ -32,21 +33,7 @@ export function createFront({ prismPort, faults, requests, violations, recorder,
     const up = http.request({
       host: "127.0.0.1", port: prismPort, method: req.method, path: req.url, agent: false,
       headers: { ...req.headers, host: `127.0.0.1:${prismPort}` },
-    }, (ures) => {
-      const v = ures.headers["sl-violations"];
-      if (v) violations.push({ method: req.method, path: req.url, status: ures.statusCode, violations: v });
-      res.writeHead(ures.statusCode, ures.headers);
-      // Prism's own refusals (an invalid request, or --errors turning an
-      // invalid response into one) are problem+json without that header.
-      if (!v && /problem\+json/.test(ures.headers["content-type"] || "")) {
-        let text = "";
-        ures.on("data", (d) => { text += d; });
-        ures.on("end", () => {
-          violations.push({ method: req.method, path: req.url, status: ures.statusCode, violations: text });
-        });
-      }
-      ures.pipe(res);
-    });
+    }, (ures) => passPrismAnswer(req, res, ures, (v) => violations.push(v)));
     up.on("error", (e) => {
       if (!res.headersSent) {
         res.writeHead(502, { "Content-Type": "application/json" });

@@ -7,16 +7,12 @@
 // Usage: node rig-selfcheck.js STATE_DIR/rig.json
 import assert from "node:assert/strict";
 import fs from "node:fs";
+import { assertRefused, session } from "../../../../lib/tests/doubles/rest-double.js";
 
 const rig = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
 const KEY = { "X-API-Key": rig.apiKey, "Content-Type": "application/json" };
-let step = "";
+const { begin, run: runCheck } = session(() => "rig self-check passed");
 const created = [];
-
-function begin(name) {
-  step = name;
-  process.stdout.write(`- ${name}\n`);
-}
 
 const control = (method, p, body) => fetch(rig.controlUrl + p, {
   method, headers: { "Content-Type": "application/json" }, body: body && JSON.stringify(body),
@@ -87,18 +83,12 @@ const stdoutOf = (messages) => messages
 async function main() {
   begin("Prism is in the control plane's path: a request the spec forbids is refused and reported");
   let r = await fetch(`${rig.apiUrl}/sandboxes`, { method: "POST", headers: KEY, body: "{}" });
-  assert.equal(r.status, 422);
-  let v = await (await control("GET", "/_control/violations")).json();
-  assert.equal(v.length, 1);
-  assert.match(v[0].violations, /templateID/);
-  await control("DELETE", "/_control/violations");
+  await assertRefused(r, 422, control, /templateID/, true);
 
   begin("a missing API key breaks the spec's security: Prism refuses it");
   r = await fetch(`${rig.apiUrl}/sandboxes/none`);
-  assert.equal(r.status, 401);
-  v = await (await control("GET", "/_control/violations")).json();
-  assert.match(v[0]?.violations ?? "", /UNAUTHORIZED/);
-  await control("DELETE", "/_control/violations");
+  await assertRefused(r, 401, control, /UNAUTHORIZED/);
+  let v;
 
   begin("the control plane refuses a wrong API key with E2B's 401");
   r = await fetch(`${rig.apiUrl}/sandboxes/none`, { headers: { ...KEY, "X-API-Key": "e2b_wrong" } });
@@ -206,10 +196,6 @@ async function main() {
   assert.deepEqual(v, []);
   await control("DELETE", "/_control/requests");
   await control("DELETE", "/_control/envd-requests");
-  process.stdout.write("rig self-check passed\n");
 }
 
-main().catch((e) => {
-  process.stderr.write(`FAIL at "${step}": ${e.stack || e}\n`);
-  process.exit(1);
-});
+runCheck(main);

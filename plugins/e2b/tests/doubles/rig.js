@@ -13,14 +13,13 @@
 // The API key the control plane accepts: E2B_DOUBLE_API_KEY, or a fixed
 // test key. Faults: E2B_DOUBLE_FAULTS (see faults.js).
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
-import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { ControlPlane } from "./control-plane.js";
 import { createEnvdServer } from "./envd-server.js";
 import { Faults } from "./faults.js";
 import { createFront } from "./front.js";
+import { listen, startPrism, writeRigJson } from "../../../../lib/tests/doubles/rest-double.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const STORED_SPEC = path.join(HERE, "..", "..", "spec", "openapi.yml");
@@ -31,35 +30,6 @@ const stateDir = process.argv[2];
 if (!stateDir || !fs.existsSync(stateDir)) {
   console.error("usage: node rig.js STATE_DIR (an existing directory)");
   process.exit(2);
-}
-
-function listen(server) {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve(server.address().port));
-  });
-}
-
-async function freePort() {
-  const s = net.createServer();
-  const port = await listen(s);
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
-// Prism is up once it answers (its own 4xx for a bad request will do).
-async function waitHttp(port, child, ms) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (child.exitCode !== null) return false;
-    try {
-      await fetch(`http://127.0.0.1:${port}/health`);
-      return true;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  return false;
 }
 
 let prism = null;
@@ -89,16 +59,9 @@ const cpPort = await listen(cp.server());
 const SPEC = path.join(stateDir, "openapi.yml");
 fs.copyFileSync(STORED_SPEC, SPEC);
 const prismLog = path.join(stateDir, "prism.log");
-let prismPort = 0;
-for (let attempt = 0; attempt < 3 && !prismPort; attempt++) {
-  const port = await freePort();
-  const log = fs.openSync(prismLog, "a");
-  prism = spawn(process.execPath, [PRISM, "proxy", SPEC, `http://127.0.0.1:${cpPort}`,
-    "--errors", "-h", "127.0.0.1", "-p", String(port)], { stdio: ["ignore", log, log] });
-  fs.closeSync(log);
-  if (await waitHttp(port, prism, 180000)) prismPort = port;
-  else if (prism.exitCode === null) prism.kill("SIGKILL");
-}
+const started = await startPrism({ bin: PRISM, spec: SPEC, upstreamPort: cpPort, log: prismLog,
+  probe: "/health", onChild: (c) => { prism = c; } });
+const prismPort = started ? started.port : 0;
 if (!prismPort) {
   console.error(`prism did not start; its log:\n${fs.readFileSync(prismLog, "utf8")}`);
   shutdown(1);
@@ -120,5 +83,4 @@ const info = {
   apiKey: API_KEY,
   prismLog,
 };
-fs.writeFileSync(path.join(stateDir, "rig.json.tmp"), JSON.stringify(info, null, 2));
-fs.renameSync(path.join(stateDir, "rig.json.tmp"), path.join(stateDir, "rig.json"));
+writeRigJson(stateDir, info);

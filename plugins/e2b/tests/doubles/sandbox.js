@@ -9,52 +9,21 @@
 // its files, its processes and its (absent) network, as in an E2B VM.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import path from "node:path";
-import { HOME, USER, resolveInRoot } from "./paths.js";
+import { HOME, USER } from "./paths.js";
+import { HeldSandbox } from "../../../../lib/tests/doubles/rest-double.js";
 
 export { HOME };
 const PATH_IN_SANDBOX = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
-// The parts of the host's /etc a shell needs; the rest of /etc stays out.
-const ETC_FILES = ["alternatives", "ld.so.cache", "nsswitch.conf", "profile",
-  "bash.bashrc", "passwd", "group", "localtime"];
-
-export class Sandbox {
+export class Sandbox extends HeldSandbox {
   constructor(id, workDir) {
-    this.id = id;
-    this.workDir = workDir;
-    this.holder = null;
-    this.nsPid = 0;
+    super(id, workDir, HOME);
     this.processes = new Map(); // pid -> Proc
-    this.sockets = new Set(); // envd connections in flight
   }
 
-  // Starts the holder and waits until bwrap reports the sandbox's pid.
+  // Starts the holder and waits until its mounts are made.
   async start() {
-    fs.mkdirSync(this.workDir, { recursive: true, mode: 0o755 });
-    const args = ["--unshare-all", "--die-with-parent", "--info-fd", "3",
-      "--ro-bind", "/usr", "/usr",
-      "--symlink", "usr/bin", "/bin", "--symlink", "usr/lib", "/lib",
-      "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/sbin", "/sbin",
-      "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
-      "--bind", this.workDir, HOME, "--chdir", HOME];
-    for (const f of ETC_FILES)
-      args.push("--ro-bind-try", `/etc/${f}`, `/etc/${f}`);
-    args.push("--", "/bin/sleep", "infinity");
-    this.holder = spawn("bwrap", args, {
-      stdio: ["ignore", "ignore", "pipe", "pipe"], env: {},
-    });
-    let info = "", err = "";
-    this.holder.stdio[3].on("data", (d) => { info += d; });
-    this.holder.stderr.on("data", (d) => { err += d; });
-    await new Promise((resolve, reject) => {
-      this.holder.stdio[3].on("end", resolve);
-      this.holder.on("error", reject);
-      this.holder.on("exit", (code) =>
-        reject(new Error(`bwrap exited (${code}): ${err.trim()}`)));
-    });
-    this.nsPid = JSON.parse(info)["child-pid"];
-    if (!this.nsPid) throw new Error(`bwrap gave no child pid: ${info}`);
+    await super.start();
     // bwrap reports the pid right after clone(), before the child has made
     // its mounts; E2B answers create only once envd can run commands, so
     // wait until the work dir is mounted as the home inside.
@@ -68,13 +37,6 @@ export class Sandbox {
     }
   }
 
-  // The host path of a path inside the sandbox, reached through the
-  // holder's root (so /tmp and /home/user both resolve), its symlinks
-  // followed inside that root.
-  hostPath(p, noFollowLast = false) {
-    const root = `/proc/${this.nsPid}/root`;
-    return path.join(root, resolveInRoot(root, p, noFollowLast));
-  }
 
   // Runs argv inside the sandbox; envd's own environment rules (PATH,
   // HOME, USER, LOGNAME, then the request's envs).

@@ -9,33 +9,19 @@
 import assert from "node:assert/strict";
 import crypto from "node:crypto";
 import { Sandbox, CommandExitError, TimeoutError } from "e2b";
+import { bigBytes, session } from "../../../../lib/tests/doubles/rest-double.js";
 
 const BIG = 64 * 1024 * 1024 + 12345; // just over 64 MiB
-let step = "";
-const t0 = Date.now();
-
-function begin(name) {
-  step = name;
-  process.stdout.write(`- ${name}\n`);
-}
+const { begin, run } = session();
 
 // A stream of `size` pseudo-random bytes, made as it is read, with its hash.
 function bigStream(size, hash) {
-  let left = size;
-  let seed = 1;
+  const next = bigBytes(size, hash);
   return new ReadableStream({
     pull(controller) {
-      const n = Math.min(left, 1 << 20);
-      const words = Buffer.alloc((n + 3) & ~3);
-      for (let i = 0; i < words.length; i += 4) {
-        seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-        words.writeUInt32LE(seed, i);
-      }
-      const chunk = words.subarray(0, n);
-      hash.update(chunk);
-      controller.enqueue(new Uint8Array(chunk));
-      left -= n;
-      if (left === 0) controller.close();
+      const chunk = next();
+      if (chunk) controller.enqueue(new Uint8Array(chunk));
+      else controller.close();
     },
   });
 }
@@ -165,11 +151,6 @@ async function main() {
   assert.deepEqual(await Sandbox.list({ query: { metadata: { "sandboxio.owner": owner } } }).nextItems(), []);
   assert.equal(await sbx.isRunning(), false);
   await assert.rejects(sbx.commands.run("true"));
-
-  process.stdout.write(`session passed in ${Date.now() - t0} ms\n`);
 }
 
-main().catch((e) => {
-  process.stderr.write(`FAIL at "${step}": ${e.stack || e}${e.cause ? `\ncaused by: ${e.cause.stack || e.cause}` : ""}\n`);
-  process.exit(1);
-});
+run(main);
