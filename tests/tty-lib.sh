@@ -70,3 +70,29 @@ tty_shell_answers_and_resizes() {
     tty_type 'echo "now: $(stty size)"'
     tty_wait_for 'now: 40 120'
 }
+
+# tty_type_ahead SESSION N [HOW [ID]]: open SESSION (a session script) and
+# type at once, without waiting for a prompt; the shell must run both lines.
+tty_type_ahead() {
+    ta_session=$1 ta_n=$2; shift 2
+    tty_open "$ta_session" "$@"
+    tty_type "echo typed-$ta_n-\$((6*7))"
+    tty_type "exit $ta_n"
+    tty_wait_for "sandboxio exited $ta_n, terminal restored" 300
+    tty_wait_for "typed-$ta_n-42" 1
+}
+
+# tty_named_shell_session SESSION ID: at the prompt of a shell in the named
+# sandbox ID (30 x 100), write a file, see the window grow to 40 x 120, exit
+# 4; then type ahead into a new shell of ID. The file stays for the caller.
+tty_named_shell_session() {
+    tty_type 'echo kept-$((3*4)) > kept.txt; test -t 0 && echo "named-$(cat kept.txt) $(stty size)"'
+    tty_wait_for 'named-kept-12 30 100'
+    tty_resize 120 40
+    sleep 0.5
+    tty_type 'echo "named-now: $(stty size)"'
+    tty_wait_for 'named-now: 40 120'
+    tty_type 'exit 4'
+    tty_wait_for 'sandboxio exited 4, terminal restored'
+    tty_type_ahead "$1" 9 shell-id "$2"
+}

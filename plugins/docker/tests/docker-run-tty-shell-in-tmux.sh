@@ -38,16 +38,8 @@ esac
 SH
 chmod +x "$TTY_DIR/session.sh"
 
-# type_ahead N [HOW [ID]]: open the session and type at once, without
-# waiting for a prompt; the shell must run both lines.
-type_ahead() {
-    n=$1; shift
-    tty_open "$TTY_DIR/session.sh" "$@"
-    tty_type "echo typed-$n-\$((6*7))"
-    tty_type "exit $n"
-    tty_wait_for "sandboxio exited $n, terminal restored" 300
-    tty_wait_for "typed-$n-42" 1
-}
+# type_ahead N [HOW [ID]]: tty_type_ahead on this test's session.
+type_ahead() { tty_type_ahead "$TTY_DIR/session.sh" "$@"; }
 
 tty_start
 type_ahead 7 shell
@@ -73,15 +65,7 @@ id=$("$SBX" create --dsn "$DSN" --ttl 10m --name tty-box)
 [ -n "$id" ] || fail "create printed no id"
 tty_open "$TTY_DIR/session.sh" exec "$id"
 tty_wait_for 'sbx$' 300
-tty_type 'echo kept-$((3*4)) > kept.txt; test -t 0 && echo "named-$(cat kept.txt) $(stty size)"'
-tty_wait_for 'named-kept-12 30 100'
-tty_resize 120 40
-sleep 0.5
-tty_type 'echo "named-now: $(stty size)"'
-tty_wait_for 'named-now: 40 120'
-tty_type 'exit 4'
-tty_wait_for 'sandboxio exited 4, terminal restored'
-type_ahead 9 shell-id "$id"
+tty_named_shell_session "$TTY_DIR/session.sh" "$id"
 kept=$("$SBX" exec --dsn "$DSN" "$id" -- cat kept.txt) || fail "exec in $id after the shell failed"
 [ "$kept" = kept-12 ] || fail "kept.txt holds '$kept', not kept-12"
 "$SBX" kill --dsn "$DSN" "$id" || fail "kill $id failed"

@@ -51,16 +51,8 @@ esac
 SH
 chmod +x "$tmp/session.sh"
 
-# type_ahead N [HOW [ID]]: open the session and type at once, without
-# waiting for a prompt; the shell must run both lines.
-type_ahead() {
-    n=$1; shift
-    tty_open "$tmp/session.sh" "$@"
-    tty_type "echo typed-$n-\$((6*7))"
-    tty_type "exit $n"
-    tty_wait_for "sandboxio exited $n, terminal restored"
-    tty_wait_for "typed-$n-42" 1
-}
+# type_ahead N [HOW [ID]]: tty_type_ahead on this test's session.
+type_ahead() { tty_type_ahead "$tmp/session.sh" "$@"; }
 
 tty_start
 type_ahead 7 shell
@@ -101,15 +93,7 @@ id=$("$b/src/sandboxio" create --dsn local:// --ttl 10m --name tty-box)
 [ -n "$id" ] || fail "create printed no id"
 tty_open "$tmp/session.sh" shell-id "$id"
 tty_wait_for 'sbx$'
-tty_type 'echo kept-$((3*4)) > kept.txt; test -t 0 && echo "named-$(cat kept.txt) $(stty size)"'
-tty_wait_for 'named-kept-12 30 100'
-tty_resize 120 40
-sleep 0.5
-tty_type 'echo "named-now: $(stty size)"'
-tty_wait_for 'named-now: 40 120'
-tty_type 'exit 4'
-tty_wait_for 'sandboxio exited 4, terminal restored'
-type_ahead 9 shell-id "$id"
+tty_named_shell_session "$tmp/session.sh" "$id"
 "$b/src/sandboxio" ps --dsn local:// >"$tmp/ps"
 grep -qF "$id" "$tmp/ps" || fail "sandbox $id is gone after its shell exited: $(cat "$tmp/ps")"
 kept=$("$b/src/sandboxio" exec --dsn local:// "$id" -- cat kept.txt) || fail "exec in $id after the shell failed"
