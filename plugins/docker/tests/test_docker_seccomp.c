@@ -11,6 +11,7 @@
 #include <check.h>
 #include <string.h>
 #include <json-c/json.h>
+#include "../../../lib/tests/run-suite.h"
 
 #include "plugins/docker/seccomp-profile.h" /* generated in the build tree */
 
@@ -127,9 +128,5 @@ int main(void)
     tcase_add_test(t, every_other_rule_of_the_default_profile_is_kept_in_order);
     tcase_add_test(t, no_unconditional_socket_call_and_no_compat_abi);
     suite_add_tcase(s, t);
-    SRunner *r = srunner_create(s);
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? 1 : 0;
+    return run_suite(s);
 }

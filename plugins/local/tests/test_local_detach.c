@@ -28,6 +28,7 @@
 #include <sandboxio/policy.h>
 
 #include "harness.h"
+#include "../../../lib/tests/run-suite.h"
 
 static char rundir[256];
 
@@ -803,9 +804,5 @@ static Suite *suite(void)
 int main(void)
 {
     th_skip_without_userns();
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return run_suite(suite());
 }

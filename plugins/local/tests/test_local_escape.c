@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "../../../lib/tests/run-suite.h"
 
 static void *sb;
 
@@ -662,9 +663,5 @@ static Suite *escape_suite(void)
 int main(void)
 {
     th_skip_without_userns();
-    SRunner *sr = srunner_create(escape_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(escape_suite());
 }

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "../../../lib/tests/run-suite.h"
 
 static void *sb;
 
@@ -322,9 +323,5 @@ static Suite *life_suite(void)
 int main(void)
 {
     th_skip_without_userns();
-    SRunner *sr = srunner_create(life_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(life_suite());
 }

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "../proxy/confine.h"
+#include "../../../lib/tests/run-suite.h"
 
 /* Run fn in a child confined by the filter: its wait status. */
 static int confined(int (*fn)(void))
@@ -151,9 +152,5 @@ int main(void)
     tcase_add_test(tc, tracing_kills_it);
     tcase_add_test(tc, another_socket_option_kills_it);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s);
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../proxy/allow.h"
+#include "../../../lib/tests/run-suite.h"
 
 static px_rule parse_ok(const char *text)
 {
@@ -94,9 +95,5 @@ int main(void)
     tcase_add_test(tc, a_bad_block_is_refused_not_a_name);
     tcase_add_test(tc, other_malformed_entries);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return run_suite(s);
 }
