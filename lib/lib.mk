@@ -20,6 +20,7 @@
 noinst_LTLIBRARIES += lib/libsbxu.la
 lib_libsbxu_la_SOURCES = \
 	lib/sbxu/buf.h \
+	lib/sbxu/frame.h \
 	lib/buf.c \
 	lib/sbxu/base64.h \
 	lib/base64.c \

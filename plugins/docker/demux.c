@@ -8,6 +8,7 @@
  * payload on as it arrives rather than waiting for a whole frame.
  */
 #include "docker.h"
+#include <sbxu/frame.h>
 
 #include <string.h>
 
@@ -29,14 +30,7 @@ int dk_demux_feed(dk_demux *d, const void *data, size_t len)
     const unsigned char *p = data;
     while (len) {
         if (d->left == 0) {
-            size_t take = sizeof(d->hdr) - d->hdr_len;
-            if (take > len)
-                take = len;
-            memcpy(d->hdr + d->hdr_len, p, take);
-            d->hdr_len += take;
-            p += take;
-            len -= take;
-            if (d->hdr_len < sizeof(d->hdr))
+            if (!sbxu_frame_header(d->hdr, sizeof(d->hdr), &d->hdr_len, &p, &len))
                 return 0;
             d->hdr_len = 0;
             if (d->hdr[0] > 2 || d->hdr[1] || d->hdr[2] || d->hdr[3])

@@ -7,6 +7,7 @@
  * without that last message was cut, whatever came before.
  */
 #include "e2b.h"
+#include <sbxu/frame.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -80,14 +81,7 @@ int e2b_envelope_feed(e2b_envelope *e, const void *data, size_t len)
         if (e->ended)
             return protocol(e, "data after the end-of-stream message");
         if (!e->in_message) {
-            size_t take = sizeof(e->hdr) - e->hdr_len;
-            if (take > len)
-                take = len;
-            memcpy(e->hdr + e->hdr_len, p, take);
-            e->hdr_len += take;
-            p += take;
-            len -= take;
-            if (e->hdr_len < sizeof(e->hdr))
+            if (!sbxu_frame_header(e->hdr, sizeof(e->hdr), &e->hdr_len, &p, &len))
                 return SBX_OK;
             int rc = begin_message(e);
             if (rc)
