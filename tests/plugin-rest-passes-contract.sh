@@ -88,7 +88,7 @@ documented=$(sed -n 's/^sandboxio contract restdemo:\/\/ *# //p' "$SBX_TEST_SRCD
 
 # 5. A wrong key: the kit maps the 401 and keeps the key out of the message.
 rc=0
-RESTDEMO_API_KEY=wrong-secret-value "$SBX" run --network open --dsn restdemo:// -- true >"$TMP/auth.out" 2>&1 || rc=$?
+RESTDEMO_API_KEY=wrong-secret-value "$SBX" run --network open --dsn restdemo:// -- true </dev/null >"$TMP/auth.out" 2>&1 || rc=$?
 grep -q 'SBX_E4002' "$TMP/auth.out" || { cat "$TMP/auth.out" >&2; fail "a wrong key is not SBX_E4002 (exit $rc)"; }
 grep -q 'wrong-secret-value' "$TMP/auth.out" && fail "the key appears in the message: $(cat "$TMP/auth.out")"
 
