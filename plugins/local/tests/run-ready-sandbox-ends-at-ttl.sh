@@ -22,6 +22,9 @@ sbx run -- true
 expect_status 0
 expect_made
 ! ready_ids | grep -qx "$id" || fail "the file of the ended $id is still there"
+# Its maker may still be at work (slow under the sanitizers): the next run
+# must find what it left, not make a second one beside it.
+wait_ready 1 >/dev/null
 
 # Makers that died left their slots (p.KEY.N with a dead pid): a run takes
 # them over and leaves its sandbox all the same, and gc clears what is left.
