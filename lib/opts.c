@@ -142,7 +142,8 @@ int sbxu_opts_parse_custom(void *out, const sbx_host *host, const char *plugin,
             rc = host->set_error(SBX_E_DSN_UNKNOWN_OPTION, "%s: unknown option \"%s\" (known: %s)",
                                  plugin, k, known);
         } else if (o->type == SBXU_OPT_CUSTOM) {
-            rc = custom(out, host, o->name, v);
+            rc = custom ? custom(out, host, o->name, v)
+                        : host->set_error(SBX_E_INTERNAL, "%s: %s has no parser", plugin, o->name);
         } else if (!store(out, o, v, &nomem)) {
             rc = nomem ? host->set_error(SBX_E_NOMEM, "%s: out of memory", plugin)
                        : refuse(host, plugin, o, v);
