@@ -34,8 +34,12 @@ mkdir "$work/oot"
 # The plugin's own config.h, as an out-of-tree project would have.
 printf '#define _GNU_SOURCE 1\n#define PACKAGE_VERSION "oot"\n' >"$work/oot/config.h"
 # shellcheck disable=SC2046
-$cc -std=gnu11 -shared -fPIC -fvisibility=hidden -I"$work/oot" $(pkg-config --cflags sandboxio-plugin) \
-  -o "$work/oot/sandboxio-fake.so" "$srcdir"/plugins/fake/*.c -lpthread
+# The fake backend uses a few of the project's internal helpers (lib/), as
+# a plugin built on them would carry its own copy.
+$cc -std=gnu11 -shared -fPIC -fvisibility=hidden -I"$work/oot" -I"$srcdir/lib" \
+  $(pkg-config --cflags sandboxio-plugin) -o "$work/oot/sandboxio-fake.so" \
+  "$srcdir"/plugins/fake/*.c "$srcdir"/lib/clock.c "$srcdir"/lib/exec_start.c \
+  "$srcdir"/lib/file.c "$srcdir"/lib/fsmeta.c -lpthread
 SANDBOXIO_PLUGIN_PATH="$work/oot" "$bindir/sandboxio" plugins | grep -q "^fake  *ok .*$work/oot" ||
   { echo "FAIL: out-of-tree plugin did not load"; SANDBOXIO_PLUGIN_PATH="$work/oot" "$bindir/sandboxio" plugins; exit 1; }
 echo "ok 2 out-of-tree plugin builds against the installed headers and loads"
